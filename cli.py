@@ -1,0 +1,219 @@
+"""fechtbuch: puzzle generator and solver for the fencing board game Battleklinge.
+
+The click entry point (console script ``fechtbuch``).  Every command turns bad
+input into one line on stderr and exit status 2; see :class:`FechtbuchGroup`.
+"""
+
+from __future__ import annotations
+
+import sys
+import time
+
+import click
+import orjson
+
+from engines.battleklinge.position import START_EINSTEIGER, Position
+from engines.errors import InputError
+
+__version__ = "0.1.0"
+
+
+class FechtbuchGroup(click.Group):
+    """A click group whose errors are one line: ``fechtbuch: error: ...``.
+
+    Exit status: 0 success, 1 a negative answer (unknown, failed verification),
+    2 bad input (usage errors and :class:`InputError`), 130 interrupted.
+    """
+
+    def main(self, args=None, prog_name=None, **extra):  # type: ignore[override]
+        try:
+            result = super().main(args=args, prog_name=prog_name, standalone_mode=False, **extra)
+        except click.exceptions.Exit as stop:
+            sys.exit(stop.exit_code)
+        except click.ClickException as err:
+            _fail(err.format_message(), 2 if isinstance(err, click.UsageError) else err.exit_code)
+        except InputError as err:
+            _fail(str(err), 2)
+        except click.Abort:
+            _fail("interrupted", 130)
+        except KeyboardInterrupt:
+            _fail("interrupted", 130)
+        sys.exit(result if isinstance(result, int) else 0)
+
+
+def _fail(message: str, status: int) -> None:
+    one_line = " ".join(message.split())
+    click.echo(f"fechtbuch: error: {one_line}", err=True)
+    sys.exit(status)
+
+
+def emit_json(obj) -> None:
+    """Print one JSON object (orjson, sorted keys) on stdout."""
+    click.echo(orjson.dumps(obj, option=orjson.OPT_SORT_KEYS | orjson.OPT_INDENT_2).decode())
+
+
+class PositionType(click.ParamType):
+    """A position in notation; bad text becomes an error naming the field."""
+
+    name = "POSITION"
+
+    def convert(self, value, param, ctx):
+        if isinstance(value, Position):
+            return value
+        return Position.from_text(value)
+
+
+POSITION = PositionType()
+
+
+@click.group(cls=FechtbuchGroup, context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(__version__, prog_name="fechtbuch")
+def main() -> None:
+    """Puzzle generator and solver for Battleklinge.
+
+    \b
+    Positions are written '<board> <turn> <gold-hand> <blau-hand> <side>', e.g.
+      'ssmss/5/5/5/SSMSS g ausfall,volte bindung,stoss riposte'
+    (ranks 5 to 1, M/S Gold master/student, m/s Blau, digits for empty runs).
+    Moves are '<card>:<from><to>' such as 'ausfall:c1c3', or '<card>:pass'.
+    Quote positions on the command line: they contain spaces.
+    """
+
+
+@main.command()
+@click.argument("position", type=POSITION, default=START_EINSTEIGER)
+@click.argument("depth", type=click.IntRange(0, 12), default=6)
+@click.option("--divide", is_flag=True, help="Print the leaf count under each first move.")
+@click.option("--stats", is_flag=True, help="Add the time and leaves per second (start-up excluded).")
+@click.option("--json", "as_json", is_flag=True, help="Print one JSON object instead of text.")
+def perft(position: Position, depth: int, divide: bool, stats: bool, as_json: bool) -> None:
+    """Count the leaves DEPTH plies below POSITION (default: einsteiger start, 6).
+
+    A decided position is one leaf and is not expanded; a position where no
+    piece can move has two children, one pass per card.  The counts are the
+    behaviour signature of the move generator:
+
+    \b
+      fechtbuch perft 'ssmss/5/5/5/SSMSS g ausfall,volte bindung,stoss riposte' 6
+      9664055
+    """
+    from engines.battleklinge import perft as perft_mod
+
+    perft_mod.perft(position, 1)  # load or compile the generator outside the timing
+    started = time.perf_counter()
+    split = perft_mod.divide(position, depth) if divide else []
+    leaves = sum(c for _, c in split) if divide and split else perft_mod.perft(position, depth)
+    seconds = time.perf_counter() - started
+    rate = leaves / seconds if seconds > 0 else float("inf")
+    if as_json:
+        out = {"position": position.to_text(), "depth": depth, "leaves": leaves}
+        if divide:
+            out["divide"] = {m.to_text(): c for m, c in split}
+        if stats:
+            out.update(seconds=round(seconds, 6), leaves_per_second=round(rate))
+        emit_json(out)
+        return
+    for move, count in split:
+        click.echo(f"{move} {count}")
+    if divide and split:
+        click.echo("")
+    click.echo(str(leaves))
+    if stats:
+        click.echo(f"time {seconds:.4f} s, {rate / 1e6:,.1f} M leaves/s")
+
+
+@main.command()
+@click.argument("position", type=POSITION, default=START_EINSTEIGER)
+@click.option("--flip", is_flag=True, help="Draw from the other school's side.")
+@click.option("--json", "as_json", is_flag=True, help="Print the position's facts as JSON.")
+def show(position: Position, flip: bool, as_json: bool) -> None:
+    """Draw POSITION: board with coordinates and banners, both hands, the side card.
+
+    Drawn for the player to move (their school at the bottom); each card shows
+    its 5x5 move grid with the piece 'o' in the middle and targets 'x'.
+    """
+    from engines.battleklinge.cards import COLOR_CHARS, card_id
+    from engines.battleklinge.textboard import draw_position
+    from engines.battleklinge import fast
+
+    if as_json:
+        winner = position.winner()
+        emit_json(
+            {
+                "position": position.to_text(),
+                "turn": COLOR_CHARS[position.turn],
+                "cards": [card_id(c) for c in position.cards],
+                "decided": winner is not None,
+                "winner": None if winner is None else COLOR_CHARS[winner],
+                "moves": [m.to_text() for m in fast.legal_moves(position)],
+            }
+        )
+        return
+    click.echo(draw_position(position, flip=flip))
+
+
+@main.group()
+def bench() -> None:
+    """Fixed benchmarks that print their figures (medians of several runs).
+
+    The node and leaf counts they print are behaviour signatures: a change that
+    alters them changed what the code does, not only how fast.
+    """
+
+
+@bench.command("perft")
+@click.option("--depth", type=click.IntRange(3, 10), default=8, show_default=True)
+@click.option("--runs", type=click.IntRange(1, 50), default=5, show_default=True)
+@click.option("--json", "as_json", is_flag=True, help="Print one JSON object instead of text.")
+def bench_perft(depth: int, runs: int, as_json: bool) -> None:
+    """Leaves/s of perft DEPTH from the einsteiger start, single-threaded.
+
+    Two figures: the search perft (last two plies counted in bulk, the way a
+    perft for speed is measured) and the plain perft that makes every move
+    (gen_moves + make_move per node, two plies shallower).
+    """
+    import statistics
+
+    from engines.battleklinge import fast
+
+    st = fast.state_from_position(Position.from_text(START_EINSTEIGER))
+    fast.perft(st, 3)
+    fast.perft_plain(st, 3)
+
+    def measure(function, d):
+        times = []
+        for _ in range(runs):
+            started = time.perf_counter()
+            leaves = int(function(st, d))
+            times.append(time.perf_counter() - started)
+        return leaves, statistics.median(times)
+
+    leaves, seconds = measure(fast.perft, depth)
+    plain_leaves, plain_seconds = measure(fast.perft_plain, depth - 2)
+    result = {
+        "position": START_EINSTEIGER,
+        "depth": depth,
+        "leaves": leaves,
+        "median_seconds": round(seconds, 4),
+        "leaves_per_second": round(leaves / seconds),
+        "plain_depth": depth - 2,
+        "plain_leaves": plain_leaves,
+        "plain_median_seconds": round(plain_seconds, 4),
+        "plain_leaves_per_second": round(plain_leaves / plain_seconds),
+        "runs": runs,
+    }
+    if as_json:
+        emit_json(result)
+        return
+    click.echo(
+        f"perft {depth}: {leaves} leaves, median {seconds:.3f} s of {runs}, "
+        f"{leaves / seconds / 1e6:,.0f} M leaves/s (bulk last plies)"
+    )
+    click.echo(
+        f"perft {depth - 2} plain: {plain_leaves} leaves, median {plain_seconds:.3f} s, "
+        f"{plain_leaves / plain_seconds / 1e6:,.1f} M leaves/s (every move made)"
+    )
+
+
+if __name__ == "__main__":
+    main()

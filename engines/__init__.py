@@ -1,0 +1,1 @@
+"""Rules and playable engines, one package per game."""

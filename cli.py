@@ -84,7 +84,7 @@ def main() -> None:
 @click.argument("position", type=POSITION, default=START_EINSTEIGER)
 @click.argument("depth", type=click.IntRange(0, 12), default=6)
 @click.option("--divide", is_flag=True, help="Print the leaf count under each first move.")
-@click.option("--stats", is_flag=True, help="Add the time and leaves per second (start-up excluded).")
+@click.option("--stats", is_flag=True, help="Add time and leaves/s (start-up excluded).")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object instead of text.")
 def perft(position: Position, depth: int, divide: bool, stats: bool, as_json: bool) -> None:
     """Count the leaves DEPTH plies below POSITION (default: einsteiger start, 6).
@@ -132,9 +132,9 @@ def show(position: Position, flip: bool, as_json: bool) -> None:
     Drawn for the player to move (their school at the bottom); each card shows
     its 5x5 move grid with the piece 'o' in the middle and targets 'x'.
     """
+    from engines.battleklinge import fast
     from engines.battleklinge.cards import COLOR_CHARS, card_id
     from engines.battleklinge.textboard import draw_position
-    from engines.battleklinge import fast
 
     if as_json:
         winner = position.winner()

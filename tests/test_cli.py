@@ -34,7 +34,10 @@ def test_show_draws_board_hands_and_grids():
     assert "  5 s s m s s 5" in out and "  1 S S M S S 1" in out
     assert "Gold hand:" in out and "Ausfall" in out and "Side card:" in out
     blau_view = run("show", START.replace(" g ", " b ")).output
-    assert "  1 S S M S S 1" in blau_view.splitlines()[blau_view.splitlines().index("    e d c b a") + 1]
+    assert (
+        "  1 S S M S S 1"
+        in blau_view.splitlines()[blau_view.splitlines().index("    e d c b a") + 1]
+    )
 
 
 def test_show_json():

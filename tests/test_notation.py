@@ -55,13 +55,22 @@ def test_start_position_uses_side_card_mark():
         ("ssmss/5/5/5/SSMSS g ausfall,volte bindung,stoss", "expected 5 fields"),
         ("ssmss/5/5/5/SSMSS g ausfall,volte bindung,stoss riposte x", "expected 5 fields"),
         ("ssmss/5/5/5 g ausfall,volte bindung,stoss riposte", "expected 5 ranks"),
-        ("ssmss/5/5/5/SSMS g ausfall,volte bindung,stoss riposte", "rank 1 'SSMS' is not 5 squares"),
+        (
+            "ssmss/5/5/5/SSMS g ausfall,volte bindung,stoss riposte",
+            "rank 1 'SSMS' is not 5 squares",
+        ),
         ("ssmss/6/5/5/SSMSS g ausfall,volte bindung,stoss riposte", "unknown piece '6'"),
         ("ssmsss/5/5/5/SSMSS g ausfall,volte bindung,stoss riposte", "rank 5 'ssmsss'"),
         ("ssmss/4/5/5/SSMSS g ausfall,volte bindung,stoss riposte", "rank 4 '4'"),
         ("ssmss/5/2K2/5/SSMSS g ausfall,volte bindung,stoss riposte", "unknown piece 'K'"),
-        ("ssmss/5/5/5/SSMSS g ausfall,florett bindung,stoss riposte", "gold hand: unknown card 'florett'"),
-        ("ssmss/5/5/5/SSMSS g ausfall,volte bindung,sabre riposte", "blau hand: unknown card 'sabre'"),
+        (
+            "ssmss/5/5/5/SSMSS g ausfall,florett bindung,stoss riposte",
+            "gold hand: unknown card 'florett'",
+        ),
+        (
+            "ssmss/5/5/5/SSMSS g ausfall,volte bindung,sabre riposte",
+            "blau hand: unknown card 'sabre'",
+        ),
         ("ssmss/5/5/5/SSMSS g ausfall,volte bindung,stoss degen", "side: unknown card 'degen'"),
         ("ssmss/5/5/5/SSMSS g ausfall bindung,stoss riposte", "gold hand: expected two card ids"),
         ("ssmss/5/5/5/SSMSS g ausfall,volte bindung,stoss volte", "'volte' used twice"),
@@ -70,9 +79,18 @@ def test_start_position_uses_side_card_mark():
         ("ssmss/5/5/M4/SSMSS g ausfall,volte bindung,stoss riposte", "more than one Gold master"),
         ("ssmss/m4/5/5/SSMSS g ausfall,volte bindung,stoss riposte", "more than one Blau master"),
         ("sssss/5/5/5/SSSSS g ausfall,volte bindung,stoss riposte", "both masters missing"),
-        ("ssMss/5/5/5/SSmSS g ausfall,volte bindung,stoss riposte", "both masters on the enemy banner"),
-        ("ssmss/5/5/5/SSMSS x ausfall,volte bindung,stoss riposte", "turn: expected 'g' or 'b', got 'x'"),
-        ("ssmss/5/5/5/SSMSS G ausfall,volte bindung,stoss riposte", "turn: expected 'g' or 'b', got 'G'"),
+        (
+            "ssMss/5/5/5/SSmSS g ausfall,volte bindung,stoss riposte",
+            "both masters on the enemy banner",
+        ),
+        (
+            "ssmss/5/5/5/SSMSS x ausfall,volte bindung,stoss riposte",
+            "turn: expected 'g' or 'b', got 'x'",
+        ),
+        (
+            "ssmss/5/5/5/SSMSS G ausfall,volte bindung,stoss riposte",
+            "turn: expected 'g' or 'b', got 'G'",
+        ),
     ],
 )
 def test_parse_errors_name_the_field_and_quote_the_text(text, fragment):

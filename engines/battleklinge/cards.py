@@ -120,7 +120,6 @@ def parse_card_list(text: str) -> tuple[Card, ...]:
     cards = tuple(sorted(card_from_id(p) for p in parts))
     if len(cards) != 5 or len(set(cards)) != 5:
         raise CardError(
-            f"card list {text!r} must name a set ({', '.join(CARD_SETS)}) "
-            "or five distinct card ids"
+            f"card list {text!r} must name a set ({', '.join(CARD_SETS)}) or five distinct card ids"
         )
     return cards

@@ -79,7 +79,8 @@ def _zobrist(label: str, count: int) -> np.ndarray:
 
 
 TARGETS = _build_targets()
-Z_PIECE = _zobrist("piece", 2 * 2 * 25).reshape(2, 2, 25)  # colour, kind (0 student, 1 master), square
+# Z_PIECE[colour, kind (0 student, 1 master), square]
+Z_PIECE = _zobrist("piece", 2 * 2 * 25).reshape(2, 2, 25)
 Z_HAND = _zobrist("hand", 2 * NUM_CARDS).reshape(2, NUM_CARDS)
 Z_SIDE = _zobrist("side", NUM_CARDS)
 Z_TURN = _zobrist("turn", 1)[0]

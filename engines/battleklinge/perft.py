@@ -50,8 +50,7 @@ def reference_divide(pos: Position, depth: int) -> list[tuple[Move, int]]:
     if depth < 1:
         return []
     return [
-        (m, reference.perft(reference.play(pos, m), depth - 1))
-        for m in reference.legal_moves(pos)
+        (m, reference.perft(reference.play(pos, m), depth - 1)) for m in reference.legal_moves(pos)
     ]
 
 

@@ -251,7 +251,8 @@ class Position:
                 row += str(empty)
             rows.append(row)
         hands = [",".join(card_id(c) for c in hand) for hand in self.hands]
-        return f"{'/'.join(rows)} {COLOR_CHARS[self.turn]} {hands[0]} {hands[1]} {card_id(self.side)}"
+        turn = COLOR_CHARS[self.turn]
+        return f"{'/'.join(rows)} {turn} {hands[0]} {hands[1]} {card_id(self.side)}"
 
     def __str__(self) -> str:
         return self.to_text()
@@ -316,7 +317,9 @@ class Move:
         stripped = text.strip()
         card_text, sep, rest = stripped.partition(":")
         if not sep:
-            raise NotationError(f"move: expected '<card>:<from><to>' or '<card>:pass', got {text!r}")
+            raise NotationError(
+                f"move: expected '<card>:<from><to>' or '<card>:pass', got {text!r}"
+            )
         try:
             card = card_from_id(card_text)
         except CardError as err:

@@ -10,9 +10,9 @@ import sys
 import time
 
 import click
-import orjson
 
 from engines.battleklinge.position import START_EINSTEIGER, Position
+from engines.clikit import POSITION, emit_json
 from engines.errors import InputError
 
 __version__ = "0.1.0"
@@ -45,25 +45,6 @@ def _fail(message: str, status: int) -> None:
     one_line = " ".join(message.split())
     click.echo(f"fechtbuch: error: {one_line}", err=True)
     sys.exit(status)
-
-
-def emit_json(obj) -> None:
-    """Print one JSON object (orjson, sorted keys) on stdout."""
-    click.echo(orjson.dumps(obj, option=orjson.OPT_SORT_KEYS | orjson.OPT_INDENT_2).decode())
-
-
-class PositionType(click.ParamType):
-    """A position in notation; bad text becomes an error naming the field."""
-
-    name = "POSITION"
-
-    def convert(self, value, param, ctx):
-        if isinstance(value, Position):
-            return value
-        return Position.from_text(value)
-
-
-POSITION = PositionType()
 
 
 @click.group(cls=FechtbuchGroup, context_settings={"help_option_names": ["-h", "--help"]})

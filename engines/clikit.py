@@ -1,0 +1,89 @@
+"""Pieces every fechtbuch command shares: click parameter types, JSON output,
+atomic file writes.
+
+Commands live next to the code they drive (``solver/commands.py``,
+``puzzles/...``) and ``cli.py`` registers them, so each feature stays in its
+own package.
+"""
+
+from __future__ import annotations
+
+import os
+import tempfile
+from pathlib import Path
+
+import click
+import orjson
+
+from engines.battleklinge.position import Move, Position
+from engines.errors import InputError
+
+
+class PositionType(click.ParamType):
+    """A position in notation; bad text becomes an error naming the field."""
+
+    name = "POSITION"
+
+    def convert(self, value, param, ctx):
+        if isinstance(value, Position):
+            return value
+        return Position.from_text(value)
+
+
+class MoveType(click.ParamType):
+    """A move in notation (``ausfall:c1c3``, ``volte:pass``)."""
+
+    name = "MOVE"
+
+    def convert(self, value, param, ctx):
+        if isinstance(value, Move):
+            return value
+        return Move.from_text(value)
+
+
+POSITION = PositionType()
+MOVE = MoveType()
+
+
+def emit_json(obj) -> None:
+    """Print one JSON object (orjson, sorted keys, indented) on stdout."""
+    click.echo(orjson.dumps(obj, option=orjson.OPT_SORT_KEYS | orjson.OPT_INDENT_2).decode())
+
+
+def dump_json(obj) -> bytes:
+    """Byte-stable JSON for files: sorted keys, two-space indent, final newline."""
+    return orjson.dumps(obj, option=orjson.OPT_SORT_KEYS | orjson.OPT_INDENT_2) + b"\n"
+
+
+def atomic_write(path: str | os.PathLike, data: bytes, force: bool = False) -> None:
+    """Write ``data`` to ``path`` via a temporary file and rename.
+
+    A reader never sees a half-written file, and a crash leaves the old file
+    intact.  Refuses to replace an existing file unless ``force``.
+    """
+    target = Path(path)
+    if target.exists() and not force:
+        raise InputError(f"output: {str(target)!r} exists; use --force to overwrite it")
+    directory = target.parent if str(target.parent) else Path(".")
+    directory.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=directory)
+    try:
+        with os.fdopen(fd, "wb") as handle:
+            handle.write(data)
+            handle.flush()
+            os.fsync(handle.fileno())
+        os.replace(tmp, target)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
+
+
+def read_json_file(path: str | os.PathLike, what: str):
+    """Load a JSON file; a missing or malformed file is an InputError naming it."""
+    target = Path(path)
+    try:
+        return orjson.loads(target.read_bytes())
+    except FileNotFoundError:
+        raise InputError(f"{what}: no such file {str(target)!r}") from None
+    except orjson.JSONDecodeError as err:
+        raise InputError(f"{what}: {str(target)!r} is not valid JSON ({err})") from None

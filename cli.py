@@ -196,5 +196,10 @@ def bench_perft(depth: int, runs: int, as_json: bool) -> None:
     )
 
 
+from engines.battleklinge.commands import COMMANDS as _ENGINE_COMMANDS  # noqa: E402
+
+for _command in _ENGINE_COMMANDS:
+    main.add_command(_command)
+
 if __name__ == "__main__":
     main()

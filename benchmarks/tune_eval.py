@@ -37,9 +37,19 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=11)
     parser.add_argument("-j", "--jobs", type=int, default=2)
     parser.add_argument("--only", help="comma-separated feature names to try")
+    parser.add_argument(
+        "--candidate", help="one weight set to confirm instead, e.g. 'mobility=2,race=6'"
+    )
     args = parser.parse_args()
     print("baseline", dict(zip(WEIGHT_NAMES, DEFAULT_WEIGHTS.tolist(), strict=True)))
-    for label, weights in candidates():
+    tries = candidates()
+    if args.candidate:
+        weights = DEFAULT_WEIGHTS.copy()
+        for item in args.candidate.split(","):
+            name, value = item.split("=")
+            weights[WEIGHT_NAMES.index(name.strip())] = int(value)
+        tries = [(args.candidate, weights)]
+    for label, weights in tries:
         if args.only and label.split()[0] not in args.only.split(","):
             continue
         summary, _ = run_match(

@@ -143,3 +143,24 @@ def test_strength_names():
     assert list(STRENGTHS) == ["leicht", "mittel", "stark", "meister"]
     with pytest.raises(InputError, match="strength: expected one of"):
         strength_from_name("grossmeister")
+
+
+def test_solver_and_hit_search_agree(hit_positions, danger_positions):
+    """Cross-check of the solver hook (issue 3); skipped until the solver is on main."""
+    solver = pytest.importorskip("solver")
+    if not hasattr(solver, "solve"):
+        pytest.skip("solver.solve is not on this branch yet")
+    from engines.battleklinge.players import SolverHits
+
+    exact, via_solver = HitSearch(), SolverHits()
+    for pos, distance, keys in hit_positions:
+        assert via_solver.distance(pos, 3) == distance == exact.distance(pos, 3)
+        assert set(via_solver.keys(pos, distance)) == keys
+    for pos, unsafe in danger_positions:
+        for move in fast.legal_moves(pos):
+            child = fast.play(pos, move)
+            assert (via_solver.distance(child, 2) is not None) == (move in unsafe)
+    forced = ForcedPlay(SolverHits())
+    for pos, _, keys in hit_positions[:4]:
+        moves, reason, _ = forced.root_moves(pos)
+        assert set(moves) == keys and reason == "hit"

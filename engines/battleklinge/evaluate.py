@@ -32,10 +32,10 @@ matches between weight sets at a fixed search budget).
 >>> from engines.battleklinge import fast
 >>> start = fast.state_from_position(Position.from_text(START_EINSTEIGER))
 >>> int(evaluate(start, DEFAULT_WEIGHTS))  # Gold to move: the side card adds mobility
-32
+16
 >>> one_up = Position.from_text("ssm1s/5/5/5/SSMSS g ausfall,volte bindung,stoss riposte")
 >>> int(evaluate(fast.state_from_position(one_up), DEFAULT_WEIGHTS))  # a student up
-134
+120
 """
 
 from __future__ import annotations
@@ -67,7 +67,7 @@ NUM_WEIGHTS = 7
 
 WEIGHT_NAMES = ("student", "mobility", "race", "banner", "attacker", "guard", "hanging")
 
-DEFAULT_WEIGHTS = np.array([100, 4, 12, 40, 25, 6, 30], dtype=np.int64)
+DEFAULT_WEIGHTS = np.array([100, 2, 6, 40, 25, 6, 30], dtype=np.int64)
 """The tuned weights (centi-students); see ``docs/strength.md``."""
 
 

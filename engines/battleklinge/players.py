@@ -127,7 +127,7 @@ class ForcedPlay:
     else all legal moves (``"search"``).
     """
 
-    def __init__(self, hit_search: HitSearch | None = None, attack_n: int = 3, defend_n: int = 2):
+    def __init__(self, hit_search=None, attack_n: int = 3, defend_n: int = 2):
         self.hits = hit_search or HitSearch()
         self.attack_n = attack_n
         self.defend_n = defend_n
@@ -142,6 +142,43 @@ class ForcedPlay:
         if safe and len(safe) < len(legal):
             return safe, "defence", None
         return legal, "search", None
+
+
+class SolverHits:
+    """The same questions as :class:`HitSearch`, answered by the solver (issue 3).
+
+    Codes against the solver's public contract ``solve(position, max_n,
+    max_nodes) -> result`` with ``status``, ``distance`` and ``keys``.  When the
+    solver reports ``"unknown"`` (a limit was hit) the exact :class:`HitSearch`
+    answers instead, so the guarantees never rest on a budget.  ``ForcedPlay``
+    uses :class:`HitSearch` by default (it is exact, needs no limits and is
+    cheap for n <= 3); this adapter lets the two be cross-checked and swapped.
+    """
+
+    def __init__(self, max_nodes: int = 2_000_000, fallback: HitSearch | None = None):
+        from solver import solve  # noqa: F401  (fails early when the solver is missing)
+
+        self.max_nodes = max_nodes
+        self.fallback = fallback or HitSearch()
+
+    def _solve(self, pos: Position, max_n: int):
+        from solver import solve
+
+        return solve(pos, max_n=max_n, max_nodes=self.max_nodes)
+
+    def distance(self, pos: Position, max_n: int) -> int | None:
+        if pos.winner() is not None:
+            return None
+        result = self._solve(pos, max_n)
+        if result.status != "solved":
+            return self.fallback.distance(pos, max_n)
+        return result.distance
+
+    def keys(self, pos: Position, distance: int) -> list[Move]:
+        result = self._solve(pos, distance)
+        if result.status != "solved" or result.distance != distance:
+            return self.fallback.keys(pos, distance)
+        return list(result.keys)
 
 
 class Player:

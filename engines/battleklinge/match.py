@@ -208,7 +208,8 @@ def summarize(a: str, b: str, seed: int, results: list[GameResult], wall: float)
     low, high = wilson_interval(score, n)
 
     def elo_or_none(s: float) -> float | None:
-        return elo_difference(s) if 0.0 < s < 1.0 else None
+        # a bound within rounding of 0 or 1 is an infinite Elo difference
+        return elo_difference(s) if 1e-9 < s < 1.0 - 1e-9 else None
 
     a_moves = sum(r.move_counts[0] for r in results)
     b_moves = sum(r.move_counts[1] for r in results)

@@ -14,6 +14,7 @@ import click
 from engines.battleklinge.position import START_EINSTEIGER, Position
 from engines.clikit import POSITION, emit_json
 from engines.errors import InputError
+from solver.commands import solve_command
 
 __version__ = "0.1.0"
 
@@ -195,6 +196,8 @@ def bench_perft(depth: int, runs: int, as_json: bool) -> None:
         f"{plain_leaves / plain_seconds / 1e6:,.1f} M leaves/s (every move made)"
     )
 
+
+main.add_command(solve_command)
 
 if __name__ == "__main__":
     main()

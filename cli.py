@@ -14,6 +14,7 @@ import click
 from engines.battleklinge.position import START_EINSTEIGER, Position
 from engines.clikit import POSITION, emit_json
 from engines.errors import InputError
+from puzzles.daily_commands import daily_group
 from solver.commands import solve_command
 
 __version__ = "0.1.0"
@@ -231,6 +232,7 @@ def bench_solve(runs: int, table_mb: int, as_json: bool) -> int:
 
 
 main.add_command(solve_command)
+main.add_command(daily_group)
 
 if __name__ == "__main__":
     main()

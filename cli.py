@@ -234,5 +234,10 @@ def bench_solve(runs: int, table_mb: int, as_json: bool) -> int:
 main.add_command(solve_command)
 main.add_command(daily_group)
 
+from engines.battleklinge.commands import COMMANDS as _ENGINE_COMMANDS  # noqa: E402
+
+for _command in _ENGINE_COMMANDS:
+    main.add_command(_command)
+
 if __name__ == "__main__":
     main()

@@ -31,7 +31,7 @@ from __future__ import annotations
 import hashlib
 import re
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import date, timedelta
 from itertools import combinations
 
@@ -73,6 +73,19 @@ FAIR_MAX_NODES = 5_000_000
 
 FAIR_TABLE_MB = 16
 """Transposition table of the fairness proof (fixed: node counts depend on it)."""
+
+BALANCE_DEPTHS = (5, 6)
+"""Plies of the engine's alpha-beta searches (plus quiescence) whose scores are averaged."""
+
+BALANCE_MARGIN = 25
+"""Balanced: the averaged score of the start is within +-0.25 students (centi-students)."""
+
+BALANCE_WEIGHTS = (100, 4, 12, 40, 25, 6, 30)
+"""The evaluation weights of the balance check, pinned here so that tuning the
+engine's ``DEFAULT_WEIGHTS`` does not change published duels."""
+
+BALANCE_TT_BITS = 18
+"""Transposition table size (2**18 entries) of the balance search, pinned likewise."""
 
 SCHEDULE_FORMAT = "fechtbuch-daily"
 SCHEDULE_VERSION = 1
@@ -290,6 +303,7 @@ class Verdict:
     nodes: int
     seconds: float
     verified: bool | None = None
+    balance: float | None = None
 
 
 FairnessCheck = Callable[[Position], Verdict]
@@ -342,9 +356,49 @@ def solver_verdict(
     )
 
 
+def balance_score(position: Position, depths: tuple[int, ...] = BALANCE_DEPTHS) -> float:
+    """The engine's score of ``position`` for the side to move, in centi-students:
+    the mean of fixed-depth alpha-beta searches at ``depths`` plies (a fresh
+    search each, no node or time limit, so deterministic), with the pinned
+    weights and table size.  Averaging an odd and an even depth cancels the
+    swing of the score between odd and even horizons.
+
+    >>> from engines.battleklinge.position import START_EINSTEIGER
+    >>> balance_score(Position.from_text(START_EINSTEIGER))
+    26.0
+    """
+    import numpy as np
+
+    from engines.battleklinge.search import Searcher
+
+    weights = np.array(BALANCE_WEIGHTS, dtype=np.int64)
+    scores = [
+        Searcher(weights=weights, tt_bits=BALANCE_TT_BITS).search(position, max_depth=d).score
+        for d in depths
+    ]
+    return sum(scores) / len(scores)
+
+
 def fairness(position: Position, verify: bool = False) -> Verdict:
-    """All fairness checks of the daily duel, in order (the first failure rejects)."""
-    return solver_verdict(position, verify=verify)
+    """All fairness checks of the daily duel, in order; the first failure rejects.
+
+    1. :func:`solver_verdict`: no forced hit within :data:`FAIR_K` own moves;
+    2. :func:`balance_score`: within :data:`BALANCE_MARGIN` of 0 (a forced hit
+       found by the search scores about 1000 students, far outside).
+    """
+    verdict = solver_verdict(position, verify=verify)
+    if not verdict.fair:
+        return verdict
+    score = balance_score(position)
+    if abs(score) > BALANCE_MARGIN:
+        return replace(
+            verdict,
+            fair=False,
+            reason=f"unbalanced: engine score {score / 100:+.3f} students for the side to move "
+            f"(margin {BALANCE_MARGIN / 100:.2f})",
+            balance=score,
+        )
+    return replace(verdict, reason=f"{verdict.reason}, balance {score / 100:+.2f}", balance=score)
 
 
 @dataclass
@@ -540,3 +594,66 @@ def repeated_sets(duels: list[Duel]) -> list[tuple[str, str]]:
             if other == cards and later != day:
                 clashes.append((day.isoformat(), later.isoformat()))
     return clashes
+
+
+# ---- test vectors ------------------------------------------------------------
+
+
+def vector_dates(extra: list[date] = ()) -> list[date]:  # type: ignore[assignment]
+    """The dates of data/daily/vectors.json: period boundaries, month and year
+    ends, leap days, far-future dates, plus ``extra`` (days with a rejected attempt)."""
+    texts = [
+        "1970-01-01", "1970-01-02", "1981-12-16", "1981-12-17", "1981-12-18",
+        "2017-11-01", "2017-11-02", "2024-02-29", "2025-12-31",
+        "2026-01-01", "2026-06-15", "2026-11-30", "2026-12-31",
+        "2027-01-01", "2027-01-02", "2027-02-01", "2027-02-28", "2027-03-01", "2027-04-01",
+        "2027-05-01", "2027-06-01", "2027-07-01", "2027-08-01", "2027-09-01", "2027-10-01",
+        "2027-11-01", "2027-12-01", "2027-12-31",
+        "2028-01-01", "2028-02-28", "2028-02-29", "2028-03-01", "2028-12-31",
+        "2029-01-01", "2029-10-16", "2029-10-17", "2029-10-18", "2029-10-19", "2029-10-20",
+        "2029-11-15", "2029-12-31", "2030-01-01", "2030-12-31", "2031-01-01",
+        "2032-02-29", "2035-12-31", "2036-02-29", "2039-12-31", "2040-01-01",
+        "2041-10-02", "2041-10-03", "2050-06-30", "2099-12-31", "2100-02-28", "2100-03-01",
+        "2400-02-29", "3000-01-01", "5000-07-04", "9999-12-30", "9999-12-31",
+    ]  # fmt: skip
+    days = {parse_date(t) for t in texts} | set(extra)
+    return sorted(days)
+
+
+def build_vectors(deriver: Deriver, extra: list[date], unbalanced: tuple[date, int]) -> dict:
+    """The object of data/daily/vectors.json: a schedule of the vector dates plus the
+    intermediate values another implementation needs to find its first mistake."""
+    days = vector_dates(extra)
+    duels = [deriver.derive(d).duel for d in days]
+    obj = schedule(duels, deriver.ruleset)
+    obj["intermediate"] = []
+    for d in days:
+        n = day_number(d)
+        period, index = divmod(n, PERIOD_DAYS)
+        obj["intermediate"].append(
+            {
+                "date": d.isoformat(),
+                "day_number": n,
+                "period": period,
+                "index_in_period": index,
+                "set_index": deriver.walk(period)[index],
+                "school_text": f"{PREFIX}/{deriver.ruleset}/school/{n // 2}",
+                "attempt_0_text": f"{PREFIX}/{deriver.ruleset}/deal/{d.isoformat()}/0",
+            }
+        )
+    obj["raw_permutation_heads"] = {
+        str(p): raw_permutation(p, deriver.ruleset)[:8] for p in (0, 1, 4, 5)
+    }
+    obj["digests"] = [
+        {"text": text, "sha256": hashlib.sha256(text.encode("ascii")).hexdigest()}
+        for text in (f"{PREFIX}/{deriver.ruleset}/sets/5/0", f"{PREFIX}/{deriver.ruleset}/school/0")
+    ]
+    day, attempt = unbalanced
+    candidate = deriver.derive_candidate(day, attempt)
+    obj["unbalanced_example"] = {
+        "date": day.isoformat(),
+        "attempt": attempt,
+        "position": candidate.position,
+        "balance": balance_score(candidate.start_position()),
+    }
+    return obj

@@ -210,21 +210,33 @@ def export_command(first: date, days: int, output: str, force: bool) -> None:
 @click.option(
     "--max-nodes", type=click.IntRange(1), default=daily.FAIR_MAX_NODES, show_default=True
 )
+@click.option(
+    "--all-sets",
+    is_flag=True,
+    help="Instead: check that each of the 4368 card sets has a fair deal (slow).",
+)
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
-def measure_command(first: date, days: int, ks: tuple[int, ...], max_nodes: int, as_json: bool):
-    """Solver cost and rejection rate of the fairness proof for several K.
+def measure_command(
+    first: date, days: int, ks: tuple[int, ...], max_nodes: int, all_sets: bool, as_json: bool
+):
+    """Solver cost and rejection rates of the fairness checks, to choose K and the margin.
 
-    The population is the attempt-0 candidate of DAYS consecutive dates (a
-    different card set each day).  Used to choose K (docs/daily.md).
+    The population is the attempt-0 candidate of DAYS consecutive dates from
+    --from (a different card set each day).  For each K: how many the solver
+    rejects and what it costs; then the balance scores (engine searches of depth
+    5 and 6 averaged, side to move's view) and how many exceed the margin.  See docs/daily.md.
     """
     from tqdm import tqdm
 
+    if all_sets:
+        return _measure_all_sets(as_json)
     deriver = daily.Deriver()
     candidates = [
         deriver.derive_candidate(when, 0).start_position() for when in daily.date_range(first, days)
     ]
-    daily.solver_verdict(candidates[0], k=1)  # load the compiled solver outside the timing
-    report = {"from": first.isoformat(), "candidates": days, "max_nodes": max_nodes, "k": {}}
+    daily.solver_verdict(candidates[0], k=1)  # load the compiled code outside the timing
+    daily.balance_score(candidates[0], depths=(1,))
+    report: dict = {"from": first.isoformat(), "candidates": days, "max_nodes": max_nodes, "k": {}}
     for k in ks:
         verdicts = [
             daily.solver_verdict(pos, k=k, max_nodes=max_nodes)
@@ -243,6 +255,24 @@ def measure_command(first: date, days: int, ks: tuple[int, ...], max_nodes: int,
             "median_nodes": int(statistics.median(nodes)),
             "max_nodes_used": max(nodes),
         }
+    started = time.perf_counter()
+    scores = [daily.balance_score(pos) for pos in tqdm(candidates, desc="balance", disable=None)]
+    balance_seconds = (time.perf_counter() - started) / days
+    ordinary = [s for s in scores if abs(s) < 1000]
+    report["balance"] = {
+        "depths": list(daily.BALANCE_DEPTHS),
+        "margin": daily.BALANCE_MARGIN,
+        "forced": len(scores) - len(ordinary),
+        "mean": round(statistics.fmean(ordinary), 1) if ordinary else None,
+        "percentile_99_abs": sorted(abs(s) for s in ordinary)[int(0.99 * len(ordinary))]
+        if ordinary
+        else None,
+        "stdev": round(statistics.pstdev(ordinary), 1) if ordinary else None,
+        "min": min(ordinary, default=None),
+        "max": max(ordinary, default=None),
+        "beyond_margin": sum(abs(s) > daily.BALANCE_MARGIN for s in scores),
+        "mean_seconds": round(balance_seconds, 4),
+    }
     if as_json:
         emit_json(report)
         return
@@ -255,3 +285,78 @@ def measure_command(first: date, days: int, ks: tuple[int, ...], max_nodes: int,
             f"mean {row['mean_seconds']}, max {row['max_seconds']}; nodes median "
             f"{row['median_nodes']:,}, max {row['max_nodes_used']:,}"
         )
+    b = report["balance"]
+    click.echo(
+        f"balance (mean of depths {b['depths']}, centi-students, side to move): "
+        f"{b['forced']} forced, "
+        f"mean {b['mean']}, stdev {b['stdev']}, min {b['min']}, max {b['max']}, "
+        f"99th percentile of |score| {b['percentile_99_abs']}; "
+        f"beyond +-{b['margin']}: {b['beyond_margin']} ({100 * b['beyond_margin'] / days:.1f}%); "
+        f"{b['mean_seconds']} s each"
+    )
+
+
+def _measure_all_sets(as_json: bool) -> int:
+    """Every card set has a deal that passes all fairness checks (deals in canonical order)."""
+    from tqdm import tqdm
+
+    started = time.perf_counter()
+    tried_counts = []
+    without = []
+    for cards in tqdm(daily.SETS, desc="card sets", unit="set", disable=None):
+        for tried, (gold, blau, side) in enumerate(daily.deals(cards), start=1):
+            position = daily.Position.start(gold, blau, side)
+            if daily.fairness(position).fair:
+                tried_counts.append(tried)
+                break
+        else:
+            without.append(cards)
+    seconds = time.perf_counter() - started
+    report = {
+        "sets": len(daily.SETS),
+        "sets_without_fair_deal": [list(c) for c in without],
+        "max_deals_tried": max(tried_counts, default=None),
+        "sets_needing_more_than_one_deal": sum(t > 1 for t in tried_counts),
+        "seconds": round(seconds, 1),
+    }
+    if as_json:
+        emit_json(report)
+    else:
+        click.echo(
+            f"{report['sets']} card sets: {len(without)} without a fair deal; "
+            f"{report['sets_needing_more_than_one_deal']} needed more than one deal "
+            f"(at most {report['max_deals_tried']}); {seconds:.1f} s"
+        )
+    return 1 if without else 0
+
+
+@daily_group.command("vectors")
+@click.option(
+    "--schedule",
+    "schedule_file",
+    type=click.Path(dir_okay=False),
+    required=True,
+    help="A schedule file (data/daily/2027.json) to take days with rejected attempts from.",
+)
+@click.option("-o", "--output", type=click.Path(dir_okay=False), required=True)
+@click.option("--force", is_flag=True, help="Overwrite an existing file.")
+def vectors_command(schedule_file: str, output: str, force: bool) -> None:
+    """Write the test vectors for other implementations (data/daily/vectors.json).
+
+    The fixed dates of puzzles.daily.vector_dates, every day of the schedule
+    whose first attempts were rejected, the intermediate values, and one
+    candidate that only the balance check rejects.
+    """
+    entries = daily.schedule_from_json(read_json_file(schedule_file, "schedule"), "schedule")
+    deriver = daily.Deriver()
+    skipped = [daily.parse_date(e.date) for e in entries if e.attempt > 0]
+    unbalanced = None
+    for day in skipped:
+        for attempt, verdict in enumerate(deriver.derive(day).verdicts):
+            if unbalanced is None and verdict.reason.startswith("unbalanced"):
+                unbalanced = (day, attempt)
+    if unbalanced is None:
+        raise InputError(f"schedule: no attempt in {schedule_file!r} was rejected as unbalanced")
+    obj = daily.build_vectors(deriver, skipped, unbalanced)
+    atomic_write(output, dump_json(obj), force=force)
+    click.echo(f"wrote {len(obj['days'])} vectors to {output}")

@@ -202,7 +202,7 @@ def export_command(first: date, days: int, output: str, force: bool) -> None:
 
 
 @daily_group.command("measure")
-@click.option("--from", "first", type=DateType("--from"), required=True, help="First date.")
+@click.option("--from", "first", type=DateType("--from"), help="First date (not with --all-sets).")
 @click.option("--days", type=click.IntRange(1, 100_000), default=300, show_default=True)
 @click.option(
     "--k", "ks", type=click.IntRange(1, 8), multiple=True, default=(4, 5), show_default=True
@@ -217,7 +217,12 @@ def export_command(first: date, days: int, output: str, force: bool) -> None:
 )
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
 def measure_command(
-    first: date, days: int, ks: tuple[int, ...], max_nodes: int, all_sets: bool, as_json: bool
+    first: date | None,
+    days: int,
+    ks: tuple[int, ...],
+    max_nodes: int,
+    all_sets: bool,
+    as_json: bool,
 ):
     """Solver cost and rejection rates of the fairness checks, to choose K and the margin.
 
@@ -230,6 +235,8 @@ def measure_command(
 
     if all_sets:
         return _measure_all_sets(as_json)
+    if first is None:
+        raise InputError("--from: a first date is required unless --all-sets is given")
     deriver = daily.Deriver()
     candidates = [
         deriver.derive_candidate(when, 0).start_position() for when in daily.date_range(first, days)
@@ -303,10 +310,14 @@ def _measure_all_sets(as_json: bool) -> int:
     started = time.perf_counter()
     tried_counts = []
     without = []
+    solver_nodes = []
+    unknown = 0
     for cards in tqdm(daily.SETS, desc="card sets", unit="set", disable=None):
         for tried, (gold, blau, side) in enumerate(daily.deals(cards), start=1):
-            position = daily.Position.start(gold, blau, side)
-            if daily.fairness(position).fair:
+            verdict = daily.fairness(daily.Position.start(gold, blau, side))
+            solver_nodes.append(verdict.nodes)
+            unknown += verdict.status != "solved"
+            if verdict.fair:
                 tried_counts.append(tried)
                 break
         else:
@@ -317,6 +328,9 @@ def _measure_all_sets(as_json: bool) -> int:
         "sets_without_fair_deal": [list(c) for c in without],
         "max_deals_tried": max(tried_counts, default=None),
         "sets_needing_more_than_one_deal": sum(t > 1 for t in tried_counts),
+        "candidates": len(solver_nodes),
+        "solver_unknown": unknown,
+        "solver_max_nodes": max(solver_nodes),
         "seconds": round(seconds, 1),
     }
     if as_json:
@@ -325,7 +339,9 @@ def _measure_all_sets(as_json: bool) -> int:
         click.echo(
             f"{report['sets']} card sets: {len(without)} without a fair deal; "
             f"{report['sets_needing_more_than_one_deal']} needed more than one deal "
-            f"(at most {report['max_deals_tried']}); {seconds:.1f} s"
+            f"(at most {report['max_deals_tried']}); {len(solver_nodes)} candidates, "
+            f"{unknown} at the node limit, at most {max(solver_nodes):,} solver nodes; "
+            f"{seconds:.1f} s"
         )
     return 1 if without else 0
 

@@ -251,7 +251,7 @@ def measure_command(
         ]
         seconds = [v.seconds for v in verdicts]
         nodes = [v.nodes for v in verdicts]
-        report["k"][k] = {
+        report["k"][str(k)] = {
             "rejected": sum(not v.fair for v in verdicts),
             "mover_hits": sum(v.distance is not None for v in verdicts),
             "mover_lost": sum(v.loss_in is not None for v in verdicts),

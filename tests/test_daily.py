@@ -11,6 +11,8 @@ from datetime import date, timedelta
 
 import pytest
 from click.testing import CliRunner
+from hypothesis import example, given, settings
+from hypothesis import strategies as st
 
 import cli
 from engines.battleklinge.cards import CARDS, card_from_id
@@ -193,6 +195,19 @@ def test_no_card_set_repeats_within_30_days_over_eleven_years(deriver):
     )
 
 
+@settings(max_examples=40, deadline=None)
+@given(st.dates(min_value=date(1970, 1, 30), max_value=date(9999, 12, 31)))
+@example(date(2029, 10, 18))
+@example(date(2029, 11, 15))
+@example(date(1982, 1, 14))
+def test_any_30_days_have_30_sets_and_balanced_schools(last):
+    deriver = daily.Deriver()
+    window = [last - timedelta(days=i) for i in range(30)]
+    assert len({deriver.card_set(d) for d in window}) == 30
+    gold = sum(daily.school_of_day(daily.day_number(d)) == "g" for d in window)
+    assert 14 <= gold <= 16
+
+
 @pytest.mark.parametrize("period", [1, 2, 3, 4, 5, 6, 7, 100, 671])
 def test_period_boundaries_are_clear_and_walks_are_permutations(period):
     previous = daily.period_walk(period - 1)
@@ -329,6 +344,21 @@ def test_export_then_verify_and_a_tampered_entry_is_caught(tmp_path):
         "daily", "export", "--from", "2027-12-30", "--days", "3", "-o", str(out), "--force"
     )
     assert forced.exit_code == 0 and run("daily", "verify", "--file", str(out)).exit_code == 0
+
+
+def test_vectors_command_reproduces_the_shipped_file(tmp_path):
+    out = tmp_path / "v.json"
+    result = run("daily", "vectors", "--schedule", str(SCHEDULE_2027), "-o", str(out))
+    assert result.exit_code == 0, result.output
+    assert out.read_bytes() == VECTORS.read_bytes()
+
+
+def test_measure_reports_rejections_and_costs():
+    result = run("daily", "measure", "--from", "2027-05-12", "--days", "2", "--k", "4", "--json")
+    assert result.exit_code == 0, result.output
+    report = json.loads(result.output)
+    assert report["candidates"] == 2 and report["k"]["4"]["mover_hits"] == 1
+    assert report["balance"]["forced"] == 1
 
 
 def test_verify_a_date_and_a_range():

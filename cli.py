@@ -14,6 +14,7 @@ import click
 from engines import __version__
 from engines.battleklinge.commands import COMMANDS as ENGINE_COMMANDS
 from engines.battleklinge.position import START_EINSTEIGER, Position
+from engines.battleklinge.terminal.commands import play_command
 from engines.clikit import POSITION, dump_json, emit_json
 from engines.errors import InputError
 from puzzles.mine_commands import mine_command
@@ -38,7 +39,7 @@ class FechtbuchGroup(click.Group):
         except InputError as err:
             _fail(str(err), 2)
         except click.Abort:
-            _fail("interrupted", 130)
+            _fail("stopped (Ctrl-C or end of input)", 130)
         except KeyboardInterrupt:
             _fail("interrupted", 130)
         sys.exit(result if isinstance(result, int) else 0)
@@ -293,6 +294,7 @@ main.add_command(mine_command)
 main.add_command(pack)
 for _command in ENGINE_COMMANDS:
     main.add_command(_command)
+main.add_command(play_command)
 
 if __name__ == "__main__":
     main()

@@ -17,7 +17,9 @@ from engines.battleklinge.position import Position
 
 
 def card_value(card: Card) -> float:
-    """>>> card_value(0), card_value(1)
+    """Jumps, forward ones counting one and a half.
+
+    >>> card_value(0), card_value(1)
     (2.5, 5.0)
     """
     offsets = CARDS[card].offsets

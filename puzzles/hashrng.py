@@ -48,6 +48,16 @@ class HashRandom:
     def choice(self, items: Sequence[T]) -> T:
         return items[self.below(len(items))]
 
+    def geometric_rank(self, count: int) -> int:
+        """A rank in ``range(count)``: 0 with probability 1/2, 1 with 1/4, ... (the
+        last rank takes the remainder).  Integer-only, so identical everywhere."""
+        bits = self.bits64()
+        rank = 0
+        while rank < count - 1 and bits & 1:
+            bits >>= 1
+            rank += 1
+        return rank
+
     def shuffled(self, items: Sequence[T]) -> list[T]:
         """A Fisher-Yates shuffle of a copy of ``items``."""
         out = list(items)

@@ -37,7 +37,12 @@ def _command_text(ns, count, cards_text, seed, output) -> str:
 
 
 def _pool_full(pool: Pool, ns, count) -> bool:
-    return all(pool.count(n) >= POOL_FACTOR * count for n in ns)
+    """Four times the pack per N, from at least twice as many different games as
+    the pack needs (the selection takes at most one exercise per game)."""
+    games = {n: {c["game"] for c in pool.candidates if c["n"] == n} for n in ns}
+    return all(
+        pool.count(n) >= POOL_FACTOR * count and len(games[n]) >= 2 * count for n in ns
+    ) and len(set().union(*games.values())) >= 2 * count * len(ns)
 
 
 @click.command("mine")

@@ -32,6 +32,7 @@ from engines.errors import InputError
 from puzzles.tags import LANDING_TAGS, TAGGERS
 
 PENALTY = 1000
+SOURCE_BONUS = {"engine": 6, "greedy": 4}
 BANDS = (("easy", 1.0, 4.0), ("medium", 4.0, 7.0), ("hard", 7.0, 10.01))
 MOTIFS = [t for t in TAGGERS if t not in LANDING_TAGS]
 
@@ -48,8 +49,8 @@ def quality(candidate: dict) -> int:
     """Documented quality score (integer): natural, rich and varied exercises first.
 
     10 + 3 per motif tag + pieces on the board (up to 10) - 2 per piece of
-    material the attacker is ahead + 4 for positions from the cautious
-    (greedy) self-play source, whose play looks like people's.
+    material the attacker is ahead + 6 for positions from engine self-play
+    and + 4 from the cautious (greedy) player, whose games look like people's.
     """
     motifs = sum(1 for t in candidate["tags"] if t in MOTIFS)
     return (
@@ -57,7 +58,7 @@ def quality(candidate: dict) -> int:
         + 3 * motifs
         + min(candidate["pieces"], 10)
         - 2 * max(candidate["material_gap"], 0)
-        + (4 if candidate["source"] == "greedy" else 0)
+        + SOURCE_BONUS.get(candidate["source"], 0)
     )
 
 

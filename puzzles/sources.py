@@ -12,6 +12,9 @@ Sources (their yields are measured in docs/puzzles.md):
   otherwise avoids moves that allow the opponent an immediate hit, and
   prefers captures half of the time.  Its positions look like play between
   people who see one move ahead, so forced hits there need real calculation.
+* ``engine``: the playable engine's alpha-beta search (issue 6) scores every
+  move at depth 2; the player takes the best with probability 1/2, the second
+  with 1/4, and so on (ties by notation).  Closest to real games.
 """
 
 from __future__ import annotations
@@ -24,7 +27,9 @@ from engines.battleklinge.position import Position
 from puzzles.hashrng import HashRandom
 from solver.tactics import has_immediate_hit, is_hit_move
 
-SOURCES = ("random", "greedy")
+SOURCES = ("random", "greedy", "engine")
+ENGINE_DEPTH = 2
+ENGINE_NODES = 20_000
 MAX_PLIES = 60
 
 
@@ -37,6 +42,12 @@ def deal(rng: HashRandom, cards: tuple[int, ...] | None) -> Position:
     chosen = list(cards) if cards is not None else rng.shuffled(range(NUM_CARDS))[:5]
     order = rng.shuffled(sorted(chosen))
     return Position.start(order[:2], order[2:4], order[4])
+
+
+def _engine_choice(rng: HashRandom, searcher, pos: Position) -> int:
+    result = searcher.search(pos, max_depth=ENGINE_DEPTH, max_nodes=ENGINE_NODES, all_scores=True)
+    ranked = sorted(result.scores, key=lambda m: (-result.scores[m], m.to_text()))
+    return fast.encode_move(ranked[rng.geometric_rank(len(ranked))])
 
 
 def _choose(rng: HashRandom, st: np.ndarray, source: str, moves: list[int]) -> int:
@@ -69,11 +80,19 @@ def play_game(
     st = fast.state_from_position(pos)
     out = np.empty(fast.MAX_MOVES, dtype=np.int32)
     positions = [pos]
+    searcher = None
+    if source == "engine":
+        from engines.battleklinge.search import Searcher
+
+        searcher = Searcher(tt_bits=16)  # one table per game, like a player's
     for _ in range(MAX_PLIES):
         if fast.winner(st) != fast.NO_WINNER:
             break
-        n = fast.gen_moves(st, out)
-        move = _choose(rng, st, source, [int(m) for m in out[:n]])
+        if searcher is not None:
+            move = _engine_choice(rng, searcher, positions[-1])
+        else:
+            n = fast.gen_moves(st, out)
+            move = _choose(rng, st, source, [int(m) for m in out[:n]])
         child = np.empty(fast.STATE_SIZE, dtype=np.int64)
         fast.make_move(st, move, child)
         st = child

@@ -14,6 +14,8 @@ import click
 from engines.battleklinge.position import START_EINSTEIGER, Position
 from engines.clikit import POSITION, emit_json
 from engines.errors import InputError
+from puzzles import render_commands  # attaches `pack html` and `pack svg` to the pack group
+from puzzles.pack_commands import pack
 
 __version__ = "0.1.0"
 
@@ -195,6 +197,9 @@ def bench_perft(depth: int, runs: int, as_json: bool) -> None:
         f"{plain_leaves / plain_seconds / 1e6:,.1f} M leaves/s (every move made)"
     )
 
+
+main.add_command(render_commands.render)
+main.add_command(pack)
 
 if __name__ == "__main__":
     main()

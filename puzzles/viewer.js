@@ -508,24 +508,31 @@
   function click(node) { node.dispatchEvent(new MouseEvent("click", { bubbles: true })); }
 
   async function selfTest(spec) {
-    // spec: {puzzle: index, actions: [move text | "takeback" | "step" | "hint" | "restart"]}
+    // spec: {puzzle: index, actions: [move text | "click:<square>" | "takeback" | "step" |
+    //   "hint" | "restart"]}
     const steps = [];
     const buttons = { takeback: "takeback", step: "step", hint: "hint", restart: "restart" };
     click(document.querySelector('#list tr.row[data-index="' + spec.puzzle + '"]'));
     for (const action of spec.actions) {
       await until(() => state.phase !== "defender" || state.stepping);
+      let choices = [];
       if (action in buttons) {
         click(el(buttons[action]));
+      } else if (action.startsWith("click:")) {
+        click(squareRect(parseSquare(action.slice(6))));
       } else {
         const move = parseMove(action);
         if (move.from !== null) {
           click(squareRect(move.from));
           click(squareRect(move.to));
         }
+        choices = Array.from(document.querySelectorAll("#choice button"), (b) => b.dataset.move);
         const button = document.querySelector('#choice button[data-move="' + action + '"]');
         if (button) click(button);
       }
-      const step = { action, state: el("status").dataset.state, message: el("status").textContent };
+      const step = {
+        action, choices, state: el("status").dataset.state, message: el("status").textContent,
+      };
       await until(() => state.phase !== "defender" || state.stepping);
       if (step.state === "good") step.reply = state.history[state.history.length - 1];
       step.solution = el("solution").textContent;

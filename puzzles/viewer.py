@@ -51,7 +51,10 @@ def _check_tree(tree, field: str, attacker_node: bool) -> None:
     if not isinstance(tree, dict) or not tree:
         raise PackError(f"{field}: expected a non-empty object of moves, got {str(tree)[:60]!r}")
     for text, child in tree.items():
-        Move.from_text(text)
+        try:
+            Move.from_text(text)
+        except InputError as err:
+            raise PackError(f"{field}: {err}") from None
         if child == "hit" and attacker_node:
             continue
         _check_tree(child, f"{field}[{text!r}]", not attacker_node)

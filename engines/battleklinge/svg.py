@@ -206,10 +206,12 @@ def _card(card: Card, slot: str, pointing_up: bool, highlight: bool) -> str:
         )
     rotate = "" if pointing_up else f' transform="rotate(180 {_fmt(centre_x)} {_fmt(centre_y)})"'
     mark_fill = GOLD_FILL if spec.mark == GOLD else BLAU_FILL
+    # The colour mark (who starts when this is the side card) in the free bottom corner.
     mark = (
-        f'<circle cx="{CARD_W - 10}" cy="10" r="4" fill="{mark_fill}" stroke="{GOLD_LINE}"/>'
+        f'<circle cx="{CARD_W - 9}" cy="{CARD_H - 9}" r="4" fill="{mark_fill}" '
+        f'stroke="{GOLD_LINE}"/>'
         if spec.mark == GOLD
-        else f'<path d="M{CARD_W - 10} 5 l5 5 l-5 5 l-5 -5 Z" fill="{mark_fill}"/>'
+        else f'<path d="M{CARD_W - 9} {CARD_H - 14} l5 5 l-5 5 l-5 -5 Z" fill="{mark_fill}"/>'
     )
     stroke, width = (MOVE_COLOUR, 3.5) if highlight else ("#6d6456", 1.2)
     return (
@@ -322,11 +324,11 @@ def render_svg(position: Position, move: Move | None = None, flip: bool = False)
         for sq in iter_squares(position.students[color]):
             parts.append(_piece(f"{char}-s", sq, bottom))
     parts.append("</g>")
-    parts.append('<g class="marks"></g>')
     parts.append('<g class="arrows">')
     if move is not None and not move.is_pass:
         parts.append(arrow(move, bottom))
     parts.append("</g>")
+    parts.append('<g class="marks"></g>')  # the viewer's selection and targets, over the arrow
     parts.append(
         f'<text class="caption" x="{BOARD_X}" y="{BOARD_Y + BOARD_SIZE + 44}">'
         f"{escape(caption(position, move))}</text>"

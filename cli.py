@@ -16,6 +16,7 @@ from engines.clikit import POSITION, emit_json
 from engines.errors import InputError
 from puzzles import render_commands  # attaches `pack html` and `pack svg` to the pack group
 from puzzles.pack_commands import pack
+from solver.commands import solve_command
 
 __version__ = "0.1.0"
 
@@ -198,6 +199,40 @@ def bench_perft(depth: int, runs: int, as_json: bool) -> None:
     )
 
 
+@bench.command("solve")
+@click.option("--runs", type=click.IntRange(1, 20), default=3, show_default=True)
+@click.option("--table-mb", type=click.IntRange(1, 8192), default=16, show_default=True)
+@click.option("--json", "as_json", is_flag=True, help="Print one JSON object instead of text.")
+def bench_solve(runs: int, table_mb: int, as_json: bool) -> int:
+    """Solve the 220-position suite in data/bench/solver.jsonl (bound 4), check every
+    answer, and print positions/s, nodes/s and the median proof size (median of runs)."""
+    from solver.bench import run_bench
+
+    reports = [run_bench(table_mb=table_mb) for _ in range(runs)]
+    report = sorted(reports, key=lambda r: r.seconds)[len(reports) // 2]
+    if as_json:
+        emit_json(
+            {
+                "positions": report.positions,
+                "wrong": report.wrong,
+                "nodes": report.nodes,
+                "median_seconds": round(report.seconds, 4),
+                "positions_per_second": round(report.positions / report.seconds, 1),
+                "nodes_per_second": round(report.nodes / report.seconds),
+                "median_proof_nodes": report.median_nodes,
+                "runs": runs,
+                "seconds_all_runs": [round(r.seconds, 4) for r in reports],
+            }
+        )
+    else:
+        for line in report.lines():
+            click.echo(line)
+        times = ", ".join(f"{r.seconds:.3f}" for r in reports)
+        click.echo(f"runs {runs} (median shown): {times} s")
+    return 1 if report.wrong else 0
+
+
+main.add_command(solve_command)
 main.add_command(render_commands.render)
 main.add_command(pack)
 

@@ -7,6 +7,7 @@ from pathlib import Path
 
 import click
 
+from engines.battleklinge.cards import COLOR_NAMES
 from engines.battleklinge.position import Move, Position
 from engines.battleklinge.svg import render_svg
 from engines.clikit import MOVE, POSITION, atomic_write, read_json_file
@@ -70,5 +71,9 @@ def pack_svg(pack_file: str, directory: str, count: int | None, key: bool, force
         position = Position.from_text(puzzle["position"])
         move = Move.from_text(puzzle["key"]) if key else None
         target = Path(directory) / f"puzzle-{puzzle['n']}-{number:02d}.svg"
-        atomic_write(target, render_svg(position, move).encode(), force)
+        school, n = COLOR_NAMES[position.turn], puzzle["n"]
+        note = f"Puzzle {number}: {school} to move and hit in {n} (Treffer in {n})."
+        if key:
+            note += f" Key: {puzzle['key']}."
+        atomic_write(target, render_svg(position, move, note=note).encode(), force)
         click.echo(f"wrote {target}")

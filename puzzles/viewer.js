@@ -491,7 +491,11 @@
         if (i === 4) td.className = "state";
         row.appendChild(td);
       });
+      row.tabIndex = 0;
       row.addEventListener("click", () => selectPuzzle(index));
+      row.addEventListener("keydown", (event) => {
+        if (event.key === "Enter" || event.key === " ") { event.preventDefault(); selectPuzzle(index); }
+      });
       body.appendChild(row);
     });
   }

@@ -1,5 +1,7 @@
 """A small real puzzle pack for the viewer tests, built with the pure-Python reference.
 
+Run as a script to write it: ``python tests/pack_fixture.py PACK.json``.
+
 The positions were found by a seeded search over random games
 (:func:`find_positions` with ``random.Random(8)``, and ``random.Random(9)`` for
 a hit in 2 whose line needs the card choice: both hand cards reach the square);
@@ -125,3 +127,11 @@ def find_positions(rng: random.Random, n: int, count: int) -> list[str]:
             if len(tree) == 1 and pos.to_text() not in found:
                 found.append(pos.to_text())
     return found
+
+
+if __name__ == "__main__":
+    import sys
+
+    from engines.clikit import atomic_write, dump_json
+
+    atomic_write(sys.argv[1], dump_json(make_pack()), force="--force" in sys.argv)

@@ -159,3 +159,13 @@ def test_render_command_writes_and_refuses_to_overwrite(tmp_path):
         bad.exit_code == 2 and "fechtbuch: error: move: 'ausfall:c1c2' is not legal" in bad.output
     )
     assert not (tmp_path / "x.svg").exists()
+
+
+def test_readme_diagram_is_a_valid_drawing():
+    from pathlib import Path
+
+    path = Path(__file__).parent.parent / "docs" / "img" / "puzzle-2-01.svg"
+    root = parse(path.read_text(encoding="utf-8"))
+    assert len(root.findall(".//s:rect[@class='sq']", NS)) == 25
+    assert len(root.findall(".//s:g[@class='card']", NS)) == 5
+    assert "hit in 2" in root.find(".//s:text[@class='caption']", NS).text

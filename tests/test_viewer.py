@@ -27,6 +27,7 @@ from engines.battleklinge.sampling import random_game
 from engines.clikit import dump_json
 from engines.errors import InputError
 from puzzles.viewer import pack_html
+from solver import solve
 
 CHROMIUM_FLAGS = [
     "--headless",
@@ -154,11 +155,15 @@ def test_pack_commands(pack, tmp_path):
 
 
 def test_fixture_pack_is_real(pack):
-    """The fixture's trees come from the reference; check the claims the tests rely on."""
+    """The fixture's trees come from the reference; check the claims the tests rely on,
+    and that the solver (df-pn, issue 3) gives the same trees and main lines."""
     for puzzle in pack["puzzles"]:
         pos = Position.from_text(puzzle["position"])
         n = puzzle["n"]
         assert reference.hit_within(pos, n) and not reference.hit_within(pos, n - 1)
+        solved = solve(pos, max_n=n)
+        assert solved.distance == n and solved.tree() == puzzle["solution"]
+        assert [m.to_text() for m in solved.main_line] == puzzle["line"]
         assert list(puzzle["solution"]) == [puzzle["key"]]
         node = puzzle["solution"]
         for i, text in enumerate(puzzle["line"]):

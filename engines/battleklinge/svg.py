@@ -272,9 +272,12 @@ def caption(position: Position, move: Move | None) -> str:
     return text + "."
 
 
-def render_svg(position: Position, move: Move | None = None, flip: bool = False) -> str:
+def render_svg(
+    position: Position, move: Move | None = None, flip: bool = False, note: str | None = None
+) -> str:
     """A standalone SVG document of ``position``, with an arrow for ``move`` if given.
 
+    ``note`` replaces the caption under the board (who is to move, the move).
     Raises :class:`IllegalMoveError` for a move that is not legal in the position.
 
     >>> from engines.battleklinge.position import START_EINSTEIGER
@@ -331,7 +334,7 @@ def render_svg(position: Position, move: Move | None = None, flip: bool = False)
     parts.append('<g class="marks"></g>')  # the viewer's selection and targets, over the arrow
     parts.append(
         f'<text class="caption" x="{BOARD_X}" y="{BOARD_Y + BOARD_SIZE + 44}">'
-        f"{escape(caption(position, move))}</text>"
+        f"{escape(note if note is not None else caption(position, move))}</text>"
     )
     parts.append("</svg>")
     return "\n".join(parts) + "\n"

@@ -466,7 +466,7 @@
     const p = state.puzzle;
     el("title").textContent = "Puzzle " + (index + 1) + " \u00b7 Treffer in " + p.n + " \u00b7 " +
       COLOR_NAMES[COLOR_CHARS.indexOf(p.attacker)] + " to move \u00b7 difficulty " +
-      p.difficulty + " \u00b7 " + p.id;
+      (Number.isInteger(p.difficulty) ? p.difficulty : p.difficulty.toFixed(2)) + " \u00b7 " + p.id;
     restart();
   }
 
@@ -476,7 +476,8 @@
       const row = document.createElement("tr");
       row.className = "row";
       row.dataset.index = index;
-      const cells = [String(index + 1), String(p.n), "", String(p.difficulty), ""];
+      const difficulty = Number.isInteger(p.difficulty) ? String(p.difficulty) : p.difficulty.toFixed(2);
+      const cells = [String(index + 1), String(p.n), "", difficulty, ""];
       cells.forEach((text, i) => {
         const td = document.createElement("td");
         td.textContent = text;

@@ -125,6 +125,9 @@ def test_any_position_draws_its_pieces_and_orients_every_card(seed, flip):
         for sq in iter_squares(pos.masters[color]):
             expected[sq] = f"piece-{COLOR_CHARS[color]}-m"
     assert pieces(root) == expected
+    for use in root.iterfind(".//s:use[@class='piece']", NS):
+        cx, cy = square_centre(int(use.get("data-sq")), bottom)
+        assert (float(use.get("x")) + 32, float(use.get("y")) + 32) == (cx, cy)
     holders = {pos.side: pos.turn}
     for color in (0, 1):
         for card in pos.hands[color]:

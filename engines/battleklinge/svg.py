@@ -340,4 +340,4 @@ def render_svg(
     return "\n".join(parts) + "\n"
 
 
-__all__ = ["render_svg", "square_origin", "square_centre", "card_slots", "BLAU", "GOLD"]
+__all__ = ["render_svg", "square_origin", "square_centre", "card_slots", "arrow", "caption"]

@@ -11,6 +11,7 @@ from engines.battleklinge.cards import COLOR_NAMES
 from engines.battleklinge.position import Move, Position
 from engines.battleklinge.svg import render_svg
 from engines.clikit import MOVE, POSITION, atomic_write, read_json_file
+from engines.errors import InputError
 from puzzles import viewer
 from puzzles.pack_commands import pack
 
@@ -56,9 +57,23 @@ def pack_html(pack_file: str, output: str, force: bool) -> None:
 @click.argument("pack_file", metavar="PACK", type=click.Path(dir_okay=False))
 @click.option("-d", "--directory", type=click.Path(file_okay=False), required=True)
 @click.option("--count", type=click.IntRange(1), help="Only the first COUNT puzzles.")
+@click.option(
+    "--only",
+    "numbers",
+    type=click.IntRange(1),
+    multiple=True,
+    help="Only puzzle NUMBER (from 1, in pack order); repeatable.",
+)
 @click.option("--key", is_flag=True, help="Draw the key as an arrow (gives the answer away).")
 @click.option("--force", is_flag=True, help="Overwrite existing files.")
-def pack_svg(pack_file: str, directory: str, count: int | None, key: bool, force: bool) -> None:
+def pack_svg(
+    pack_file: str,
+    directory: str,
+    count: int | None,
+    numbers: tuple[int, ...],
+    key: bool,
+    force: bool,
+) -> None:
     """Write an SVG diagram of each puzzle of PACK into DIRECTORY.
 
     Files are named puzzle-<N>-<number>.svg (N the hit distance, numbers from 1
@@ -66,8 +81,13 @@ def pack_svg(pack_file: str, directory: str, count: int | None, key: bool, force
     """
     data = read_json_file(pack_file, "pack")
     viewer.check_pack(data)
-    puzzles = data["puzzles"][:count]
-    for number, puzzle in enumerate(puzzles, start=1):
+    puzzles = data["puzzles"]
+    for number in numbers:
+        if number > len(puzzles):
+            raise InputError(f"--only: puzzle {number} does not exist; PACK has {len(puzzles)}")
+    for number, puzzle in enumerate(puzzles[:count], start=1):
+        if numbers and number not in numbers:
+            continue
         position = Position.from_text(puzzle["position"])
         move = Move.from_text(puzzle["key"]) if key else None
         target = Path(directory) / f"puzzle-{puzzle['n']}-{number:02d}.svg"

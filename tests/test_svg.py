@@ -164,11 +164,20 @@ def test_render_command_writes_and_refuses_to_overwrite(tmp_path):
     assert not (tmp_path / "x.svg").exists()
 
 
-def test_readme_diagram_is_a_valid_drawing():
+def test_readme_diagrams_are_current(tmp_path):
+    """The README's diagrams are what `fechtbuch pack svg` makes of the shipped pack now."""
     from pathlib import Path
 
-    path = Path(__file__).parent.parent / "docs" / "img" / "puzzle-2-01.svg"
-    root = parse(path.read_text(encoding="utf-8"))
-    assert len(root.findall(".//s:rect[@class='sq']", NS)) == 25
-    assert len(root.findall(".//s:g[@class='card']", NS)) == 5
-    assert "hit in 2" in root.find(".//s:text[@class='caption']", NS).text
+    root_dir = Path(__file__).parent.parent
+    readme = (root_dir / "README.md").read_text(encoding="utf-8")
+    pack = str(root_dir / "data" / "packs" / "fechtuebungen.json")
+    args = ["pack", "svg", pack, "-d", str(tmp_path), "--only", "1", "--only", "25"]
+    assert CliRunner().invoke(cli.main, args).exit_code == 0
+    for name, n in (("puzzle-2-01.svg", 2), ("puzzle-3-25.svg", 3)):
+        assert f"docs/img/{name}" in readme
+        committed = (root_dir / "docs" / "img" / name).read_text(encoding="utf-8")
+        assert committed == (tmp_path / name).read_text(encoding="utf-8"), f"regenerate {name}"
+        root = parse(committed)
+        assert len(root.findall(".//s:rect[@class='sq']", NS)) == 25
+        assert len(root.findall(".//s:g[@class='card']", NS)) == 5
+        assert f"hit in {n}" in root.find(".//s:text[@class='caption']", NS).text

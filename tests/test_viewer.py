@@ -15,6 +15,7 @@ import re
 import shutil
 import subprocess
 import urllib.parse
+from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
@@ -40,8 +41,6 @@ CHROMIUM_FLAGS = [
     "--disable-sync",
     "--enable-logging=stderr",
     "--v=0",
-    # Timers (the computer's reply delay, the self-test's polling) run in virtual time.
-    "--virtual-time-budget=30000",
 ]
 
 
@@ -66,14 +65,27 @@ def chromium() -> str:
     pytest.skip("chromium not installed (Debian: apt-get install chromium)")
 
 
-def run_page(page_file, tmp_path, fragment: str, *extra: str) -> tuple[str, str]:
-    """Load the page in headless Chromium with a URL fragment; return (stdout, stderr)."""
+SHIPPED_PACK = Path(__file__).parent.parent / "data" / "packs" / "fechtuebungen.json"
+
+
+def run_page(page_file, tmp_path, fragment: str, *extra: str, budget_ms=30_000) -> tuple[str, str]:
+    """Load the page in headless Chromium with a URL fragment; return (stdout, stderr).
+
+    Timers (the computer's reply delay, the self-test's polling) run in virtual
+    time, so ``budget_ms`` of page time pass in a fraction of it."""
     binary = chromium()
     profile = tmp_path / f"profile-{len(list(tmp_path.iterdir()))}"
     profile.mkdir()
     url = page_file.as_uri() + "#" + urllib.parse.quote(fragment)
     done = subprocess.run(
-        [binary, *CHROMIUM_FLAGS, f"--user-data-dir={profile}", *extra, url],
+        [
+            binary,
+            *CHROMIUM_FLAGS,
+            f"--virtual-time-budget={budget_ms}",
+            f"--user-data-dir={profile}",
+            *extra,
+            url,
+        ],
         capture_output=True,
         text=True,
         timeout=120,
@@ -85,9 +97,10 @@ def run_page(page_file, tmp_path, fragment: str, *extra: str) -> tuple[str, str]
     return done.stdout, done.stderr
 
 
-def self_test(page_file, tmp_path, puzzle: int, actions: list[str]) -> dict:
-    spec = json.dumps({"puzzle": puzzle, "actions": actions})
-    out, _ = run_page(page_file, tmp_path, "selftest=" + spec, "--dump-dom")
+def self_test(page_file, tmp_path, puzzle, actions=None, budget_ms=30_000):
+    """Run the page's self-test for one puzzle, or for a list of {puzzle, actions} specs."""
+    spec = json.dumps(puzzle if actions is None else {"puzzle": puzzle, "actions": actions})
+    out, _ = run_page(page_file, tmp_path, "selftest=" + spec, "--dump-dom", budget_ms=budget_ms)
     match = re.search(r'<pre id="selftest-result" hidden="">(.*?)</pre>', out, re.S)
     assert match, out[-2000:]
     result = json.loads(
@@ -278,3 +291,19 @@ def test_screenshot(pack, page_file, tmp_path):
     )
     data = shot.read_bytes()
     assert data[:8] == b"\x89PNG\r\n\x1a\n" and len(data) > 20_000
+
+
+def test_every_shipped_puzzle_is_solved_by_clicking_its_main_line(tmp_path):
+    """All 48 exercises of data/packs/fechtuebungen.json in one page load: the page
+    accepts each key and finish, and the computer's replies follow the pack's line."""
+    pack = json.loads(SHIPPED_PACK.read_text(encoding="utf-8"))
+    page = tmp_path / "fechtuebungen.html"
+    page.write_text(pack_html(pack), encoding="utf-8")
+    specs = [
+        {"puzzle": i, "actions": attacker_moves(p["line"])} for i, p in enumerate(pack["puzzles"])
+    ]
+    results = self_test(page, tmp_path, specs, budget_ms=600_000)
+    assert len(results) == len(pack["puzzles"]) == 48
+    for puzzle, result in zip(pack["puzzles"], results, strict=True):
+        assert result["final"] == "solved", (puzzle["id"], result)
+        assert result["history"] == puzzle["line"], puzzle["id"]

@@ -456,7 +456,9 @@
     state.puzzle = DATA.puzzles[index];
     state.start = parsePosition(state.puzzle.position);
     document.querySelectorAll("#list tr.row").forEach((row) => {
-      row.classList.toggle("selected", Number(row.dataset.index) === index);
+      const selected = Number(row.dataset.index) === index;
+      row.classList.toggle("selected", selected);
+      if (selected) row.scrollIntoView({ block: "nearest" });
     });
     el("diagram").innerHTML = state.puzzle.svg;
     svgRoot().addEventListener("click", (event) => {
@@ -466,9 +468,12 @@
     const p = state.puzzle;
     el("title").textContent = "Puzzle " + (index + 1) + " \u00b7 Treffer in " + p.n + " \u00b7 " +
       COLOR_NAMES[COLOR_CHARS.indexOf(p.attacker)] + " to move \u00b7 difficulty " +
-      (Number.isInteger(p.difficulty) ? p.difficulty : p.difficulty.toFixed(2)) + " \u00b7 " + p.id;
+      shortNumber(p.difficulty) + " \u00b7 " + p.id;
     restart();
   }
+
+  // At most two decimals, no trailing zeros (JSON 3.0 arrives as 3 anyway).
+  const shortNumber = (x) => String(Math.round(x * 100) / 100);
 
   function buildList() {
     const body = el("list-body");
@@ -476,8 +481,7 @@
       const row = document.createElement("tr");
       row.className = "row";
       row.dataset.index = index;
-      const difficulty = Number.isInteger(p.difficulty) ? String(p.difficulty) : p.difficulty.toFixed(2);
-      const cells = [String(index + 1), String(p.n), "", difficulty, ""];
+      const cells = [String(index + 1), String(p.n), "", shortNumber(p.difficulty), ""];
       cells.forEach((text, i) => {
         const td = document.createElement("td");
         td.textContent = text;

@@ -12,6 +12,7 @@ import time
 import click
 
 from engines import __version__
+from engines.battleklinge.commands import COMMANDS as ENGINE_COMMANDS
 from engines.battleklinge.position import START_EINSTEIGER, Position
 from engines.clikit import POSITION, dump_json, emit_json
 from engines.errors import InputError
@@ -292,6 +293,8 @@ main.add_command(solve_command)
 main.add_command(render_commands.render)
 main.add_command(mine_command)
 main.add_command(pack)
+for _command in ENGINE_COMMANDS:
+    main.add_command(_command)
 
 if __name__ == "__main__":
     main()

@@ -1,0 +1,214 @@
+"""Post-game analysis: marks for every move and the turning point ("Wendepunkt").
+
+For every move of a game the position before it is searched with every legal
+move scored exactly (full-width alpha-beta, :data:`ANALYSIS_DEPTH` plies plus
+capture quiescence, no node limit, so the analysis is deterministic):
+
+* ``before`` is the best score, ``after`` the played move's score, both from
+  the mover's view in centi-students (``format_score`` prints students, or
+  ``#n``/``-#n`` for a forced hit in n own/opponent moves);
+* ``loss = before - after`` with forced results counted as +-100 students;
+* marks (documented thresholds, in students):
+
+  - ``??`` (Fehler) when loss >= :data:`ERROR_LOSS` (1.5), when the mover had
+    a forced hit within 3 own moves and the move gives it up ("missed hit"),
+    or when after the move the opponent forces a hit within 2 of its moves
+    while another move would have avoided that ("allows hit"); the two forced
+    cases are decided by the exact hit search, not the budgeted search;
+  - ``?`` (ungenau) when loss >= :data:`INACCURACY_LOSS` (0.5);
+
+* ``better`` is the best-scored move (for a missed hit: the best move that
+  keeps the hit; for an allowed hit: the best move that avoids it).
+
+The turning point is the move with the largest loss among the moves of the
+school that lost the game (of both schools when the game was not won), if
+that loss is at least :data:`INACCURACY_LOSS` (or the move is marked ``??``);
+ties go to the earlier move.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from engines.battleklinge import fast
+from engines.battleklinge.cards import COLOR_CHARS, COLOR_NAMES, Color
+from engines.battleklinge.gamerecord import GameRecord
+from engines.battleklinge.position import Move, Position
+from engines.battleklinge.search import (
+    HitSearch,
+    Searcher,
+    format_score,
+    score_to_students,
+)
+
+ANALYSIS_DEPTH = 7
+INACCURACY_LOSS = 0.5
+"""Students lost by a move marked '?'."""
+ERROR_LOSS = 1.5
+"""Students lost by a move marked '??'."""
+
+
+@dataclass
+class MoveAnalysis:
+    """One analysed move; scores are centi-students from the mover's view."""
+
+    number: int  # 1-based half-move number
+    mover: Color
+    move: Move
+    before: int
+    after: int
+    mark: str  # "", "?" or "??"
+    reason: str  # why the mark ("" when unmarked)
+    better: Move | None
+    better_score: int | None
+
+    @property
+    def loss(self) -> float:
+        return max(0.0, score_to_students(self.before) - score_to_students(self.after))
+
+    def to_dict(self) -> dict:
+        return {
+            "number": self.number,
+            "mover": COLOR_CHARS[self.mover],
+            "move": self.move.to_text(),
+            "before": score_to_students(self.before),
+            "after": score_to_students(self.after),
+            "before_text": format_score(self.before),
+            "after_text": format_score(self.after),
+            "loss": round(self.loss, 2),
+            "mark": self.mark,
+            "reason": self.reason,
+            "better": self.better.to_text() if self.better else None,
+            "better_score": None if self.better_score is None else format_score(self.better_score),
+        }
+
+
+@dataclass
+class GameAnalysis:
+    record: GameRecord
+    moves: list[MoveAnalysis]
+    turning_point: MoveAnalysis | None
+
+    def to_dict(self) -> dict:
+        return {
+            "start": self.record.start.to_text(),
+            "result": self.record.result,
+            "depth": ANALYSIS_DEPTH,
+            "thresholds": {"?": INACCURACY_LOSS, "??": ERROR_LOSS},
+            "moves": [m.to_dict() for m in self.moves],
+            "turning_point": self.turning_point.to_dict() if self.turning_point else None,
+        }
+
+    def to_text(self) -> str:
+        lines = [f"Start: {self.record.start.to_text()}", f"Result: {self.record.result}", ""]
+        for m in self.moves:
+            head = (
+                f"{m.number:3d}. {COLOR_NAMES[m.mover]:4s} {m.move.to_text():18s} "
+                f"{m.mark:2s} {format_score(m.before):>6s} -> {format_score(m.after):>6s}"
+            )
+            lines.append(head.rstrip())
+            if m.mark:
+                better = (
+                    f"better {m.better.to_text()} ({format_score(m.better_score)})"
+                    if m.better is not None and m.better_score is not None
+                    else ""
+                )
+                lines.append(f"          {m.reason}; {better}".rstrip("; "))
+        lines.append("")
+        tp = self.turning_point
+        if tp is None:
+            lines.append("Wendepunkt: none (no move lost half a student or more)")
+        else:
+            better = f", better {tp.better.to_text()}" if tp.better is not None else ""
+            lines.append(
+                f"Wendepunkt: move {tp.number} ({COLOR_NAMES[tp.mover]} {tp.move.to_text()} "
+                f"{tp.mark}): {format_score(tp.before)} before, {format_score(tp.after)} after"
+                f"{better}"
+            )
+        return "\n".join(lines)
+
+
+class Analyser:
+    """Analyses positions and games; holds the exact hit search and the depth."""
+
+    def __init__(self, depth: int = ANALYSIS_DEPTH):
+        self.depth = depth
+        self.hits = HitSearch()
+
+    def analyse_move(self, pos: Position, move: Move, number: int) -> MoveAnalysis:
+        result = Searcher().search(pos, max_depth=self.depth, all_scores=True)
+        scores = result.scores
+        before = max(scores.values())
+        after = scores[move]
+        best = max(scores, key=lambda m: (scores[m], _neg_key(m)))
+        mark, reason, better = "", "", best
+        distance = self.hits.distance(pos, 3)
+        child = fast.play(pos, move)
+        if distance is not None:
+            keys = self.hits.keys(pos, distance)
+            if move not in keys:
+                mark, reason = "??", f"missed a forced hit in {distance}"
+                better = max(keys, key=lambda m: (scores[m], _neg_key(m)))
+        elif (allowed := self.hits.distance(child, 2)) is not None:
+            safe = [m for m in scores if self.hits.distance(fast.play(pos, m), 2) is None]
+            if safe:
+                mark, reason = "??", f"allows a forced hit in {allowed}"
+                better = max(safe, key=lambda m: (scores[m], _neg_key(m)))
+        loss = max(0.0, score_to_students(before) - score_to_students(after))
+        if not mark and mark_for_loss(loss):
+            mark, reason = mark_for_loss(loss), f"loses {loss:.2f} students"
+        if better == move:
+            better = None
+        return MoveAnalysis(
+            number=number,
+            mover=pos.turn,
+            move=move,
+            before=before,
+            after=after,
+            mark=mark,
+            reason=reason,
+            better=better if mark else None,
+            better_score=scores[better] if (mark and better is not None) else None,
+        )
+
+    def analyse(self, record: GameRecord) -> GameAnalysis:
+        positions = record.positions()
+        moves = [
+            self.analyse_move(pos, move, i + 1)
+            for i, (pos, move) in enumerate(zip(positions, record.moves, strict=False))
+        ]
+        return GameAnalysis(record, moves, turning_point(moves, record.played_result()))
+
+
+def mark_for_loss(loss: float) -> str:
+    """The mark for a loss in students by the documented thresholds.
+
+    >>> [mark_for_loss(x) for x in (0.49, 0.5, 1.49, 1.5, 7.0)]
+    ['', '?', '?', '??', '??']
+    """
+    if loss >= ERROR_LOSS:
+        return "??"
+    if loss >= INACCURACY_LOSS:
+        return "?"
+    return ""
+
+
+def _neg_key(move: Move) -> tuple:
+    """Tie-break among equal scores: the move that sorts first wins."""
+    return tuple(-x for x in (move.card, move.from_sq or 0, move.to_sq or 0))
+
+
+def turning_point(moves: list[MoveAnalysis], result: str) -> MoveAnalysis | None:
+    """The move where the game tipped (see the module docstring)."""
+    if result in ("g", "b"):
+        loser = 1 - COLOR_CHARS.index(result)
+        candidates = [m for m in moves if m.mover == loser]
+    else:
+        candidates = list(moves)
+    candidates = [m for m in candidates if m.mark == "??" or m.loss >= INACCURACY_LOSS]
+    if not candidates:
+        return None
+    top = max(m.loss for m in candidates)
+    if top < INACCURACY_LOSS:  # only forced-play marks with little score change
+        return next(m for m in candidates if m.mark == "??")
+    return next(m for m in candidates if m.loss == top)

@@ -1,0 +1,130 @@
+"""The engine's click commands: ``hint``, ``analyse`` and ``match`` (registered in cli.py)."""
+
+from __future__ import annotations
+
+import click
+
+from engines.clikit import POSITION, emit_json
+from engines.errors import InputError
+
+
+@click.command()
+@click.argument("position", type=POSITION)
+@click.option(
+    "--strength",
+    type=click.Choice(["stark", "meister"], case_sensitive=False),
+    default="stark",
+    show_default=True,
+    help="Search budget of the hint (both play forced hits exactly).",
+)
+@click.option("--json", "as_json", is_flag=True, help="Print one JSON object instead of text.")
+def hint(position, strength: str, as_json: bool) -> None:
+    """A good move in POSITION ("Rat") with its evaluation for the side to move.
+
+    The evaluation is in students (1.0 = one student) from the view of the
+    side to move; '#2' means a forced hit in two own moves, '-#1' that the
+    opponent hits next move whatever is played.
+    """
+    from engines.battleklinge.cards import COLOR_CHARS
+    from engines.battleklinge.players import Player
+    from engines.battleklinge.search import format_score, score_to_students
+
+    if position.winner() is not None:
+        raise InputError(f"position: the game is already decided in {position.to_text()!r}")
+    choice = Player(strength.lower()).choose(position)
+    if as_json:
+        emit_json(
+            {
+                "position": position.to_text(),
+                "turn": COLOR_CHARS[position.turn],
+                "strength": strength.lower(),
+                "move": choice.move.to_text(),
+                "evaluation": score_to_students(choice.score),
+                "evaluation_text": format_score(choice.score),
+                "reason": choice.reason,
+                "depth": choice.depth,
+                "nodes": choice.nodes,
+                "seconds": round(choice.seconds, 3),
+            }
+        )
+        return
+    note = {"hit": " (forced hit)", "defence": " (avoids a forced hit)"}.get(choice.reason, "")
+    click.echo(f"{choice.move.to_text()} {format_score(choice.score)}{note}")
+
+
+@click.command()
+@click.argument("game", type=click.Path(dir_okay=False, path_type=str))
+@click.option("--json", "as_json", is_flag=True, help="Print one JSON object instead of text.")
+def analyse(game: str, as_json: bool) -> None:
+    """Rate every move of the game record GAME and show the turning point.
+
+    Per move: the evaluation before and after from the mover's view (students),
+    '?' for an inaccuracy (loses >= 0.5), '??' for an error (loses >= 1.5, or
+    misses a forced hit within 3, or allows one within 2 when it was
+    avoidable), and the better move.  Game records: see
+    engines/battleklinge/gamerecord.py.
+    """
+    from engines.battleklinge.analysis import Analyser
+    from engines.battleklinge.gamerecord import read_game
+
+    record = read_game(game)
+    result = Analyser().analyse(record)
+    if as_json:
+        emit_json(result.to_dict())
+    else:
+        click.echo(result.to_text())
+
+
+@click.command()
+@click.argument("a", type=click.Choice(["leicht", "mittel", "stark", "meister"]))
+@click.argument("b", type=click.Choice(["leicht", "mittel", "stark", "meister"]))
+@click.option("--games", type=click.IntRange(1, 100_000), default=100, show_default=True)
+@click.option("--seed", type=int, default=1, show_default=True)
+@click.option("-j", "--jobs", type=click.IntRange(1, 64), default=1, show_default=True)
+@click.option(
+    "--max-plies",
+    type=click.IntRange(2, 2000),
+    default=200,
+    show_default=True,
+    help="Half-moves before a game is aborted.",
+)
+@click.option("--games-out", type=click.Path(dir_okay=False), help="Write every game as JSON.")
+@click.option("--force", is_flag=True, help="Overwrite --games-out.")
+@click.option("--json", "as_json", is_flag=True, help="Print the summary as JSON.")
+def match(
+    a: str,
+    b: str,
+    games: int,
+    seed: int,
+    jobs: int,
+    max_plies: int,
+    games_out: str | None,
+    force: bool,
+    as_json: bool,
+) -> None:
+    """Play strength A against strength B and print the score and Elo difference.
+
+    Random card sets, each deal played twice with the schools swapped; games
+    are aborted on threefold repetition or after --max-plies.  Results are the
+    same for any -j.
+    """
+    from dataclasses import asdict
+
+    from engines.battleklinge.match import run_match
+    from engines.clikit import atomic_write, dump_json
+
+    if games_out:
+        from pathlib import Path
+
+        if Path(games_out).exists() and not force:
+            raise InputError(f"output: {games_out!r} exists; use --force to overwrite it")
+    summary, results = run_match(a, b, games, seed, jobs, max_plies)
+    if games_out:
+        atomic_write(games_out, dump_json([asdict(r) for r in results]), force=force)
+    if as_json:
+        emit_json(summary.to_dict())
+    else:
+        click.echo(summary.to_text())
+
+
+COMMANDS = (hint, analyse, match)

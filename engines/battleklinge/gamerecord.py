@@ -1,0 +1,209 @@
+"""Game records: a plain text format for a game of Battleklinge.
+
+Format (UTF-8 text, ``\\n`` line ends)::
+
+    # fechtbuch game record          <- optional comment lines start with '#'
+    Start: ssmss/5/5/5/SSMSS g ausfall,volte bindung,stoss riposte
+    Gold: Mensch
+    Blau: Stark
+    Result: b
+                                      <- one blank line ends the header
+    ausfall:c1c3
+    volte:d5c4
+    ...                               <- one move per line, in notation
+
+Header lines are ``Key: value``.  ``Start`` (the start position in position
+notation) is required.  ``Result`` is optional; when given it is ``g`` or
+``b`` (that school won), ``abgebrochen`` (aborted: threefold repetition or
+agreement) or ``*`` (not finished), and must agree with the moves: a game
+whose last move hits is won by its mover.  Any other keys (``Gold``, ``Blau``,
+``Date``, ``Event``, ...) are kept in order and written back unchanged.
+Blank lines and ``#`` comment lines between moves are ignored; each move must
+be legal, and no move may follow a decided position.
+
+>>> text = "Start: 2m2/5/5/2M2/5 g ausfall,volte bindung,stoss riposte\\n\\nausfall:c2c4\\n"
+>>> game = GameRecord.from_text(text)
+>>> game.result, len(game.moves), game.positions()[-1].to_text()
+('*', 1, '2m2/2M2/5/5/5 b riposte,volte stoss,bindung ausfall')
+>>> GameRecord.from_text(game.to_text()) == game
+True
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from engines.battleklinge import fast
+from engines.battleklinge.cards import COLOR_CHARS, CardError, card_from_id
+from engines.battleklinge.position import IllegalMoveError, Move, NotationError, Position
+from engines.clikit import atomic_write
+from engines.errors import InputError
+
+RESULTS = ("g", "b", "abgebrochen", "*")
+HEADER_COMMENT = "# fechtbuch game record"
+
+
+class GameRecordError(InputError):
+    """A malformed game record; the message names the line and quotes it."""
+
+
+@dataclass(frozen=True)
+class GameRecord:
+    """A start position, the moves played from it, and header fields.
+
+    ``headers`` holds every header except ``Start`` and ``Result`` as
+    ``(key, value)`` pairs in file order.
+    """
+
+    start: Position
+    moves: tuple[Move, ...] = ()
+    result: str = "*"
+    headers: tuple[tuple[str, str], ...] = field(default=())
+
+    def positions(self) -> list[Position]:
+        """The start position and the position after each move."""
+        out = [self.start]
+        for move in self.moves:
+            out.append(fast.play(out[-1], move))
+        return out
+
+    def played_result(self) -> str:
+        """``g``/``b`` if the moves end in a decided position, else ``*``."""
+        won = self.positions()[-1].winner()
+        return "*" if won is None else COLOR_CHARS[won]
+
+    def header(self, key: str, default: str | None = None) -> str | None:
+        for k, v in self.headers:
+            if k.lower() == key.lower():
+                return v
+        return default
+
+    def to_text(self) -> str:
+        lines = [HEADER_COMMENT, f"Start: {self.start.to_text()}"]
+        lines += [f"{k}: {v}" for k, v in self.headers]
+        lines.append(f"Result: {self.result}")
+        lines.append("")
+        lines += [m.to_text() for m in self.moves]
+        return "\n".join(lines) + "\n"
+
+    @classmethod
+    def from_text(cls, text: str, source: str = "game") -> GameRecord:
+        """Parse a record; errors name ``source`` and the line number."""
+        lines = text.splitlines()
+        start: Position | None = None
+        result: str | None = None
+        headers: list[tuple[str, str]] = []
+        i = 0
+        while i < len(lines):
+            raw = lines[i]
+            line = raw.strip()
+            i += 1
+            if line.startswith("#"):
+                continue
+            if not line:
+                if start is not None or headers or result is not None:
+                    break
+                continue
+            key, sep, value = line.partition(":")
+            key, value = key.strip(), value.strip()
+            if not sep or not key or " " in key:
+                if start is None:
+                    raise GameRecordError(
+                        f"{source}: line {i}: expected a header 'Key: value' "
+                        f"(first 'Start: <position>'), got {raw!r}"
+                    )
+                i -= 1  # moves right after the header without a blank line
+                break
+            if _is_card(key):  # a move: the header is over (or never began)
+                if start is not None:
+                    i -= 1
+                    break
+                raise GameRecordError(
+                    f"{source}: line {i}: move {line!r} before the header 'Start: <position>'"
+                )
+            if key.lower() == "start":
+                try:
+                    start = Position.from_text(value)
+                except NotationError as err:
+                    raise GameRecordError(f"{source}: line {i}: Start: {err}") from None
+            elif key.lower() == "result":
+                if value not in RESULTS:
+                    raise GameRecordError(
+                        f"{source}: line {i}: Result: expected one of "
+                        f"{', '.join(RESULTS)}, got {value!r}"
+                    )
+                result = value
+            else:
+                headers.append((key, value))
+        if start is None:
+            raise GameRecordError(f"{source}: no 'Start: <position>' header")
+        moves: list[Move] = []
+        pos = start
+        for number, raw in enumerate(lines[i:], start=i + 1):
+            line = raw.strip()
+            if not line or line.startswith("#"):
+                continue
+            if pos.winner() is not None:
+                raise GameRecordError(
+                    f"{source}: line {number}: move {raw.strip()!r} after the game was decided"
+                )
+            try:
+                move = Move.from_text(line)
+            except NotationError as err:
+                raise GameRecordError(f"{source}: line {number}: {err}") from None
+            if move not in fast.legal_moves(pos):
+                raise GameRecordError(
+                    f"{source}: line {number}: illegal move {line!r} in {pos.to_text()!r}"
+                )
+            moves.append(move)
+            pos = fast.play(pos, move)
+        record = cls(start=start, moves=tuple(moves), result=result or "*", headers=tuple(headers))
+        played = record.played_result()
+        if result is not None and result != "abgebrochen" and result != played:
+            raise GameRecordError(
+                f"{source}: Result {result!r} does not match the moves (they give {played!r})"
+            )
+        if result is None:
+            record = cls(start=start, moves=tuple(moves), result=played, headers=tuple(headers))
+        elif result == "abgebrochen" and played != "*":
+            raise GameRecordError(
+                f"{source}: Result 'abgebrochen' but the moves end with a win for {played!r}"
+            )
+        return record
+
+
+def _is_card(text: str) -> bool:
+    try:
+        card_from_id(text)
+    except CardError:
+        return False
+    return True
+
+
+def read_game(path: str | os.PathLike) -> GameRecord:
+    """Read a game record file; a missing or malformed file is an InputError."""
+    target = Path(path)
+    try:
+        text = target.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        raise GameRecordError(f"game: no such file {str(target)!r}") from None
+    except (UnicodeDecodeError, IsADirectoryError) as err:
+        raise GameRecordError(f"game: cannot read {str(target)!r} as text ({err})") from None
+    return GameRecord.from_text(text, source=f"game {str(target)!r}")
+
+
+def write_game(path: str | os.PathLike, record: GameRecord, force: bool = False) -> None:
+    """Write a record atomically; refuses to overwrite unless ``force``."""
+    atomic_write(path, record.to_text().encode("utf-8"), force=force)
+
+
+__all__ = [
+    "GameRecord",
+    "GameRecordError",
+    "IllegalMoveError",
+    "read_game",
+    "write_game",
+    "RESULTS",
+]

@@ -1,0 +1,214 @@
+"""The computer opponent in four strengths: leicht, mittel, stark, meister.
+
+Each strength is a search budget plus, for the two weaker ones, randomness
+that makes them beatable and varied (budgets measured in ``docs/strength.md``):
+
+========  ===========================================================  ============
+strength  budget                                                       randomness
+========  ===========================================================  ============
+leicht    every move scored by a 1-ply search + capture quiescence     softmax, T = 1.2 students
+mittel    every move scored by a 3-ply search (node cap 30,000)        softmax, T = 0.3 students
+stark     iterative deepening, 60,000 nodes; exact forced play         none
+meister   iterative deepening, 1,500,000 nodes; exact forced play      none
+========  ===========================================================  ============
+
+Softmax: a move with score ``s`` (students, the mover's view) is chosen with
+weight ``exp((s - best) / T)``; a forced hit counts as +100 students, so a
+hit in one is practically always taken, while moves half a student worse
+than the best are still played now and then.
+
+Exact forced play (stark, meister; :class:`ForcedPlay`): a hit within 3 own
+moves is never missed, and a move after which the opponent forces a hit
+within 2 of its moves is never chosen while another move avoids it.  The
+checks are the exact full-width hit search of
+:class:`engines.battleklinge.search.HitSearch`, not the budgeted search.
+
+Repetition: when the chosen move scores above +0.5 students and leads to a
+position that already stood on the board in this game, the player picks the
+best move that does not (if there is one), so a winning computer does not
+steer into a threefold repetition.
+
+>>> from engines.battleklinge.position import Position, START_EINSTEIGER
+>>> player = Player("stark")
+>>> choice = player.choose(Position.from_text(START_EINSTEIGER))
+>>> choice.move.to_text() in {m.to_text() for m in __import__(
+...     "engines.battleklinge.fast", fromlist=["x"]).legal_moves(
+...     Position.from_text(START_EINSTEIGER))}
+True
+"""
+
+from __future__ import annotations
+
+import math
+import random
+import time
+from dataclasses import dataclass
+
+import numpy as np
+
+from engines.battleklinge import fast
+from engines.battleklinge.evaluate import DEFAULT_WEIGHTS
+from engines.battleklinge.position import Move, Position
+from engines.battleklinge.search import (
+    WIN,
+    HitSearch,
+    Searcher,
+    SearchResult,
+    score_to_students,
+)
+from engines.errors import InputError
+
+AHEAD_FOR_REPETITION = 50
+"""Centi-students above which the engine avoids repeating a position (+0.5)."""
+
+
+@dataclass(frozen=True)
+class Strength:
+    """A strength's budget: plies, nodes, softmax temperature (students, 0 = best move
+    only), whether every root move gets an exact score, and exact forced play."""
+
+    name: str
+    max_depth: int
+    max_nodes: int
+    temperature: float
+    all_scores: bool
+    forced_play: bool
+
+
+STRENGTHS: dict[str, Strength] = {
+    s.name: s
+    for s in (
+        Strength("leicht", 1, 20_000, 1.2, True, False),
+        Strength("mittel", 3, 30_000, 0.3, True, False),
+        Strength("stark", 32, 60_000, 0.0, False, True),
+        Strength("meister", 32, 1_500_000, 0.0, False, True),
+    )
+}
+STRENGTH_NAMES = tuple(STRENGTHS)
+
+
+def strength_from_name(name: str) -> Strength:
+    """Parse a strength name (case-insensitive).
+
+    >>> strength_from_name("Meister").max_nodes
+    1500000
+    """
+    key = name.strip().lower()
+    if key not in STRENGTHS:
+        raise InputError(f"strength: expected one of {', '.join(STRENGTHS)}, got {name!r}")
+    return STRENGTHS[key]
+
+
+@dataclass
+class Choice:
+    """A chosen move with its score (centi-students, the mover's view) and how it
+    was found: ``reason`` is ``search``, ``hit`` (a forced hit within 3) or
+    ``defence`` (only moves that avoid a forced hit within 2 were searched)."""
+
+    move: Move
+    score: int
+    depth: int
+    nodes: int
+    seconds: float
+    reason: str
+
+    @property
+    def students(self) -> float:
+        return score_to_students(self.score)
+
+
+class ForcedPlay:
+    """The exact forced-play guarantees as a filter on the root moves.
+
+    ``root_moves(pos)`` returns ``(moves, reason, distance)``: the moves that keep the
+    shortest forced hit within 3 own moves (``"hit"``), else the moves after
+    which the opponent has no forced hit within 2 of its moves when such
+    moves exist and some move does not have that property (``"defence"``),
+    else all legal moves (``"search"``).
+    """
+
+    def __init__(self, hit_search: HitSearch | None = None, attack_n: int = 3, defend_n: int = 2):
+        self.hits = hit_search or HitSearch()
+        self.attack_n = attack_n
+        self.defend_n = defend_n
+
+    def root_moves(self, pos: Position) -> tuple[list[Move], str, int | None]:
+        """``(moves, reason, distance)``; ``distance`` is the hit's length for ``"hit"``."""
+        legal = fast.legal_moves(pos)
+        distance = self.hits.distance(pos, self.attack_n)
+        if distance is not None:
+            return self.hits.keys(pos, distance), "hit", distance
+        safe = [m for m in legal if self.hits.distance(fast.play(pos, m), self.defend_n) is None]
+        if safe and len(safe) < len(legal):
+            return safe, "defence", None
+        return legal, "search", None
+
+
+class Player:
+    """A computer player of one strength for one game (its tables persist between
+    moves of the game).  ``seed`` drives the randomness of leicht and mittel."""
+
+    def __init__(self, strength: str | Strength, seed: int = 0, weights=DEFAULT_WEIGHTS):
+        self.strength = strength if isinstance(strength, Strength) else strength_from_name(strength)
+        self.rng = random.Random(seed)
+        self.weights = np.asarray(weights, dtype=np.int64)
+        self.forced = ForcedPlay() if self.strength.forced_play else None
+        # the table lives for the whole game: later moves reuse earlier work
+        self.searcher = Searcher(
+            self.weights, tt_bits=20 if self.strength.max_nodes > 200_000 else 18
+        )
+
+    def choose(self, pos: Position, earlier: list[Position] | tuple = ()) -> Choice:
+        """Pick a move in ``pos``; ``earlier`` are the positions that stood on the
+        board earlier in this game (for repetition avoidance)."""
+        if pos.winner() is not None:
+            raise InputError(f"position: the game is already decided in {pos.to_text()!r}")
+        started = time.perf_counter()
+        strength = self.strength
+        moves, reason, distance = (
+            self.forced.root_moves(pos) if self.forced else (fast.legal_moves(pos), "search", None)
+        )
+        result = self.searcher.search(
+            pos,
+            max_depth=strength.max_depth,
+            max_nodes=strength.max_nodes,
+            root_moves=moves,
+            all_scores=strength.all_scores,
+        )
+        move, score = self._pick(result)
+        seen = {p.key() for p in earlier}
+        if score > AHEAD_FOR_REPETITION and seen and fast.play(pos, move).key() in seen:
+            fresh = [m for m in moves if fast.play(pos, m).key() not in seen]
+            if fresh:
+                if result.scores:
+                    move = max(fresh, key=lambda m: result.scores[m])
+                    score = result.scores[move]
+                else:
+                    again = self.searcher.search(
+                        pos, strength.max_depth, strength.max_nodes, root_moves=fresh
+                    )
+                    move, score = again.move, again.score
+                    result.nodes += again.nodes
+        if distance is not None:
+            # every key keeps the hit, so the exact value is known whatever the budget saw
+            score = WIN - (2 * distance - 1)
+        return Choice(
+            move=move,
+            score=score,
+            depth=result.depth,
+            nodes=result.nodes,
+            seconds=time.perf_counter() - started,
+            reason=reason,
+        )
+
+    def _pick(self, result: SearchResult) -> tuple[Move, int]:
+        temperature = self.strength.temperature
+        if temperature <= 0 or not result.scores:
+            assert result.move is not None
+            return result.move, result.score
+        moves = sorted(result.scores)  # a fixed order, so the seed alone decides
+        values = [score_to_students(result.scores[m]) for m in moves]
+        top = max(values)
+        weights = [math.exp((v - top) / temperature) for v in values]
+        move = self.rng.choices(moves, weights=weights)[0]
+        return move, result.scores[move]

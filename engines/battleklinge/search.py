@@ -1,0 +1,603 @@
+"""Alpha-beta search: negamax with iterative deepening, a transposition table,
+move ordering and node limits, compiled with numba; plus an exact hit search.
+
+Scores are centi-students from the side to move's view (see
+:mod:`engines.battleklinge.evaluate`).  A won game scores ``WIN - ply`` where
+``ply`` counts half-moves from the search root to the winning move, so a
+shorter hit scores higher; :func:`hit_moves` converts back to "own moves".
+
+The hot loop (:func:`negamax`) keeps an explicit stack (one row per ply of
+``states``, ``moves``, bounds and best values) because numba's on-disk cache
+mis-handles recursion.  Move ordering: the transposition-table move, then
+moves that capture, then the two killer moves of the ply, then the history
+score of (colour, card, from, to).  Below the nominal depth a quiescence
+search resolves captures (stand-pat on the static evaluation).  A node whose
+side to move has an immediately winning move (capturing the enemy master, or
+its master stepping onto the enemy banner) is scored at once.
+
+Determinism: with a node limit (and no time limit) every result depends only
+on the position, the limits and the weights; the table starts empty for each
+:class:`Searcher`.
+
+>>> from engines.battleklinge.position import Position
+>>> pos = Position.from_text("2m2/5/2M2/5/5 g ausfall,volte bindung,stoss riposte")
+>>> result = Searcher().search(pos, max_depth=3)
+>>> result.move.to_text(), result.score == WIN - 1
+('ausfall:c3c5', True)
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+
+import numpy as np
+from numba import njit
+
+from engines.battleklinge.evaluate import DEFAULT_WEIGHTS, evaluate
+from engines.battleklinge.fast import (
+    BANNER_BIT,
+    F_HAND,
+    F_HASH,
+    F_MASTER,
+    F_PIECES,
+    F_TURN,
+    MAX_MOVES,
+    MOVE_PASS,
+    NO_WINNER,
+    STATE_SIZE,
+    TARGETS,
+    decode_move,
+    encode_move,
+    gen_moves,
+    lowest_square,
+    make_move,
+    state_from_position,
+    winner,
+)
+from engines.battleklinge.position import Move, Position
+
+INF = 1_000_000
+WIN = 100_000
+MATE_BOUND = WIN - 1_000
+"""Scores beyond +-MATE_BOUND are forced results (a hit within the search)."""
+MAX_PLY = 64
+
+TT_EXACT = 1
+TT_LOWER = 2
+TT_UPPER = 3
+
+# stats array slots
+S_NODES = 0
+S_LIMIT = 1
+S_ABORTED = 2
+S_LEAF = 3
+"""How the horizon (depth 0) is scored: LEAF_QUIESCE, LEAF_ZERO or LEAF_STATIC."""
+LEAF_ZERO = 0
+"""Every undecided horizon node scores 0: a pure fixed-depth hit search."""
+LEAF_QUIESCE = 1
+"""Captures are resolved below the horizon (stand-pat on the evaluation): normal play."""
+LEAF_STATIC = 2
+"""The static evaluation at the horizon, nothing more (plain minimax, for tests)."""
+
+BANNER_SQ = np.array([2, 22], dtype=np.int64)
+
+
+@njit(cache=True)
+def winning_move(st):
+    """A move that wins at once (captures the enemy master or puts the own master
+    on the enemy banner), or -1."""
+    me = st[F_TURN]
+    op = 1 - me
+    own = st[F_PIECES + me]
+    enemy_master = st[F_MASTER + op]
+    my_master = st[F_MASTER + me]
+    hand = st[F_HAND + me]
+    while hand:
+        card = lowest_square(hand)
+        hand &= hand - 1
+        pieces = own
+        while pieces:
+            sq = lowest_square(pieces)
+            pieces &= pieces - 1
+            targets = TARGETS[me, card, sq] & ~own
+            if targets & enemy_master:
+                return card | (sq << 4) | (lowest_square(enemy_master) << 9)
+            if (np.int64(1) << sq) == my_master and targets & BANNER_BIT[op]:
+                return card | (sq << 4) | (BANNER_SQ[op] << 9)
+    return -1
+
+
+@njit(cache=True, inline="always")
+def _to_tt(score, ply):
+    if score > MATE_BOUND:
+        return score + ply
+    if score < -MATE_BOUND:
+        return score - ply
+    return score
+
+
+@njit(cache=True, inline="always")
+def _from_tt(score, ply):
+    if score > MATE_BOUND:
+        return score - ply
+    if score < -MATE_BOUND:
+        return score + ply
+    return score
+
+
+@njit(cache=True)
+def negamax(
+    st0,
+    depth0,
+    alpha0,
+    beta0,
+    ply0,
+    states,
+    moves,
+    keys,
+    counts,
+    index,
+    alphas,
+    betas,
+    best,
+    best_move,
+    depths,
+    alpha_orig,
+    tt_key,
+    tt_move,
+    tt_score,
+    tt_depth,
+    tt_flag,
+    killers,
+    history,
+    weights,
+    stats,
+):
+    """Alpha-beta value of ``st0`` searched ``depth0`` plies deep (``ply0`` plies
+    below the search root, for hit distances).  Returns ``(score, best move)``;
+    the move is -1 when none was searched.  On hitting the node limit it sets
+    ``stats[S_ABORTED]`` and the returned value is meaningless."""
+    tt_mask = tt_key.shape[0] - 1
+    leaf = stats[S_LEAF]
+    quiesce = leaf == LEAF_QUIESCE
+    for i in range(STATE_SIZE):
+        states[0, i] = st0[i]
+    alphas[0] = alpha0
+    betas[0] = beta0
+    depths[0] = depth0
+    k = 0
+    entering = True
+    ret = 0
+    while True:
+        finished = False
+        if entering:
+            entering = False
+            ply = ply0 + k
+            st = states[k]
+            best_move[k] = -1
+            stats[S_NODES] += 1
+            if stats[S_NODES] > stats[S_LIMIT]:
+                stats[S_ABORTED] = 1
+            if stats[S_ABORTED]:
+                finished = True
+                ret = 0
+            elif winner(st) != NO_WINNER:
+                # the previous mover won (a move never loses for its mover)
+                finished = True
+                ret = -(WIN - ply)
+            else:
+                d = depths[k]
+                wm = winning_move(st) if (d > 0 or quiesce) else -1
+                if wm >= 0:
+                    finished = True
+                    ret = WIN - (ply + 1)
+                    best_move[k] = wm
+                elif d <= 0:
+                    if not quiesce:
+                        finished = True
+                        ret = evaluate(st, weights) if leaf == LEAF_STATIC else 0
+                    else:
+                        stand = evaluate(st, weights)
+                        if stand >= betas[k] or k >= MAX_PLY - 2:
+                            finished = True
+                            ret = stand
+                        else:
+                            if stand > alphas[k]:
+                                alphas[k] = stand
+                            best[k] = stand
+                            me = st[F_TURN]
+                            opp = st[F_PIECES + 1 - me]
+                            n = gen_moves(st, moves[k])
+                            m_count = 0
+                            for i in range(n):
+                                mv = moves[k, i]
+                                if not (mv & MOVE_PASS) and (opp >> ((mv >> 9) & 31)) & 1:
+                                    moves[k, m_count] = mv
+                                    keys[k, m_count] = 0
+                                    m_count += 1
+                            if m_count == 0:
+                                finished = True
+                                ret = stand
+                            counts[k] = m_count
+                            index[k] = 0
+                            alpha_orig[k] = alphas[k]
+                else:
+                    h = st[F_HASH]
+                    slot = h & tt_mask
+                    hash_move = -1
+                    if tt_key[slot] == h:
+                        hash_move = tt_move[slot]
+                        if k > 0 and tt_depth[slot] >= d:
+                            s = _from_tt(tt_score[slot], ply)
+                            flag = tt_flag[slot]
+                            if (
+                                flag == TT_EXACT
+                                or (flag == TT_LOWER and s >= betas[k])
+                                or (flag == TT_UPPER and s <= alphas[k])
+                            ):
+                                finished = True
+                                ret = s
+                                best_move[k] = hash_move
+                    if not finished:
+                        if k >= MAX_PLY - 2:
+                            finished = True
+                            ret = evaluate(st, weights)
+                        else:
+                            me = st[F_TURN]
+                            opp = st[F_PIECES + 1 - me]
+                            n = gen_moves(st, moves[k])
+                            for i in range(n):
+                                mv = moves[k, i]
+                                if mv == hash_move:
+                                    key = 1 << 40
+                                elif not (mv & MOVE_PASS) and (opp >> ((mv >> 9) & 31)) & 1:
+                                    key = 1 << 36
+                                elif mv == killers[ply, 0]:
+                                    key = 1 << 35
+                                elif mv == killers[ply, 1]:
+                                    key = 1 << 34
+                                else:
+                                    key = history[me, mv & 15, (mv >> 4) & 31, (mv >> 9) & 31]
+                                keys[k, i] = key
+                            counts[k] = n
+                            index[k] = 0
+                            best[k] = -INF
+                            alpha_orig[k] = alphas[k]
+        else:
+            # a child returned ``ret`` (its own view); fold it into node k
+            if stats[S_ABORTED]:
+                finished = True
+                ret = 0
+            else:
+                v = -ret
+                mv = moves[k, index[k] - 1]
+                if v > best[k]:
+                    best[k] = v
+                    best_move[k] = mv
+                if v > alphas[k]:
+                    alphas[k] = v
+                if alphas[k] >= betas[k]:
+                    finished = True
+                    ret = best[k]
+                    if depths[k] > 0:
+                        st = states[k]
+                        me = st[F_TURN]
+                        ply = ply0 + k
+                        capture = (st[F_PIECES + 1 - me] >> ((mv >> 9) & 31)) & 1
+                        if not capture and not (mv & MOVE_PASS):
+                            if killers[ply, 0] != mv:
+                                killers[ply, 1] = killers[ply, 0]
+                                killers[ply, 0] = mv
+                            history[me, mv & 15, (mv >> 4) & 31, (mv >> 9) & 31] += (
+                                depths[k] * depths[k]
+                            )
+                        _store(
+                            tt_key, tt_move, tt_score, tt_depth, tt_flag, st, depths[k],
+                            _to_tt(best[k], ply), mv, TT_LOWER,
+                        )  # fmt: skip
+        if not finished:
+            i = index[k]
+            n = counts[k]
+            if i < n:
+                # selection sort step: bring the best-keyed remaining move to i
+                top = i
+                for j in range(i + 1, n):
+                    if keys[k, j] > keys[k, top]:
+                        top = j
+                if top != i:
+                    tmp_m = moves[k, i]
+                    moves[k, i] = moves[k, top]
+                    moves[k, top] = tmp_m
+                    tmp_k = keys[k, i]
+                    keys[k, i] = keys[k, top]
+                    keys[k, top] = tmp_k
+                index[k] = i + 1
+                make_move(states[k], moves[k, i], states[k + 1])
+                depths[k + 1] = depths[k] - 1
+                alphas[k + 1] = -betas[k]
+                betas[k + 1] = -alphas[k]
+                k += 1
+                entering = True
+                continue
+            finished = True
+            ret = best[k]
+            if depths[k] > 0:
+                flag = TT_EXACT if best[k] > alpha_orig[k] else TT_UPPER
+                _store(
+                    tt_key, tt_move, tt_score, tt_depth, tt_flag, states[k], depths[k],
+                    _to_tt(best[k], ply0 + k), best_move[k], flag,
+                )  # fmt: skip
+        if k == 0:
+            return ret, best_move[0]
+        k -= 1
+
+
+@njit(cache=True, inline="always")
+def _store(tt_key, tt_move, tt_score, tt_depth, tt_flag, st, depth, score, move, flag):
+    slot = st[F_HASH] & (tt_key.shape[0] - 1)
+    # depth-preferred within a slot, but a new position always replaces an old one
+    if tt_key[slot] == st[F_HASH] and tt_depth[slot] > depth:
+        return
+    tt_key[slot] = st[F_HASH]
+    tt_move[slot] = move
+    tt_score[slot] = score
+    tt_depth[slot] = depth
+    tt_flag[slot] = flag
+
+
+@dataclass
+class SearchResult:
+    """What a search found: the best move, its score (side to move, centi-students),
+    the completed depth, nodes, seconds, and for ``all_scores`` searches every root
+    move's exact score."""
+
+    move: Move | None
+    score: int
+    depth: int
+    nodes: int
+    seconds: float
+    scores: dict[Move, int] = field(default_factory=dict)
+
+    @property
+    def students(self) -> float:
+        return score_to_students(self.score)
+
+
+def score_to_students(score: int) -> float:
+    """Centi-students to students; forced results are clamped to +-100 students."""
+    if score > MATE_BOUND:
+        return 100.0
+    if score < -MATE_BOUND:
+        return -100.0
+    return score / 100.0
+
+
+def hit_moves(score: int) -> int | None:
+    """For a forced-result score, the number of own moves until the hit (negative:
+    the opponent hits in that many of its moves); None for an ordinary score.
+
+    >>> hit_moves(WIN - 1), hit_moves(WIN - 3), hit_moves(-(WIN - 2)), hit_moves(40)
+    (1, 2, -1, None)
+    """
+    if score > MATE_BOUND:
+        return (WIN - score + 1) // 2
+    if score < -MATE_BOUND:
+        return -((WIN + score) // 2)
+    return None
+
+
+def format_score(score: int) -> str:
+    """Human form of a score: ``+1.25``, or ``#2`` / ``-#1`` for a forced hit.
+
+    >>> format_score(125), format_score(-40), format_score(WIN - 3), format_score(-(WIN - 2))
+    ('+1.25', '-0.40', '#2', '-#1')
+    """
+    hits = hit_moves(score)
+    if hits is None:
+        return f"{score / 100:+.2f}"
+    return f"#{hits}" if hits > 0 else f"-#{-hits}"
+
+
+class Searcher:
+    """Search state for one player in one game: the transposition table, killers,
+    history and the evaluation weights.  Not shared between processes."""
+
+    def __init__(self, weights: np.ndarray = DEFAULT_WEIGHTS, tt_bits: int = 18):
+        self.weights = np.asarray(weights, dtype=np.int64)
+        size = 1 << tt_bits
+        self.tt_key = np.zeros(size, dtype=np.int64)
+        self.tt_move = np.zeros(size, dtype=np.int32)
+        self.tt_score = np.zeros(size, dtype=np.int32)
+        self.tt_depth = np.zeros(size, dtype=np.int16)
+        self.tt_flag = np.zeros(size, dtype=np.int8)
+        rows = MAX_PLY + 2
+        self.states = np.zeros((rows, STATE_SIZE), dtype=np.int64)
+        self.moves = np.zeros((rows, MAX_MOVES), dtype=np.int32)
+        self.keys = np.zeros((rows, MAX_MOVES), dtype=np.int64)
+        self.stack = np.zeros((8, rows), dtype=np.int64)
+        self.killers = np.full((MAX_PLY + 8, 2), -1, dtype=np.int32)
+        self.history = np.zeros((2, 16, 25, 25), dtype=np.int64)
+        self.stats = np.zeros(4, dtype=np.int64)
+        self.stats[S_LIMIT] = np.iinfo(np.int64).max  # value() alone runs unlimited
+
+    def value(
+        self, st: np.ndarray, depth: int, alpha: int, beta: int, ply: int, leaf: int = LEAF_QUIESCE
+    ) -> tuple[int, int]:
+        """One alpha-beta call: (score, best move code) of ``st`` for its side to move."""
+        self.stats[S_LEAF] = leaf
+        s = self.stack
+        score, move = negamax(
+            st, depth, alpha, beta, ply,
+            self.states, self.moves, self.keys, s[0], s[1], s[2], s[3], s[4], s[5], s[6], s[7],
+            self.tt_key, self.tt_move, self.tt_score, self.tt_depth, self.tt_flag,
+            self.killers, self.history, self.weights, self.stats,
+        )  # fmt: skip
+        return int(score), int(move)
+
+    def search(
+        self,
+        position: Position,
+        max_depth: int = 32,
+        max_nodes: int | None = None,
+        time_limit: float | None = None,
+        root_moves: list[Move] | None = None,
+        all_scores: bool = False,
+    ) -> SearchResult:
+        """Iterative deepening from depth 1 to ``max_depth`` within the limits.
+
+        ``root_moves`` restricts the moves considered at the root (default: all
+        legal moves).  ``all_scores`` searches every root move with a full
+        window so that ``result.scores`` holds exact values (slower; used by
+        the weaker strengths and the analysis).  With ``time_limit`` the result
+        depends on the machine's speed; with only node and depth limits it is
+        deterministic.
+        """
+        started = time.perf_counter()
+        st = state_from_position(position)
+        if winner(st) != NO_WINNER:
+            raise ValueError("search: the position is already decided")
+        legal = _legal_codes(st)
+        codes = [encode_move(m) for m in root_moves] if root_moves is not None else legal
+        if not codes or any(c not in legal for c in codes):
+            raise ValueError("search: root_moves must be non-empty legal moves")
+        self.stats[S_NODES] = 0
+        self.stats[S_ABORTED] = 0
+        self.stats[S_LIMIT] = max_nodes if max_nodes is not None else np.iinfo(np.int64).max
+        child = np.zeros(STATE_SIZE, dtype=np.int64)
+        order = list(codes)
+        best_code, best_score, done_depth = order[0], -INF, 0
+        scores: dict[int, int] = {}
+        for depth in range(1, max_depth + 1):
+            alpha = -INF
+            iteration_best, iteration_score = None, -INF
+            iteration_scores: dict[int, int] = {}
+            complete = True
+            for i, code in enumerate(order):
+                make_move(st, code, child)
+                if all_scores or i == 0:
+                    v = -self.value(child, depth - 1, -INF, INF, 1)[0]
+                else:
+                    v = -self.value(child, depth - 1, -alpha - 1, -alpha, 1)[0]
+                    if v > alpha and not self.stats[S_ABORTED]:
+                        v = -self.value(child, depth - 1, -INF, -alpha, 1)[0]
+                if self.stats[S_ABORTED] or (
+                    time_limit is not None and time.perf_counter() - started > time_limit and i
+                ):
+                    complete = not self.stats[S_ABORTED] and i == len(order) - 1
+                    if not self.stats[S_ABORTED]:
+                        iteration_scores[code] = v
+                        if v > iteration_score:
+                            iteration_best, iteration_score = code, v
+                    break
+                iteration_scores[code] = v
+                if v > iteration_score:
+                    iteration_best, iteration_score = code, v
+                if v > alpha:
+                    alpha = v
+            if not complete:
+                # a partial iteration counts only if it proved a new move better than
+                # the previous best (searched first); otherwise keep the last depth
+                if (
+                    iteration_best is not None
+                    and iteration_best != order[0]
+                    and order[0] in iteration_scores
+                    and iteration_score > iteration_scores[order[0]]
+                ):
+                    best_code, best_score = iteration_best, iteration_score
+                break
+            best_code, best_score, done_depth = iteration_best, iteration_score, depth
+            scores = iteration_scores
+            # best first, the rest by this iteration's scores (stable: ties keep order)
+            order.sort(key=lambda c: -(INF + 1) if c == best_code else -iteration_scores[c])
+            if abs(best_score) > MATE_BOUND and not all_scores:
+                if WIN - abs(best_score) <= depth:
+                    break  # a forced result within the full-width horizon is final
+            if time_limit is not None and time.perf_counter() - started > time_limit / 3:
+                break
+        return SearchResult(
+            move=decode_move(best_code),
+            score=int(best_score),
+            depth=done_depth,
+            nodes=int(self.stats[S_NODES]),
+            seconds=time.perf_counter() - started,
+            scores={decode_move(c): int(v) for c, v in scores.items()} if all_scores else {},
+        )
+
+
+def _legal_codes(st: np.ndarray) -> list[int]:
+    out = np.empty(MAX_MOVES, dtype=np.int32)
+    n = gen_moves(st, out)
+    return [int(c) for c in out[:n]]
+
+
+# ---- exact hit search -------------------------------------------------------
+
+
+class HitSearch:
+    """Exact forced-hit questions by full-width fixed-depth alpha-beta with a zero
+    evaluation (no quiescence), so a score beyond MATE_BOUND is a proof.
+
+    ``distance(pos, n)``: smallest k <= n such that the side to move hits within
+    k own moves, else None.  ``loses_within(pos, n)``: the side to move cannot
+    avoid the opponent's hit within n of the opponent's moves.  Both are exact;
+    they are checked against the pure-Python oracle in the tests.
+
+    >>> from engines.battleklinge.position import Position
+    >>> hs = HitSearch()
+    >>> hs.distance(Position.from_text("2m2/5/5/2M2/5 g ausfall,volte bindung,stoss riposte"), 3)
+    3
+    """
+
+    def __init__(self, tt_bits: int = 16):
+        self.tt_bits = tt_bits
+
+    def _searcher(self) -> Searcher:
+        # fresh tables per question: entries of a deeper question carry values of
+        # another horizon, harmless for the threshold tests but not worth the doubt
+        return Searcher(weights=np.zeros_like(DEFAULT_WEIGHTS), tt_bits=self.tt_bits)
+
+    def _state_value(self, st: np.ndarray, plies: int, threshold: int) -> int:
+        searcher = self._searcher()
+        searcher.stats[:] = 0
+        searcher.stats[S_LIMIT] = np.iinfo(np.int64).max
+        return searcher.value(st, plies, threshold - 1, INF, 0, leaf=LEAF_ZERO)[0]
+
+    def distance(self, position: Position, max_n: int) -> int | None:
+        st = state_from_position(position)
+        if winner(st) != NO_WINNER:
+            return None
+        plies = 2 * max_n - 1
+        value = self._state_value(st, plies, WIN - plies)
+        if value >= WIN - plies:
+            return (WIN - value + 1) // 2
+        return None
+
+    def loses_within(self, position: Position, n: int) -> bool:
+        """True if the opponent of the side to move forces a hit within n of its moves."""
+        st = state_from_position(position)
+        w = winner(st)
+        if w != NO_WINNER:
+            return w != position.turn
+        if n <= 0:
+            return False
+        plies = 2 * n
+        searcher = self._searcher()
+        searcher.stats[:] = 0
+        searcher.stats[S_LIMIT] = np.iinfo(np.int64).max
+        # value <= -(WIN - plies) means the opponent's hit comes at ply <= plies
+        value = searcher.value(st, plies, -INF, -(WIN - plies) + 1, 0, leaf=LEAF_ZERO)[0]
+        return value <= -(WIN - plies)
+
+    def keys(self, position: Position, distance: int) -> list[Move]:
+        """All first moves after which the side to move still hits within ``distance``."""
+        from engines.battleklinge import fast
+
+        keys = []
+        for move in fast.legal_moves(position):
+            child = fast.play(position, move)
+            if child.winner() == position.turn or (
+                distance > 1 and self.loses_within(child, distance - 1)
+            ):
+                keys.append(move)
+        return keys

@@ -1,0 +1,145 @@
+"""The strengths: exact forced play at stark and meister, repetition avoidance,
+determinism for a seed."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from engines.battleklinge import fast, reference
+from engines.battleklinge.players import STRENGTHS, ForcedPlay, Player, strength_from_name
+from engines.battleklinge.position import Position
+from engines.battleklinge.sampling import random_game
+from engines.battleklinge.search import HitSearch, hit_moves
+from engines.errors import InputError
+
+
+def game_positions(seed: int, count: int) -> list[Position]:
+    rng = random.Random(seed)
+    out: list[Position] = []
+    while len(out) < count:
+        out.extend(p for p in random_game(rng, max_plies=40) if p.winner() is None)
+    return out
+
+
+@pytest.fixture(scope="module")
+def hit_positions():
+    """Positions with a forced hit within 3 where some moves give it up."""
+    hs = HitSearch()
+    found = []
+    for pos in game_positions(31, 3000):
+        d = hs.distance(pos, 3)
+        if d is None:
+            continue
+        keys = hs.keys(pos, d)
+        if len(keys) < len(fast.legal_moves(pos)):
+            found.append((pos, d, set(keys)))
+        if len(found) == 12:
+            break
+    assert len(found) == 12 and any(d >= 2 for _, d, _ in found)
+    return found
+
+
+@pytest.fixture(scope="module")
+def danger_positions():
+    """Positions without an own hit within 3 where some moves, but not all, let the
+    opponent force a hit within 2."""
+    hs = HitSearch()
+    found = []
+    for pos in game_positions(32, 3000):
+        if hs.distance(pos, 3) is not None:
+            continue
+        moves = fast.legal_moves(pos)
+        unsafe = {m for m in moves if hs.distance(fast.play(pos, m), 2) is not None}
+        if unsafe and len(unsafe) < len(moves):
+            found.append((pos, unsafe))
+        if len(found) == 12:
+            break
+    assert len(found) == 12
+    return found
+
+
+@pytest.mark.parametrize("strength", ["stark", "meister"])
+def test_never_misses_a_hit_within_three(strength, hit_positions):
+    for pos, distance, keys in hit_positions[: 12 if strength == "stark" else 5]:
+        choice = Player(strength).choose(pos)
+        assert choice.move in keys, (pos.to_text(), choice.move.to_text())
+        assert choice.reason == "hit"
+        assert hit_moves(choice.score) == distance
+
+
+@pytest.mark.parametrize("strength", ["stark", "meister"])
+def test_never_walks_into_a_forced_hit_within_two(strength, danger_positions):
+    for pos, unsafe in danger_positions[: 12 if strength == "stark" else 5]:
+        choice = Player(strength).choose(pos)
+        assert choice.move not in unsafe, (pos.to_text(), choice.move.to_text())
+        assert choice.reason == "defence"
+
+
+def test_forced_play_keys_agree_with_the_oracle(hit_positions):
+    """For hits in 1 and 2 the keys are checked against the pure-Python rules."""
+    for pos, distance, keys in hit_positions:
+        if distance > 2:
+            continue
+        for move in fast.legal_moves(pos):
+            child = reference.play(pos, move)
+            keeps = child.winner() == pos.turn or (
+                distance == 2
+                and all(
+                    reference.play(child, r).winner() == pos.turn
+                    or reference.hit_within(reference.play(child, r), 1)
+                    for r in reference.legal_moves(child)
+                )
+            )
+            assert (move in keys) == keeps
+
+
+def test_forced_play_defence_agrees_with_the_oracle(danger_positions):
+    for pos, unsafe in danger_positions[:6]:
+        moves, reason, _ = ForcedPlay().root_moves(pos)
+        assert reason == "defence"
+        for move in fast.legal_moves(pos):
+            child = reference.play(pos, move)
+            walks_in = reference.hit_within(child, 1) or reference.hit_within(child, 2)
+            assert (move not in moves) == walks_in == (move in unsafe)
+
+
+def test_avoids_repeating_a_position_when_ahead():
+    # Gold is two students up and nothing is forced within 3 moves
+    pos = Position.from_text("1sm2/5/1S3/5/SSMS1 g ausfall,volte bindung,stoss riposte")
+    player = Player("stark")
+    first = player.choose(pos)
+    assert first.score > 50 and first.reason == "search"
+    earlier = [fast.play(pos, first.move)]
+    second = Player("stark").choose(pos, earlier)
+    assert second.move != first.move
+    assert fast.play(pos, second.move).key() != earlier[0].key()
+
+
+def test_repeats_when_not_ahead():
+    pos = Position.from_text("ssmss/5/5/5/SSMSS g ausfall,volte bindung,stoss riposte")
+    first = Player("stark").choose(pos)
+    assert first.score <= 50
+    again = Player("stark").choose(pos, [fast.play(pos, first.move)])
+    assert again.move == first.move
+
+
+@pytest.mark.parametrize("name", ["leicht", "mittel", "stark"])
+def test_choices_are_deterministic_for_a_seed(name):
+    positions = game_positions(40, 8)
+    a = [Player(name, seed=5).choose(p).move for p in positions]
+    b = [Player(name, seed=5).choose(p).move for p in positions]
+    assert a == b
+
+
+def test_weak_strengths_vary_with_the_seed():
+    pos = Position.from_text("ssmss/5/5/5/SSMSS g ausfall,volte bindung,stoss riposte")
+    moves = {Player("leicht", seed=s).choose(pos).move for s in range(12)}
+    assert len(moves) >= 3
+
+
+def test_strength_names():
+    assert list(STRENGTHS) == ["leicht", "mittel", "stark", "meister"]
+    with pytest.raises(InputError, match="strength: expected one of"):
+        strength_from_name("grossmeister")

@@ -17,6 +17,7 @@ from engines.battleklinge.position import START_EINSTEIGER, Position
 from engines.battleklinge.terminal.commands import play_command
 from engines.clikit import POSITION, dump_json, emit_json
 from engines.errors import InputError
+from puzzles import render_commands  # attaches `pack html` and `pack svg` to the pack group
 from puzzles.mine_commands import mine_command
 from puzzles.pack_commands import pack
 from solver.commands import solve_command
@@ -290,6 +291,7 @@ def bench_mine(runs: int, jobs: int | None) -> int:
 
 
 main.add_command(solve_command)
+main.add_command(render_commands.render)
 main.add_command(mine_command)
 main.add_command(pack)
 for _command in ENGINE_COMMANDS:

@@ -15,7 +15,7 @@ from puzzles.pack import load_pack, verify_pack
 
 @click.group("pack")
 def pack() -> None:
-    """Tools for exercise packs: verify, show."""
+    """Tools for exercise packs: verify, show, html, svg."""
 
 
 @pack.command("verify")

@@ -11,13 +11,17 @@ import time
 
 import click
 
+from engines import __version__
+from engines.battleklinge.commands import COMMANDS as ENGINE_COMMANDS
 from engines.battleklinge.position import START_EINSTEIGER, Position
-from engines.clikit import POSITION, emit_json
+from engines.battleklinge.terminal.commands import play_command
+from engines.clikit import POSITION, dump_json, emit_json
 from engines.errors import InputError
+from puzzles import render_commands  # attaches `pack html` and `pack svg` to the pack group
 from puzzles.daily_commands import daily_group
+from puzzles.mine_commands import mine_command
+from puzzles.pack_commands import pack
 from solver.commands import solve_command
-
-__version__ = "0.1.0"
 
 
 class FechtbuchGroup(click.Group):
@@ -37,7 +41,7 @@ class FechtbuchGroup(click.Group):
         except InputError as err:
             _fail(str(err), 2)
         except click.Abort:
-            _fail("interrupted", 130)
+            _fail("stopped (Ctrl-C or end of input)", 130)
         except KeyboardInterrupt:
             _fail("interrupted", 130)
         sys.exit(result if isinstance(result, int) else 0)
@@ -231,13 +235,70 @@ def bench_solve(runs: int, table_mb: int, as_json: bool) -> int:
     return 1 if report.wrong else 0
 
 
+@bench.command("mine")
+@click.option("--runs", type=click.IntRange(1, 10), default=3, show_default=True)
+@click.option(
+    "-j", "--jobs", type=click.IntRange(1, 64), default=None, help="Workers (default: all)."
+)
+def bench_mine(runs: int, jobs: int | None) -> int:
+    """Mine the shipped pack from scratch (its recorded command, into a temporary
+    folder) and print candidates/s, the yield per source and the wall time; the
+    result must equal data/packs/fechtuebungen.json byte for byte."""
+    import json
+    import os
+    import statistics
+    import subprocess
+    import tempfile
+
+    from engines.paths import DATA_DIR
+
+    shipped = DATA_DIR / "packs" / "fechtuebungen.json"
+    command = json.loads(shipped.read_bytes())["command"].split()[1:]
+    walls, summaries, identical = [], [], True
+    for _ in range(runs):
+        with tempfile.TemporaryDirectory() as tmp:
+            target = os.path.join(tmp, "fechtuebungen.json")
+            args = list(command)
+            args[args.index("-o") + 1] = target
+            jobs_args = ["-j", str(jobs)] if jobs else []
+            started = time.perf_counter()
+            done = subprocess.run(
+                [sys.executable, "-m", "cli", *args, *jobs_args, "--json"],
+                capture_output=True,
+                text=True,
+                check=True,
+            )
+            walls.append(time.perf_counter() - started)
+            summaries.append(json.loads(done.stdout))
+            made = json.loads(open(target, "rb").read())
+            made["command"] = json.loads(shipped.read_bytes())["command"]
+            identical &= dump_json(made) == shipped.read_bytes()
+    summary = summaries[0]
+    examined = sum(summary["positions"].values())
+    mining = statistics.median(s["seconds_mining"] for s in summaries)
+    click.echo(
+        f"shipped pack from scratch: median wall {statistics.median(walls):.1f} s "
+        f"(process start included) over {runs} runs: " + ", ".join(f"{w:.1f}" for w in walls)
+    )
+    click.echo(
+        f"candidates examined {examined:,} in {mining:.1f} s of mining: "
+        f"{examined / mining:,.0f} positions/s"
+    )
+    for source, seen in summary["positions"].items():
+        found = summary["found"][source]
+        click.echo(f"  {source:7} {seen:6,} positions -> {found} exercises ({found / seen:.1%})")
+    click.echo("identical to data/packs/fechtuebungen.json: " + ("yes" if identical else "NO"))
+    return 0 if identical else 1
+
+
 main.add_command(solve_command)
-main.add_command(daily_group)
-
-from engines.battleklinge.commands import COMMANDS as _ENGINE_COMMANDS  # noqa: E402
-
-for _command in _ENGINE_COMMANDS:
+main.add_command(render_commands.render)
+main.add_command(mine_command)
+main.add_command(pack)
+for _command in ENGINE_COMMANDS:
     main.add_command(_command)
+main.add_command(play_command)
+main.add_command(daily_group)
 
 if __name__ == "__main__":
     main()

@@ -486,6 +486,15 @@ def derive(day: date | str, ruleset: str = RULESET) -> Duel:
     return Deriver(ruleset).derive(day).duel
 
 
+def duel_for_date(day: date, ruleset: str = RULESET) -> dict:
+    """The duel of ``day`` as its JSON fields (used by ``fechtbuch play --daily``).
+
+    >>> duel_for_date(date(2028, 2, 29))["date"]
+    '2028-02-29'
+    """
+    return Deriver(ruleset).derive(day).duel.to_json()
+
+
 # ---- files -----------------------------------------------------------------
 
 

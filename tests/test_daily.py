@@ -440,6 +440,20 @@ def test_malformed_files_are_one_line_exit_2(tmp_path, mutate, fragment):
     assert len(lines) == 1 and fragment in lines[0], result.stderr
 
 
+def test_play_daily_uses_the_derived_duel(tmp_path, monkeypatch):
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "xdg"))
+    duel = daily.derive("2027-01-01")
+    result = CliRunner().invoke(
+        cli.main, ["play", "--daily", "2027-01-01", "--seed", "1"], input="resign\n"
+    )
+    assert result.exit_code == 0, result.output
+    assert f"Daily duel 2027-01-01: cards {', '.join(duel.cards)}" in result.output
+    you = "Gold" if duel.school == "g" else "Blau"
+    assert f"you play {you} against Stark" in result.output
+    record = json.loads((tmp_path / "xdg" / "fechtbuch" / "record.json").read_text())
+    assert record["daily"] == {"2027-01-01": "lost"}
+
+
 # ---- a fresh process ------------------------------------------------------------------
 
 

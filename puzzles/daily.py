@@ -398,7 +398,7 @@ def fairness(position: Position, verify: bool = False) -> Verdict:
             f"(margin {BALANCE_MARGIN / 100:.2f})",
             balance=score,
         )
-    return replace(verdict, reason=f"{verdict.reason}, balance {score / 100:+.2f}", balance=score)
+    return replace(verdict, reason=f"{verdict.reason}, balance {score / 100:+.3f}", balance=score)
 
 
 @dataclass

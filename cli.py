@@ -73,7 +73,29 @@ def main() -> None:
 @click.option("--divide", is_flag=True, help="Print the leaf count under each first move.")
 @click.option("--stats", is_flag=True, help="Add time and leaves/s (start-up excluded).")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object instead of text.")
-def perft(position: Position, depth: int, divide: bool, stats: bool, as_json: bool) -> None:
+@click.option(
+    "--suite",
+    "suite_file",
+    type=click.Path(dir_okay=False),
+    default=None,
+    help="Check every count of a perft suite file instead, up to --max-depth.",
+)
+@click.option(
+    "--max-depth",
+    type=click.IntRange(1, 12),
+    default=6,
+    show_default=True,
+    help="With --suite: the deepest counts to check.",
+)
+def perft(
+    position: Position,
+    depth: int,
+    divide: bool,
+    stats: bool,
+    as_json: bool,
+    suite_file,
+    max_depth: int,
+) -> int:
     """Count the leaves DEPTH plies below POSITION (default: einsteiger start, 6).
 
     A decided position is one leaf and is not expanded; a position where no
@@ -86,6 +108,8 @@ def perft(position: Position, depth: int, divide: bool, stats: bool, as_json: bo
     """
     from engines.battleklinge import perft as perft_mod
 
+    if suite_file:
+        return _check_perft_suite(suite_file, max_depth)
     perft_mod.perft(position, 1)  # load or compile the generator outside the timing
     started = time.perf_counter()
     split = perft_mod.divide(position, depth) if divide else []
@@ -107,6 +131,26 @@ def perft(position: Position, depth: int, divide: bool, stats: bool, as_json: bo
     click.echo(str(leaves))
     if stats:
         click.echo(f"time {seconds:.4f} s, {rate / 1e6:,.1f} M leaves/s")
+
+
+def _check_perft_suite(path: str, max_depth: int) -> int:
+    """Run a suite file (e.g. data/perft/battleklinge.perft); print the split of any
+    wrong count; exit 1 on a failure."""
+    from engines.battleklinge.perft import check_suite, load_suite
+
+    try:
+        cases = load_suite(path)
+    except FileNotFoundError:
+        raise InputError(f"suite: no such file {path!r}") from None
+    failures = check_suite(cases, max_depth=max_depth)
+    for report in failures:
+        click.echo(report)
+    checked = sum(1 for c in cases for d in c.counts if d <= max_depth)
+    click.echo(
+        f"{path}: {len(cases)} positions, {checked} counts up to depth {max_depth}, "
+        f"{len(failures)} wrong"
+    )
+    return 1 if failures else 0
 
 
 @main.command()

@@ -133,7 +133,9 @@ def mine_command(ns, count, cards_text, seed, jobs, output, resume, force, as_js
                 pool.add(game)
                 bar.update(1)
                 bar.set_postfix(
-                    {f"n{n}": pool.count(n) for n in ns} | {"kept": len(pool.candidates)}
+                    {"positions": sum(pool.positions.values())}
+                    | {f"n{n}": pool.count(n) for n in ns}
+                    | {"kept": len(pool.candidates)}
                 )
             next_game += BATCH_GAMES
             state = {

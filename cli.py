@@ -11,11 +11,17 @@ import time
 
 import click
 
+from engines import __version__
+from engines.battleklinge.commands import COMMANDS as ENGINE_COMMANDS
 from engines.battleklinge.position import START_EINSTEIGER, Position
-from engines.clikit import POSITION, emit_json
+from engines.battleklinge.terminal.commands import play_command
+from engines.clikit import POSITION, dump_json, emit_json
 from engines.errors import InputError
-
-__version__ = "0.1.0"
+from puzzles import render_commands  # attaches `pack html` and `pack svg` to the pack group
+from puzzles.daily_commands import daily_group
+from puzzles.mine_commands import mine_command
+from puzzles.pack_commands import pack
+from solver.commands import solve_command
 
 
 class FechtbuchGroup(click.Group):
@@ -35,7 +41,7 @@ class FechtbuchGroup(click.Group):
         except InputError as err:
             _fail(str(err), 2)
         except click.Abort:
-            _fail("interrupted", 130)
+            _fail("stopped (Ctrl-C or end of input)", 130)
         except KeyboardInterrupt:
             _fail("interrupted", 130)
         sys.exit(result if isinstance(result, int) else 0)
@@ -67,7 +73,29 @@ def main() -> None:
 @click.option("--divide", is_flag=True, help="Print the leaf count under each first move.")
 @click.option("--stats", is_flag=True, help="Add time and leaves/s (start-up excluded).")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object instead of text.")
-def perft(position: Position, depth: int, divide: bool, stats: bool, as_json: bool) -> None:
+@click.option(
+    "--suite",
+    "suite_file",
+    type=click.Path(dir_okay=False),
+    default=None,
+    help="Check every count of a perft suite file instead, up to --max-depth.",
+)
+@click.option(
+    "--max-depth",
+    type=click.IntRange(1, 12),
+    default=6,
+    show_default=True,
+    help="With --suite: the deepest counts to check.",
+)
+def perft(
+    position: Position,
+    depth: int,
+    divide: bool,
+    stats: bool,
+    as_json: bool,
+    suite_file,
+    max_depth: int,
+) -> int:
     """Count the leaves DEPTH plies below POSITION (default: einsteiger start, 6).
 
     A decided position is one leaf and is not expanded; a position where no
@@ -80,6 +108,8 @@ def perft(position: Position, depth: int, divide: bool, stats: bool, as_json: bo
     """
     from engines.battleklinge import perft as perft_mod
 
+    if suite_file:
+        return _check_perft_suite(suite_file, max_depth)
     perft_mod.perft(position, 1)  # load or compile the generator outside the timing
     started = time.perf_counter()
     split = perft_mod.divide(position, depth) if divide else []
@@ -101,6 +131,26 @@ def perft(position: Position, depth: int, divide: bool, stats: bool, as_json: bo
     click.echo(str(leaves))
     if stats:
         click.echo(f"time {seconds:.4f} s, {rate / 1e6:,.1f} M leaves/s")
+
+
+def _check_perft_suite(path: str, max_depth: int) -> int:
+    """Run a suite file (e.g. data/perft/battleklinge.perft); print the split of any
+    wrong count; exit 1 on a failure."""
+    from engines.battleklinge.perft import check_suite, load_suite
+
+    try:
+        cases = load_suite(path)
+    except FileNotFoundError:
+        raise InputError(f"suite: no such file {path!r}") from None
+    failures = check_suite(cases, max_depth=max_depth)
+    for report in failures:
+        click.echo(report)
+    checked = sum(1 for c in cases for d in c.counts if d <= max_depth)
+    click.echo(
+        f"{path}: {len(cases)} positions, {checked} counts up to depth {max_depth}, "
+        f"{len(failures)} wrong"
+    )
+    return 1 if failures else 0
 
 
 @main.command()
@@ -196,10 +246,103 @@ def bench_perft(depth: int, runs: int, as_json: bool) -> None:
     )
 
 
-from engines.battleklinge.commands import COMMANDS as _ENGINE_COMMANDS  # noqa: E402
+@bench.command("solve")
+@click.option("--runs", type=click.IntRange(1, 20), default=3, show_default=True)
+@click.option("--table-mb", type=click.IntRange(1, 8192), default=16, show_default=True)
+@click.option("--json", "as_json", is_flag=True, help="Print one JSON object instead of text.")
+def bench_solve(runs: int, table_mb: int, as_json: bool) -> int:
+    """Solve the 220-position suite in data/bench/solver.jsonl (bound 4), check every
+    answer, and print positions/s, nodes/s and the median proof size (median of runs)."""
+    from solver.bench import run_bench
 
-for _command in _ENGINE_COMMANDS:
+    reports = [run_bench(table_mb=table_mb) for _ in range(runs)]
+    report = sorted(reports, key=lambda r: r.seconds)[len(reports) // 2]
+    if as_json:
+        emit_json(
+            {
+                "positions": report.positions,
+                "wrong": report.wrong,
+                "nodes": report.nodes,
+                "median_seconds": round(report.seconds, 4),
+                "positions_per_second": round(report.positions / report.seconds, 1),
+                "nodes_per_second": round(report.nodes / report.seconds),
+                "median_proof_nodes": report.median_nodes,
+                "runs": runs,
+                "seconds_all_runs": [round(r.seconds, 4) for r in reports],
+            }
+        )
+    else:
+        for line in report.lines():
+            click.echo(line)
+        times = ", ".join(f"{r.seconds:.3f}" for r in reports)
+        click.echo(f"runs {runs} (median shown): {times} s")
+    return 1 if report.wrong else 0
+
+
+@bench.command("mine")
+@click.option("--runs", type=click.IntRange(1, 10), default=3, show_default=True)
+@click.option(
+    "-j", "--jobs", type=click.IntRange(1, 64), default=None, help="Workers (default: all)."
+)
+def bench_mine(runs: int, jobs: int | None) -> int:
+    """Mine the shipped pack from scratch (its recorded command, into a temporary
+    folder) and print candidates/s, the yield per source and the wall time; the
+    result must equal data/packs/fechtuebungen.json byte for byte."""
+    import json
+    import os
+    import statistics
+    import subprocess
+    import tempfile
+
+    from engines.paths import DATA_DIR
+
+    shipped = DATA_DIR / "packs" / "fechtuebungen.json"
+    command = json.loads(shipped.read_bytes())["command"].split()[1:]
+    walls, summaries, identical = [], [], True
+    for _ in range(runs):
+        with tempfile.TemporaryDirectory() as tmp:
+            target = os.path.join(tmp, "fechtuebungen.json")
+            args = list(command)
+            args[args.index("-o") + 1] = target
+            jobs_args = ["-j", str(jobs)] if jobs else []
+            started = time.perf_counter()
+            done = subprocess.run(
+                [sys.executable, "-m", "cli", *args, *jobs_args, "--json"],
+                capture_output=True,
+                text=True,
+                check=True,
+            )
+            walls.append(time.perf_counter() - started)
+            summaries.append(json.loads(done.stdout))
+            made = json.loads(open(target, "rb").read())
+            made["command"] = json.loads(shipped.read_bytes())["command"]
+            identical &= dump_json(made) == shipped.read_bytes()
+    summary = summaries[0]
+    examined = sum(summary["positions"].values())
+    mining = statistics.median(s["seconds_mining"] for s in summaries)
+    click.echo(
+        f"shipped pack from scratch: median wall {statistics.median(walls):.1f} s "
+        f"(process start included) over {runs} runs: " + ", ".join(f"{w:.1f}" for w in walls)
+    )
+    click.echo(
+        f"candidates examined {examined:,} in {mining:.1f} s of mining: "
+        f"{examined / mining:,.0f} positions/s"
+    )
+    for source, seen in summary["positions"].items():
+        found = summary["found"][source]
+        click.echo(f"  {source:7} {seen:6,} positions -> {found} exercises ({found / seen:.1%})")
+    click.echo("identical to data/packs/fechtuebungen.json: " + ("yes" if identical else "NO"))
+    return 0 if identical else 1
+
+
+main.add_command(solve_command)
+main.add_command(render_commands.render)
+main.add_command(mine_command)
+main.add_command(pack)
+for _command in ENGINE_COMMANDS:
     main.add_command(_command)
+main.add_command(play_command)
+main.add_command(daily_group)
 
 if __name__ == "__main__":
     main()

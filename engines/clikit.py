@@ -68,6 +68,8 @@ def atomic_write(path: str | os.PathLike, data: bytes, force: bool = False) -> N
     directory.mkdir(parents=True, exist_ok=True)
     fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=directory)
     try:
+        # mkstemp makes the file private (0600); give it the mode a plain open() would
+        os.chmod(tmp, target.stat().st_mode & 0o777 if target.exists() else 0o666 & ~_umask())
         with os.fdopen(fd, "wb") as handle:
             handle.write(data)
             handle.flush()
@@ -76,6 +78,13 @@ def atomic_write(path: str | os.PathLike, data: bytes, force: bool = False) -> N
     except BaseException:
         Path(tmp).unlink(missing_ok=True)
         raise
+
+
+def _umask() -> int:
+    """The process umask (reading it requires setting it; it is restored at once)."""
+    mask = os.umask(0o022)
+    os.umask(mask)
+    return mask
 
 
 def read_json_file(path: str | os.PathLike, what: str):

@@ -49,3 +49,18 @@ def test_wrong_count_reports_the_per_move_split():
 def test_suite_parse_errors(text, fragment):
     with pytest.raises(NotationError, match=fragment.replace("(", r"\(").replace(")", r"\)")):
         parse_suite(text)
+
+
+def test_perft_suite_command_reports_and_exits(tmp_path):
+    from click.testing import CliRunner
+
+    import cli
+
+    ok = CliRunner().invoke(cli.main, ["perft", "--suite", str(SUITE), "--max-depth", "4"])
+    assert ok.exit_code == 0 and "0 wrong" in ok.output
+    bad = tmp_path / "bad.perft"
+    bad.write_text(f"id broken\nposition {START_EINSTEIGER}\nperft 2 170\n")
+    result = CliRunner().invoke(cli.main, ["perft", "--suite", str(bad)])
+    assert (
+        result.exit_code == 1 and "ausfall:a1a3 13" in result.output and "1 wrong" in result.output
+    )

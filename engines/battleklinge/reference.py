@@ -97,4 +97,48 @@ def hit_within(pos: Position, n: int) -> bool:
     return False
 
 
-__all__ = ["legal_moves", "play", "perft", "hit_within", "BANNER"]
+__all__ = ["legal_moves", "play", "perft", "hit_within", "MemoSolver", "BANNER"]
+
+
+class MemoSolver:
+    """Plain memoised minimax over the reference rules: the third, slow opinion.
+
+    ``won(pos, n)``: the side to move hits within n own moves.
+    ``lost(pos, n)``: every move of the side to move is answered by a hit
+    within n opponent moves.
+    """
+
+    def __init__(self) -> None:
+        self._won: dict[tuple[Position, int], bool] = {}
+
+    def won(self, pos: Position, n: int) -> bool:
+        if n <= 0:
+            return False
+        key = (pos, n)
+        if key not in self._won:
+            self._won[key] = any(self.move_keeps_hit(pos, move, n) for move in legal_moves(pos))
+        return self._won[key]
+
+    def move_keeps_hit(self, pos: Position, move: Move, n: int) -> bool:
+        """The move hits at once, or leaves the defender lost within n - 1."""
+        child = play(pos, move)
+        if child.winner() == pos.turn:
+            return True
+        return n > 1 and self.lost(child, n - 1)
+
+    def lost(self, pos: Position, n: int) -> bool:
+        me = pos.turn
+        for reply in legal_moves(pos):
+            child = play(pos, reply)
+            if child.winner() == me or not self.won(child, n):
+                return False
+        return n >= 1
+
+    def distance(self, pos: Position, bound: int) -> int | None:
+        return next((n for n in range(1, bound + 1) if self.won(pos, n)), None)
+
+    def loss_distance(self, pos: Position, bound: int) -> int | None:
+        return next((n for n in range(1, bound + 1) if self.lost(pos, n)), None)
+
+    def keys(self, pos: Position, n: int) -> list[Move]:
+        return [m for m in legal_moves(pos) if self.move_keeps_hit(pos, m, n)]

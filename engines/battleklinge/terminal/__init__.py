@@ -1,0 +1,1 @@
+"""Playing Battleklinge in a terminal: ``fechtbuch play`` and its pieces."""

@@ -1,0 +1,328 @@
+"""``fechtbuch play``: the playable front door (computer, exercises, daily duel, two players)."""
+
+from __future__ import annotations
+
+import os
+import random
+import sys
+from pathlib import Path
+
+import click
+
+from engines.battleklinge.cards import CARDS, COLOR_CHARS, COLOR_NAMES, parse_card_list
+from engines.battleklinge.position import Move, Position
+from engines.battleklinge.terminal.draft import run_draft
+from engines.battleklinge.terminal.records import PlayerRecord
+from engines.battleklinge.terminal.session import Exercise, Session, longest_defence
+from engines.clikit import POSITION
+from engines.errors import InputError
+
+STRENGTHS = ("leicht", "mittel", "stark", "meister")
+
+
+def _writer(text: str, newline: bool = True) -> None:
+    click.echo(text, nl=newline)
+
+
+def _computer(strength: str, seed: int):
+    from engines.battleklinge.players import Player
+
+    player = Player(strength, seed=seed)
+    return lambda pos, earlier: player.choose(pos, earlier).move
+
+
+def _hinter(seed: int):
+    from engines.battleklinge.players import Player
+
+    player = Player("stark", seed=seed)
+
+    def hint(pos: Position) -> str:
+        choice = player.choose(pos)
+        return f"Hint: {choice.move.to_text()} (evaluation {choice.students:+.1f} for you)"
+
+    return hint
+
+
+def _pick_puzzle(
+    pack: dict, ref: str | None, take_next: bool, record: PlayerRecord
+) -> tuple[int, dict]:
+    puzzles = pack["puzzles"]
+    if take_next:
+        for number, p in enumerate(puzzles, 1):
+            if p["id"] not in record.exercises:
+                return number, p
+        raise InputError("next: every exercise of this pack is solved already")
+    ref = ref or "1"
+    for number, p in enumerate(puzzles, 1):
+        if ref in (p["id"], str(number)):
+            return number, p
+    raise InputError(f"puzzle: no exercise {ref!r} in the pack (ids or numbers 1-{len(puzzles)})")
+
+
+@click.command("play")
+@click.option(
+    "--strength",
+    type=click.Choice(STRENGTHS),
+    default="mittel",
+    show_default=True,
+    help="The computer's strength.",
+)
+@click.option(
+    "--school",
+    type=click.Choice(["g", "b"]),
+    default="g",
+    show_default=True,
+    help="Your school against the computer: g Gold (bottom), b Blau.",
+)
+@click.option(
+    "--cards",
+    "cards_text",
+    default="zufall",
+    show_default=True,
+    metavar="SET|LIST",
+    help="einsteiger, angriff, verteidigung, zufall, or five card ids joined by ','.",
+)
+@click.option("--draft", is_flag=True, help="Kartenwahl: pick cards alternately from eight.")
+@click.option(
+    "--position",
+    "start_text",
+    type=POSITION,
+    default=None,
+    help="Start from this position instead of a deal (computer or two players).",
+)
+@click.option(
+    "--pack",
+    "pack_file",
+    type=click.Path(dir_okay=False, path_type=Path),
+    help="Play the exercises of this pack (Fechtuebungen).",
+)
+@click.option("--puzzle", "puzzle_ref", metavar="ID|NUMBER", help="Which exercise (default 1).")
+@click.option("--next", "take_next", is_flag=True, help="The first exercise not yet solved.")
+@click.option(
+    "--daily",
+    "daily_date",
+    is_flag=False,
+    flag_value="today",
+    default=None,
+    metavar="[DATE]",
+    help="The daily duel (today, UTC, or YYYY-MM-DD).",
+)
+@click.option("--two-players", is_flag=True, help="Two people at one keyboard.")
+@click.option("--rotate", is_flag=True, help="Two players: turn the board after every move.")
+@click.option(
+    "--clock",
+    type=click.FloatRange(0.1, 600),
+    default=None,
+    metavar="MINUTES",
+    help="Two players: a chess clock with MINUTES per player.",
+)
+@click.option("--flip", is_flag=True, help="Draw the board from the other side.")
+@click.option("--no-warnings", is_flag=True, help="Hide the threat warnings.")
+@click.option("--seed", type=int, default=None, help="Seed for the deal and the computer.")
+@click.option(
+    "--save",
+    "save_file",
+    type=click.Path(dir_okay=False, path_type=Path),
+    help="Write the game record here when the game ends.",
+)
+@click.option("--force", is_flag=True, help="Overwrite an existing --save file.")
+def play_command(
+    strength,
+    school,
+    cards_text,
+    draft,
+    start_text,
+    pack_file,
+    puzzle_ref,
+    take_next,
+    daily_date,
+    two_players,
+    rotate,
+    clock,
+    flip,
+    no_warnings,
+    seed,
+    save_file,
+    force,
+):
+    """Play Battleklinge in the terminal.
+
+    \b
+    Against the computer:  fechtbuch play --strength stark --school b --cards angriff
+    Card draft:            fechtbuch play --draft
+    Exercises:             fechtbuch play --pack data/packs/fechtuebungen.json --next
+    Daily duel:            fechtbuch play --daily
+    Two players:           fechtbuch play --two-players --rotate --clock 10
+
+    At the prompt type a move ('c1c3', 'c1c3 ausfall', 'ausfall:c1c3',
+    'pass ausfall') or a command: hint, undo, flip, card ID, warnings on|off,
+    moves, save FILE, resign, abort, help, quit (and solution in exercises).
+    Your record per strength, solved exercises and the daily streak are kept
+    in $XDG_DATA_HOME/fechtbuch/record.json.
+    """
+    modes = [bool(pack_file), daily_date is not None, two_players]
+    if sum(modes) > 1:
+        raise InputError("mode: choose one of --pack, --daily, --two-players")
+    if start_text is not None and (pack_file or daily_date is not None or draft):
+        raise InputError("--position: only against the computer or with --two-players")
+    if start_text is not None and start_text.winner() is not None:
+        raise InputError(f"position: the game is already decided in {start_text.to_text()!r}")
+    if (rotate or clock) and not two_players:
+        raise InputError("--rotate/--clock: only with --two-players")
+    if save_file and save_file.exists() and not force:
+        raise InputError(f"save: {str(save_file)!r} exists; use --force to overwrite it")
+    seed = seed if seed is not None else int.from_bytes(os.urandom(4), "big")
+    rng = random.Random(seed)
+    record = PlayerRecord.load()
+    inp = sys.stdin
+    common = dict(flip=flip, warnings=not no_warnings)
+
+    if pack_file:
+        from puzzles.pack import load_pack
+
+        pack = load_pack(pack_file)
+        number, puzzle = _pick_puzzle(pack, puzzle_ref, take_next, record)
+        start = Position.from_text(puzzle["position"])
+        attacker = start.turn
+        click.echo(
+            f"Exercise {number} of {len(pack['puzzles'])} ({puzzle['id']}): "
+            f"{COLOR_NAMES[attacker]} to move hits in {puzzle['n']} at the latest, "
+            "whatever the defence. Difficulty " + f"{puzzle['difficulty']}."
+        )
+        exercise = Exercise(puzzle)
+
+        engine = None
+
+        def defend(pos, earlier):
+            # on the sure path: the longest defence from the tree; off it, Stark plays on
+            nonlocal engine
+            if not exercise.path_lost:
+                return Move.from_text(longest_defence(exercise.node))
+            engine = engine or _computer("stark", seed)
+            return engine(pos, earlier)
+
+        session = Session(
+            start,
+            {1 - attacker: defend},
+            inp,
+            _writer,
+            exercise=exercise,
+            names=_names(attacker, "You", "Computer"),
+            **common,
+        )
+        outcome = session.run()
+        if outcome.exercise_solved:
+            record.count_exercise(puzzle["id"], outcome.helped)
+            record.save()
+            state = "solved with help (yellow)" if outcome.helped else "solved (green)"
+            click.echo(f"Exercise {number} {state}.")
+        _maybe_save(session, save_file, force)
+        return 0
+
+    if two_players:
+        start = start_text or _deal(cards_text, rng)
+        session = Session(start, {}, inp, _writer, rotate=rotate, clock_minutes=clock, **common)
+        session.run()
+        _maybe_save(session, save_file, force)
+        return 0
+
+    if daily_date is not None:
+        return _play_daily(daily_date, inp, record, seed, save_file, force, common)
+
+    me = COLOR_CHARS.index(school)
+    if start_text is not None:
+        start = start_text
+    else:
+        start = run_draft(rng, inp, _writer, me) if draft else _deal(cards_text, rng)
+    click.echo(f"You play {COLOR_NAMES[me]} against the computer ({strength}).")
+    session = Session(
+        start,
+        {1 - me: _computer(strength, seed)},
+        inp,
+        _writer,
+        hinter=_hinter(seed),
+        names=_names(me, "You", strength.capitalize()),
+        **common,
+    )
+    outcome = session.run()
+    if outcome.winner is not None:
+        record.count_game(strength, won=outcome.winner == me, helped=outcome.helped)
+        record.save()
+        entry = record.computer[strength]
+        click.echo(
+            f"Your record against {strength}: {entry['wins']} wins "
+            f"(with help {entry['wins_with_help']}), {entry['losses']} losses."
+        )
+    _maybe_save(session, save_file, force)
+    return 0
+
+
+def _play_daily(daily_date, inp, record, seed, save_file, force, common) -> int:
+    import datetime as dt
+
+    from puzzles.daily import duel_for_date, parse_date
+
+    date = (
+        dt.datetime.now(dt.timezone.utc).date() if daily_date == "today" else parse_date(daily_date)
+    )
+    duel = duel_for_date(date)
+    start = Position.from_text(duel["position"])
+    me = COLOR_CHARS.index(duel["school"])
+    counted = date.isoformat() not in record.daily
+    click.echo(
+        f"Daily duel {date.isoformat()}: cards {', '.join(duel['cards'])}; "
+        f"you play {COLOR_NAMES[me]} against Stark. "
+        + (
+            "This game counts for your streak."
+            if counted
+            else "Today's counted game is played already; this one is for practice."
+        )
+    )
+    session = Session(
+        start,
+        {1 - me: _computer("stark", seed)},
+        inp,
+        _writer,
+        hinter=_hinter(seed),
+        names=_names(me, "You", "Stark"),
+        **common,
+    )
+    outcome = session.run()
+    if counted and outcome.how != "quit":
+        result = (
+            "aborted" if outcome.winner is None else ("won" if outcome.winner == me else "lost")
+        )
+        record.count_daily(date, result)
+        record.save()
+    click.echo(f"Streak: {record.streak(date)} day(s) in a row with a win.")
+    _maybe_save(session, save_file, force)
+    return 0
+
+
+def _names(me: int, mine: str, theirs: str) -> tuple[str, str]:
+    return (mine, theirs) if me == 0 else (theirs, mine)
+
+
+def _deal(cards_text: str, rng: random.Random) -> Position:
+    if cards_text.strip().lower() == "zufall":
+        cards = rng.sample(range(len(CARDS)), 5)
+    else:
+        cards = list(parse_card_list(cards_text))
+    rng.shuffle(cards)
+    return Position.start(cards[:2], cards[2:4], cards[4])
+
+
+def _maybe_save(session: Session, save_file: Path | None, force: bool) -> None:
+    if save_file is None:
+        return
+    from engines.battleklinge.gamerecord import GameRecord, write_game
+
+    winner = session.position.winner()
+    record = GameRecord(
+        start=session.start,
+        moves=tuple(session.moves),
+        result=COLOR_CHARS[winner] if winner is not None else "*",
+        headers=(("Gold", session.names[0]), ("Blau", session.names[1])),
+    )
+    write_game(save_file, record, force=force)
+    click.echo(f"Game saved to {save_file}; analyse it with: fechtbuch analyse {save_file}")

@@ -1,0 +1,103 @@
+"""The player's record on this device: a small JSON file in the XDG data folder.
+
+``$XDG_DATA_HOME/fechtbuch/record.json`` (default ``~/.local/share/...``)::
+
+    {"format": "fechtbuch-record", "version": 1,
+     "computer": {"stark": {"wins": 3, "losses": 1, "wins_with_help": 1}},
+     "exercises": {"p-0123456789ab": "solved" | "solved-with-help"},
+     "daily": {"2026-11-30": "won" | "lost" | "aborted"}}
+
+Only the first game of a day counts for the daily streak (days in a row
+with a win).  ``wins_with_help`` counts wins in which hint or undo was used;
+they are part of ``wins`` as well ("davon mit Hilfe").  Every write goes to a
+temporary file that is renamed over the old one, so a killed process leaves
+either the old or the new record, never a torn one.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import os
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import orjson
+
+from engines.clikit import atomic_write, dump_json
+from engines.errors import InputError
+
+RECORD_FORMAT = "fechtbuch-record"
+
+
+def record_path() -> Path:
+    base = os.environ.get("XDG_DATA_HOME") or os.path.join(
+        os.path.expanduser("~"), ".local", "share"
+    )
+    return Path(base) / "fechtbuch" / "record.json"
+
+
+@dataclass
+class PlayerRecord:
+    computer: dict[str, dict[str, int]] = field(default_factory=dict)
+    exercises: dict[str, str] = field(default_factory=dict)
+    daily: dict[str, str] = field(default_factory=dict)
+
+    @classmethod
+    def load(cls, path: Path | None = None) -> PlayerRecord:
+        path = path or record_path()
+        if not path.exists():
+            return cls()
+        try:
+            data = orjson.loads(path.read_bytes())
+            if data.get("format") != RECORD_FORMAT:
+                raise ValueError("wrong format")
+            return cls(dict(data["computer"]), dict(data["exercises"]), dict(data["daily"]))
+        except (ValueError, KeyError, TypeError, AttributeError):
+            raise InputError(
+                f"record: {str(path)!r} is damaged; move it away to start a new record"
+            ) from None
+
+    def save(self, path: Path | None = None) -> None:
+        data = {
+            "format": RECORD_FORMAT,
+            "version": 1,
+            "computer": self.computer,
+            "exercises": self.exercises,
+            "daily": self.daily,
+        }
+        atomic_write(path or record_path(), dump_json(data), force=True)
+
+    def count_game(self, strength: str, won: bool, helped: bool) -> None:
+        entry = self.computer.setdefault(strength, {"wins": 0, "losses": 0, "wins_with_help": 0})
+        if won:
+            entry["wins"] += 1
+            entry["wins_with_help"] += int(helped)
+        else:
+            entry["losses"] += 1
+
+    def count_exercise(self, puzzle_id: str, helped: bool) -> None:
+        if self.exercises.get(puzzle_id) == "solved":
+            return  # solved cleanly once stays green
+        self.exercises[puzzle_id] = "solved-with-help" if helped else "solved"
+
+    def count_daily(self, date: dt.date, outcome: str) -> bool:
+        """Record the first game of ``date``; False if that day already counted."""
+        key = date.isoformat()
+        if key in self.daily:
+            return False
+        self.daily[key] = outcome
+        return True
+
+    def streak(self, today: dt.date) -> int:
+        """Days in a row with a won first game, ending today (or yesterday if today is open).
+
+        >>> r = PlayerRecord(daily={"2026-11-28": "won", "2026-11-29": "won"})
+        >>> r.streak(dt.date(2026, 11, 30))
+        2
+        """
+        day = today if today.isoformat() in self.daily else today - dt.timedelta(days=1)
+        count = 0
+        while self.daily.get(day.isoformat()) == "won":
+            count += 1
+            day -= dt.timedelta(days=1)
+        return count

@@ -1,0 +1,375 @@
+"""The game loop of ``fechtbuch play``: one game in a terminal, any mode.
+
+A :class:`Session` owns the game (start position, moves, positions), two
+seats (a person, or a move chooser for the computer), the board options and
+the commands.  It reads lines from any text stream, so tests drive it through
+stdin exactly like a person.
+
+Commands at the prompt: a move (``c1c3``, ``c1c3 ausfall``, ``ausfall:c1c3``,
+``pass ausfall``), ``hint``, ``undo``, ``flip``, ``card ID`` (what the opponent
+reaches with that card once you give it away), ``warnings on|off``, ``moves``,
+``save FILE``, ``resign``, ``abort``, ``help``, ``quit``; in exercises also
+``solution``.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import TextIO
+
+from engines.battleklinge import fast
+from engines.battleklinge.cards import CARDS, COLOR_CHARS, COLOR_NAMES, CardError, card_from_id
+from engines.battleklinge.position import Move, Position
+from engines.battleklinge.terminal.moveinput import read_move
+from engines.battleklinge.terminal.warnings import card_gift_lines, warning_lines
+from engines.battleklinge.textboard import draw_position
+from engines.errors import InputError
+
+Chooser = Callable[[Position, list[Position]], Move]
+Writer = Callable[..., None]
+"""``write(text, newline=True)``: where the session prints."""
+
+HELP = """Type a move: 'c1c3', 'c1c3 ausfall' (name the card when two reach it),
+'ausfall:c1c3', or 'pass ausfall' when no piece can move.
+Commands: hint, undo, flip, card ID, warnings on|off, moves, save FILE,
+resign, abort, help, quit{extra}"""
+
+
+@dataclass
+class Outcome:
+    """How a session ended: ``winner`` 0/1, or None with ``how`` in
+    {"aborted", "quit", "resigned", "time"} (resigned/time also set winner)."""
+
+    winner: int | None
+    how: str
+    helped: bool = False
+    exercise_solved: bool = False
+
+
+@dataclass
+class Exercise:
+    """A pack exercise being played: the tree node that the attacker faces now."""
+
+    puzzle: dict
+    node: dict | str | None = None
+    path_lost: bool = False
+    history: list[tuple[dict | str | None, bool]] = field(default_factory=list)
+
+    def __post_init__(self) -> None:
+        self.node = self.puzzle["solution"]
+
+
+def tree_depth(node) -> int:
+    """Own moves the attacker still needs from an attacker node (longest defence)."""
+    if node == "hit":
+        return 0
+    best = None
+    for sub in node.values():
+        need = 1 if sub == "hit" else 1 + max(tree_depth(a) for a in sub.values())
+        best = need if best is None else min(best, need)
+    return best
+
+
+def longest_defence(defender_node: dict) -> str:
+    """The defender reply that delays the hit longest; ties by notation text."""
+    return max(sorted(defender_node), key=lambda reply: tree_depth(defender_node[reply]))
+
+
+def fastest_key(attacker_node: dict) -> str:
+    """A right move: the one that hits soonest (ties by notation text)."""
+
+    def need(move):
+        sub = attacker_node[move]
+        return 0 if sub == "hit" else 1 + max(tree_depth(a) for a in sub.values())
+
+    return min(sorted(attacker_node), key=need)
+
+
+class Session:
+    def __init__(
+        self,
+        start: Position,
+        computer: dict[int, Chooser],
+        inp: TextIO,
+        write: Writer,
+        *,
+        flip: bool = False,
+        rotate: bool = False,
+        clock_minutes: float | None = None,
+        warnings: bool = True,
+        exercise: Exercise | None = None,
+        hinter: Callable[[Position], str] | None = None,
+        names: tuple[str, str] = ("Gold", "Blau"),
+        now: Callable[[], float] = time.monotonic,
+    ) -> None:
+        self.start = start
+        self.moves: list[Move] = []
+        self.positions = [start]
+        self.computer = computer
+        self.inp = inp
+        self.write = write
+        self.flip = flip
+        self.rotate = rotate
+        self.warnings = warnings
+        self.exercise = exercise
+        self.hinter = hinter
+        self.names = names
+        self.helped = False
+        self.now = now
+        self.clock = None if clock_minutes is None else [clock_minutes * 60.0, clock_minutes * 60.0]
+        self.repetition_offered: set = set()
+
+    # ---- state ---------------------------------------------------------------
+    @property
+    def position(self) -> Position:
+        return self.positions[-1]
+
+    def _push(self, move: Move) -> None:
+        self.moves.append(move)
+        self.positions.append(fast.play(self.position, move))
+
+    def _pop(self) -> None:
+        self.moves.pop()
+        self.positions.pop()
+
+    def _viewer_flipped(self) -> bool:
+        """Draw for the person to move; with one person, always from their side."""
+        humans = [c for c in (0, 1) if c not in self.computer]
+        if self.rotate:
+            viewer = self.position.turn
+        else:
+            viewer = humans[0] if len(humans) == 1 else 0  # two people: Gold's side
+        flipped = viewer != self.position.turn
+        return flipped != self.flip
+
+    # ---- output --------------------------------------------------------------
+    def show(self) -> None:
+        pos = self.position
+        self.write("")
+        self.write(draw_position(pos, flip=self._viewer_flipped()))
+        if self.moves:
+            self.write("Moves: " + " ".join(m.to_text() for m in self.moves))
+        if self.clock:
+            self.write(f"Clock: Gold {_clock(self.clock[0])}, Blau {_clock(self.clock[1])}")
+        if self.warnings and pos.winner() is None and pos.turn not in self.computer:
+            lines, bell = warning_lines(pos, pos.turn)
+            for line in lines:
+                self.write(line)
+            if bell:
+                self.write("\a", newline=False)
+
+    # ---- the loop ------------------------------------------------------------
+    def run(self) -> Outcome:
+        self.show()
+        while True:
+            pos = self.position
+            winner = pos.winner()
+            if winner is not None:
+                return self._finish(Outcome(winner, "hit", self.helped))
+            key = pos.key()
+            if [p.key() for p in self.positions].count(
+                key
+            ) >= 3 and key not in self.repetition_offered:
+                self.repetition_offered.add(key)
+                self.write(
+                    "This position has stood on the board three times. "
+                    "Type 'abort' to end without a result, or play on."
+                )
+            if pos.turn in self.computer:
+                move = self.computer[pos.turn](pos, self.positions[:-1])
+                self.write(f"{self.names[pos.turn]} plays {move.to_text()}")
+                self._push(move)
+                self._after_move(move, by_person=False)
+                self.show()
+                continue
+            started = self.now()
+            line = self._prompt()
+            if self.clock is not None:
+                self.clock[pos.turn] -= self.now() - started
+                if self.clock[pos.turn] <= 0:
+                    self.write(f"{COLOR_NAMES[pos.turn]}'s time is up.")
+                    return self._finish(Outcome(1 - pos.turn, "time", self.helped))
+            if line is None:
+                return self._finish(Outcome(None, "quit", self.helped))
+            outcome = self._handle(line)
+            if outcome is not None:
+                return self._finish(outcome)
+
+    def _prompt(self) -> str | None:
+        self.write(f"{self.names[self.position.turn]}> ", newline=False)
+        line = self.inp.readline()
+        if not line:
+            return None
+        return line.strip()
+
+    def _handle(self, line: str) -> Outcome | None:
+        if not line:
+            return None
+        word, _, rest = line.partition(" ")
+        word = word.lower()
+        rest = rest.strip()
+        if word in ("quit", "exit"):
+            return Outcome(None, "quit", self.helped)
+        if word == "help":
+            extra = ", solution" if self.exercise else ""
+            self.write(HELP.format(extra=extra))
+            return None
+        if word == "flip":
+            self.flip = not self.flip
+            self.show()
+            return None
+        if word == "moves":
+            self.write("Moves: " + (" ".join(m.to_text() for m in self.moves) or "none yet"))
+            legal = ", ".join(m.to_text() for m in fast.legal_moves(self.position))
+            self.write("Legal now: " + legal)
+            return None
+        if word == "warnings":
+            if rest not in ("on", "off"):
+                self.write("Type 'warnings on' or 'warnings off'.")
+                return None
+            self.warnings = rest == "on"
+            self.write(f"Warnings {rest}.")
+            return None
+        if word == "card":
+            try:
+                card = card_from_id(rest)
+            except CardError as err:
+                self.write(f"{err}")
+                return None
+            if card not in self.position.hands[self.position.turn]:
+                self.write(f"{CARDS[card].name} is not in your hand.")
+                return None
+            for text in card_gift_lines(self.position, card):
+                self.write(text)
+            return None
+        if word == "undo":
+            return self._undo()
+        if word == "hint":
+            return self._hint()
+        if word == "solution" and self.exercise:
+            return self._solution()
+        if word == "resign":
+            self.write(f"{COLOR_NAMES[self.position.turn]} resigns.")
+            return Outcome(1 - self.position.turn, "resigned", self.helped)
+        if word == "abort":
+            return Outcome(None, "aborted", self.helped)
+        if word == "save":
+            return self._save(rest)
+        try:
+            move = read_move(self.position, line)
+        except InputError as err:
+            self.write(f"Not played: {err}")
+            return None
+        self._push(move)
+        self._after_move(move, by_person=True)
+        if self.position.winner() is None:
+            self.show()
+        return None
+
+    def _after_move(self, move: Move, by_person: bool) -> None:
+        ex = self.exercise
+        if ex is None:
+            return
+        ex.history.append((ex.node, ex.path_lost))  # restored by undo, one entry per move
+        if ex.path_lost:
+            return
+        text = move.to_text()
+        if by_person:
+            if isinstance(ex.node, dict) and text in ex.node:
+                ex.node = ex.node[text]
+                if ex.node == "hit":
+                    self.write("Treffer! Exercise solved.")
+                else:
+                    left = tree_depth_after(ex.node)
+                    self.write(
+                        f"Good: the sure path holds ({left} more own move"
+                        f"{'s' if left != 1 else ''} to the hit)."
+                    )
+            else:
+                ex.path_lost = True
+                self.write(
+                    f"The sure path is lost: {text} does not force the hit. "
+                    "Type 'undo' to try again or 'solution' to see a right move."
+                )
+        else:
+            assert isinstance(ex.node, dict)
+            ex.node = ex.node[text]
+
+    def _undo(self) -> Outcome | None:
+        person = self.position.turn
+        if not self.moves or all(self.positions[i].turn != person for i in range(len(self.moves))):
+            self.write("Nothing to take back.")
+            return None
+        self.helped = True
+        while self.moves:
+            mover = self.positions[-2].turn
+            self._pop()
+            if self.exercise:
+                self.exercise.node, self.exercise.path_lost = self.exercise.history.pop()
+            if mover == person:
+                break
+        self.write("Taken back.")
+        self.show()
+        return None
+
+    def _hint(self) -> Outcome | None:
+        if self.exercise:
+            return self._solution()
+        if self.hinter is None:
+            self.write("No hint available here.")
+            return None
+        self.helped = True
+        self.write(self.hinter(self.position))
+        return None
+
+    def _solution(self) -> Outcome | None:
+        ex = self.exercise
+        assert ex is not None
+        if ex.path_lost or not isinstance(ex.node, dict):
+            self.write("The sure path is lost here: 'undo' first to get back on it.")
+            return None
+        self.helped = True
+        self.write(f"Solution: {fastest_key(ex.node)}")
+        return None
+
+    def _save(self, path: str) -> Outcome | None:
+        from engines.battleklinge.gamerecord import GameRecord, write_game
+
+        if not path:
+            self.write("Type 'save FILE'.")
+            return None
+        winner = self.position.winner()
+        record = GameRecord(
+            start=self.start,
+            moves=tuple(self.moves),
+            headers=(("Gold", self.names[0]), ("Blau", self.names[1])),
+            result=COLOR_CHARS[winner] if winner is not None else "*",
+        )
+        try:
+            write_game(path, record, force=True)
+        except (InputError, OSError) as err:
+            self.write(f"Not saved: {err}")
+            return None
+        self.write(f"Saved to {path}.")
+        return None
+
+    def _finish(self, outcome: Outcome) -> Outcome:
+        if outcome.how == "hit":
+            self.show()
+            self.write(f"Treffer: {COLOR_NAMES[outcome.winner]} wins.")
+        elif outcome.how == "aborted":
+            self.write("Game aborted without a result.")
+        if self.exercise and outcome.how == "hit" and not self.exercise.path_lost:
+            outcome.exercise_solved = outcome.winner == self.start.turn
+        return outcome
+
+
+def tree_depth_after(defender_node: dict) -> int:
+    return max(tree_depth(a) for a in defender_node.values())
+
+
+def _clock(seconds: float) -> str:
+    seconds = max(0, int(seconds))
+    return f"{seconds // 60}:{seconds % 60:02d}"

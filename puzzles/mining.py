@@ -1,0 +1,168 @@
+"""Mining exercises: candidates from self-play, proved, verified, tagged, rated.
+
+Pipeline for each game (a pure function of seed and game index, so any
+number of workers gives the same pool):
+
+1. play the game (:mod:`puzzles.sources`);
+2. for each position from ply 2 on: df-pn distance within max(N); keep it if
+   the distance is one of the wanted N and there is exactly one key;
+3. main line and full solution tree from df-pn;
+4. independent confirmation with the minimax verifier (exact N, single key);
+5. tags and difficulty.
+
+The pool keeps the first candidate of each mirror class (the board
+reflected left-right with every card swapped for its mirror).
+"""
+
+from __future__ import annotations
+
+import hashlib
+from dataclasses import dataclass, field
+
+from engines.battleklinge import fast
+from engines.battleklinge.cards import COLOR_CHARS, card_id
+from engines.battleklinge.position import Position
+from puzzles.rating import difficulty, features
+from puzzles.sources import SOURCES, play_game
+from puzzles.tags import PuzzleFacts, tags_for
+from solver.api import Prover, SolverLimit
+from solver.verify import verify_exercise
+
+FIRST_PLY = 2
+NODE_LIMIT = 3_000_000
+
+
+def mirror_class(pos: Position) -> str:
+    """The same text for a position and its left-right mirror."""
+    return min(pos.to_text(), pos.mirror().to_text())
+
+
+def puzzle_id(position: str, n: int, key: str) -> str:
+    """A stable id from the exercise's content.
+
+    >>> puzzle_id("ssmss/5/5/5/SSMSS g ausfall,volte stoss,bindung riposte", 2, "ausfall:a1a3")
+    'p-0742d6afcb17'
+    """
+    digest = hashlib.sha256(f"battleklinge/{position}/{n}/{key}".encode()).hexdigest()
+    return "p-" + digest[:12]
+
+
+def examine_position(pos: Position, ns: tuple[int, ...]) -> dict | None:
+    """The exercise record for ``pos`` if it qualifies, else None."""
+    if pos.winner() is not None:
+        return None
+    st = fast.state_from_position(pos)
+    prover = Prover(max_nodes=NODE_LIMIT, table_mb=4)
+    try:
+        n = prover.distance(st, max(ns))
+        if n is None or n not in ns:
+            return None
+        winning = prover.winning_moves(st, n)
+        if len(winning) != 1:
+            return None
+        line = [fast.decode_move(c) for c in prover.attack_line(st, n)]
+        tree = prover.tree(st, n)
+    except SolverLimit:
+        return None
+    key = line[0]
+    problems = verify_exercise(pos, n, key)
+    if problems:  # df-pn and minimax disagree: never publish; surfaced in the stats
+        return {"rejected": "; ".join(problems), "position": pos.to_text()}
+    facts = PuzzleFacts(pos, n, key, tuple(line), tree, frozenset([key]))
+    feats = features(pos, n, key)
+    text = pos.to_text()
+    return {
+        "id": puzzle_id(text, n, key.to_text()),
+        "n": n,
+        "position": text,
+        "attacker": COLOR_CHARS[pos.turn],
+        "key": key.to_text(),
+        "line": [m.to_text() for m in line],
+        "solution": tree,
+        "tags": tags_for(facts),
+        "difficulty": difficulty(feats),
+        "cards": [card_id(c) for c in pos.cards],
+        "features": feats,
+        "mirror_class": mirror_class(pos),
+        "pieces": bin(pos.pieces(0)).count("1") + bin(pos.pieces(1)).count("1"),
+        "material_gap": bin(pos.pieces(pos.turn)).count("1")
+        - bin(pos.pieces(1 - pos.turn)).count("1"),
+    }
+
+
+@dataclass
+class GameYield:
+    """What one game contributed."""
+
+    index: int
+    source: str
+    positions: int
+    candidates: list[dict] = field(default_factory=list)
+    rejected: list[dict] = field(default_factory=list)
+
+
+def examine_game(task: tuple[int, int, tuple[int, ...], tuple[int, ...] | None]) -> GameYield:
+    """Worker entry point: play game ``index`` and examine its positions."""
+    seed, index, ns, cards = task
+    source, positions = play_game(seed, index, cards)
+    result = GameYield(index=index, source=source, positions=0)
+    for ply, pos in enumerate(positions):
+        if ply < FIRST_PLY or pos.winner() is not None:
+            continue
+        result.positions += 1
+        record = examine_position(pos, ns)
+        if record is None:
+            continue
+        if "rejected" in record:
+            result.rejected.append(record)
+            continue
+        record.update(game=index, ply=ply, source=source)
+        result.candidates.append(record)
+    return result
+
+
+@dataclass
+class Pool:
+    """Candidates gathered so far, one per mirror class, in game order."""
+
+    candidates: list[dict] = field(default_factory=list)
+    seen: set[str] = field(default_factory=set)
+    positions: dict[str, int] = field(default_factory=lambda: dict.fromkeys(SOURCES, 0))
+    found: dict[str, int] = field(default_factory=lambda: dict.fromkeys(SOURCES, 0))
+    games: int = 0
+    rejected: int = 0
+
+    def add(self, game: GameYield) -> None:
+        self.games += 1
+        self.positions[game.source] += game.positions
+        self.rejected += len(game.rejected)
+        for record in game.candidates:
+            self.found[game.source] += 1
+            if record["mirror_class"] in self.seen:
+                continue
+            self.seen.add(record["mirror_class"])
+            self.candidates.append(record)
+
+    def count(self, n: int) -> int:
+        return sum(1 for c in self.candidates if c["n"] == n)
+
+    def to_json(self) -> dict:
+        return {
+            "candidates": self.candidates,
+            "positions": self.positions,
+            "found": self.found,
+            "games": self.games,
+            "rejected": self.rejected,
+        }
+
+    @classmethod
+    def from_json(cls, data: dict) -> Pool:
+        pool = cls(
+            candidates=list(data["candidates"]),
+            positions=dict(data["positions"]),
+            found=dict(data["found"]),
+            games=int(data["games"]),
+            rejected=int(data["rejected"]),
+        )
+        pool.seen = {c["mirror_class"] for c in pool.candidates}
+        return pool

@@ -1,0 +1,146 @@
+"""Exercise packs: assembling, validating and verifying the JSON that the game reads.
+
+Format (schema: data/schema/pack.schema.json): top level ``format``
+("fechtbuch-pack"), ``version``, ``rules``, ``generator``, ``seed``,
+``command``, ``puzzles``.  Each puzzle: ``id``, ``n``, ``position``,
+``attacker``, ``key``, ``line``, ``solution`` (the solution tree of
+docs/solver.md), ``tags``, ``difficulty``, ``cards``.  Puzzles are ordered by
+N, then difficulty, then id.
+"""
+
+from __future__ import annotations
+
+from functools import cache
+
+import jsonschema
+import orjson
+
+from engines import __version__
+from engines.battleklinge.cards import COLOR_CHARS, card_id
+from engines.battleklinge.position import Move, NotationError, Position
+from engines.clikit import dump_json
+from engines.errors import InputError
+from engines.paths import DATA_DIR
+from puzzles.mining import mirror_class, puzzle_id
+from solver.verify import verify_exercise, verify_tree
+
+PACK_FORMAT = "fechtbuch-pack"
+PACK_VERSION = 1
+PUZZLE_FIELDS = (
+    "id",
+    "n",
+    "position",
+    "attacker",
+    "key",
+    "line",
+    "solution",
+    "tags",
+    "difficulty",
+    "cards",
+)
+SCHEMA_PATH = DATA_DIR / "schema" / "pack.schema.json"
+
+
+class PackError(InputError):
+    """A pack file that is not a pack at all (unreadable, not JSON, wrong format)."""
+
+
+@cache
+def _validator() -> jsonschema.Draft202012Validator:
+    return jsonschema.Draft202012Validator(orjson.loads(SCHEMA_PATH.read_bytes()))
+
+
+def build_pack(selected: list[dict], seed: int, command: str) -> dict:
+    puzzles = [{k: c[k] for k in PUZZLE_FIELDS} for c in selected]
+    puzzles.sort(key=lambda p: (p["n"], p["difficulty"], p["id"]))
+    return {
+        "format": PACK_FORMAT,
+        "version": PACK_VERSION,
+        "rules": "battleklinge",
+        "generator": {"name": "fechtbuch", "version": __version__},
+        "seed": seed,
+        "command": command,
+        "puzzles": puzzles,
+    }
+
+
+def pack_bytes(pack: dict) -> bytes:
+    return dump_json(pack)
+
+
+def schema_problems(pack) -> list[str]:
+    """One line per schema violation, with its JSON path."""
+    problems = []
+    for error in sorted(_validator().iter_errors(pack), key=lambda e: list(e.absolute_path)):
+        path = "/".join(str(p) for p in error.absolute_path) or "(top)"
+        message = error.message if len(error.message) < 160 else error.message[:157] + "..."
+        problems.append(f"schema: {path}: {message}")
+    return problems
+
+
+def verify_puzzle(puzzle: dict) -> list[str]:
+    """Re-prove one puzzle with the independent verifier; one line per problem."""
+    problems = []
+    try:
+        pos = Position.from_text(puzzle["position"])
+        key = Move.from_text(puzzle["key"])
+        line = [Move.from_text(m) for m in puzzle["line"]]
+    except NotationError as err:
+        return [str(err)]
+    n = puzzle["n"]
+    if puzzle["id"] != puzzle_id(puzzle["position"], n, puzzle["key"]):
+        problems.append(f"id: expected {puzzle_id(puzzle['position'], n, puzzle['key'])}")
+    if puzzle["attacker"] != COLOR_CHARS[pos.turn]:
+        problems.append("attacker: not the side to move")
+    if puzzle["cards"] != [card_id(c) for c in pos.cards]:
+        problems.append("cards: not the five cards of the position")
+    if not line or line[0] != key:
+        problems.append("line: must start with the key")
+    problems += verify_exercise(pos, n, key)
+    problems += [f"solution: {p}" for p in verify_tree(pos, puzzle["solution"], n)]
+    problems += _line_problems(pos, line, puzzle["solution"])
+    return problems
+
+
+def _line_problems(pos: Position, line: list[Move], tree) -> list[str]:
+    """The line must follow the tree and end in a hit."""
+    node = tree
+    for i, move in enumerate(line):
+        text = move.to_text()
+        if not isinstance(node, dict) or text not in node:
+            return [f"line: move {i + 1} {text!r} leaves the solution tree"]
+        node = node[text]
+    return [] if node == "hit" else ["line: does not end in a hit"]
+
+
+def verify_pack(pack) -> list[str]:
+    """All problems of a pack: schema, every puzzle, ids, mirror duplicates."""
+    problems = schema_problems(pack)
+    if problems:
+        return problems
+    classes: dict[str, str] = {}
+    for number, puzzle in enumerate(pack["puzzles"], 1):
+        label = f"puzzle {number} ({puzzle['id']})"
+        problems += [f"{label}: {p}" for p in verify_puzzle(puzzle)]
+        try:
+            cls = mirror_class(Position.from_text(puzzle["position"]))
+        except NotationError:
+            continue
+        if cls in classes:
+            problems.append(f"{label}: same as {classes[cls]} up to the mirror")
+        classes.setdefault(cls, label)
+    order = [(p["n"], p["difficulty"], p["id"]) for p in pack["puzzles"]]
+    if order != sorted(order):
+        problems.append("puzzles: not ordered by n, difficulty, id")
+    return problems
+
+
+def load_pack(path) -> dict:
+    from engines.clikit import read_json_file
+
+    data = read_json_file(path, "pack")
+    if not isinstance(data, dict) or data.get("format") != PACK_FORMAT:
+        raise PackError(
+            f"pack: {str(path)!r} is not a fechtbuch pack (format must be {PACK_FORMAT!r})"
+        )
+    return data

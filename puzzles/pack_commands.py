@@ -1,0 +1,105 @@
+"""``fechtbuch pack``: tools for exercise packs (verify, show)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import click
+
+from engines.battleklinge.position import Position
+from engines.battleklinge.textboard import draw_position
+from engines.clikit import emit_json
+from engines.errors import InputError
+from puzzles.pack import load_pack, verify_pack
+
+
+@click.group("pack")
+def pack() -> None:
+    """Tools for exercise packs: verify, show, html, svg."""
+
+
+@pack.command("verify")
+@click.argument("pack_file", metavar="PACK", type=click.Path(dir_okay=False, path_type=Path))
+@click.option("--json", "as_json", is_flag=True, help="Print the problems as JSON.")
+def pack_verify(pack_file: Path, as_json: bool) -> int:
+    """Check PACK completely, with the independent minimax verifier.
+
+    Schema; every puzzle re-proved (exactly N, one key); every solution tree
+    complete and correct (every winning attacker alternative listed and none
+    that fails, every defender reply present, every "hit" a real hit); the
+    line inside the tree; ids; mirror duplicates; order.  One line per
+    problem; exit 1 on any.
+    """
+    data = load_pack(pack_file)
+    problems = verify_pack(data)
+    puzzles = data.get("puzzles", [])
+    if as_json:
+        emit_json({"pack": str(pack_file), "puzzles": len(puzzles), "problems": problems})
+    else:
+        for line in problems:
+            click.echo(line)
+        verdict = "FAILED" if problems else "OK"
+        click.echo(f"{pack_file}: {len(puzzles)} puzzles, {len(problems)} problems: {verdict}")
+    return 1 if problems else 0
+
+
+def _count_nodes(node) -> tuple[int, int]:
+    """(attacker nodes, defender replies) in a solution tree."""
+    if node == "hit":
+        return 0, 0
+    attackers, replies = 1, 0
+    for defender in node.values():
+        if defender == "hit":
+            continue
+        replies += len(defender)
+        for sub in defender.values():
+            a, r = _count_nodes(sub)
+            attackers += a
+            replies += r
+    return attackers, replies
+
+
+@pack.command("show")
+@click.argument("pack_file", metavar="PACK", type=click.Path(dir_okay=False, path_type=Path))
+@click.option(
+    "--id",
+    "puzzle_ref",
+    default=None,
+    metavar="ID|NUMBER",
+    help="Draw one puzzle (its id, or its number in the list) with its solution.",
+)
+def pack_show(pack_file: Path, puzzle_ref: str | None) -> None:
+    """A readable summary of PACK, or one puzzle drawn with its solution."""
+    data = load_pack(pack_file)
+    puzzles = data["puzzles"]
+    if puzzle_ref is None:
+        click.echo(f"{pack_file}: {len(puzzles)} exercises, seed {data['seed']}")
+        click.echo(f"made by: {data['command']}")
+        click.echo(f"{'#':>3}  {'id':14}  N  side  diff  tags")
+        for number, p in enumerate(puzzles, 1):
+            side = "Gold" if p["attacker"] == "g" else "Blau"
+            click.echo(
+                f"{number:>3}  {p['id']:14}  {p['n']}  {side}  {p['difficulty']:4.1f}  "
+                + ", ".join(p["tags"])
+            )
+        return
+    match = [p for i, p in enumerate(puzzles, 1) if puzzle_ref in (p["id"], str(i))]
+    if not match:
+        raise InputError(f"id: no puzzle {puzzle_ref!r} in {str(pack_file)!r}")
+    p = match[0]
+    side = "Gold" if p["attacker"] == "g" else "Blau"
+    click.echo(
+        f"{p['id']}: {side} to move hits in {p['n']} (difficulty {p['difficulty']}; "
+        + ", ".join(p["tags"])
+        + ")"
+    )
+    click.echo(p["position"])
+    click.echo("")
+    click.echo(draw_position(Position.from_text(p["position"])))
+    click.echo("")
+    click.echo(f"Solution: {p['key']}")
+    click.echo("Main line: " + " ".join(p["line"]))
+    attackers, replies = _count_nodes(p["solution"])
+    click.echo(
+        f"Solution tree: {attackers} attacker positions, {replies} defender replies covered."
+    )

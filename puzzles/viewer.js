@@ -1,0 +1,599 @@
+// fechtbuch pack viewer: browse a puzzle pack, try moves against its solution trees.
+//
+// The rules part is a small transcription of engines/battleklinge/reference.py
+// (same move order), tested against it in tests/test_viewer.py.  The drawing is
+// the SVG made by engines/battleklinge/svg.py; this script only moves its pieces,
+// cards and arrows around, reading square and slot places from the markup.
+"use strict";
+
+(function () {
+  const DATA = JSON.parse(document.getElementById("fb-data").textContent);
+  const CARDS = DATA.cards; // [{id, name, offsets: [[dx, dy], ...], mark}]
+  const BANNER = DATA.banner; // [gold banner square, blau banner square]
+  const COLOR_NAMES = ["Gold", "Blau"];
+  const COLOR_CHARS = "gb";
+  const FILES = "abcde";
+  const REPLY_DELAY_MS = 450;
+  const SVG_NS = "http://www.w3.org/2000/svg";
+  const CARD_INDEX = {};
+  CARDS.forEach((card, index) => { CARD_INDEX[card.id] = index; });
+
+  // ---- rules ---------------------------------------------------------------
+  function cardIndex(text) {
+    const key = text.trim().toLowerCase().replace("ß", "ss");
+    if (!(key in CARD_INDEX)) throw new Error("unknown card " + JSON.stringify(text));
+    return CARD_INDEX[key];
+  }
+
+  function parsePosition(text) {
+    const fields = text.trim().split(" ");
+    const board = new Array(25).fill("");
+    fields[0].split("/").forEach((rankText, row) => {
+      const rank = 4 - row;
+      let file = 0;
+      for (const ch of rankText) {
+        if ("12345".includes(ch)) file += Number(ch);
+        else board[rank * 5 + file++] = ch;
+      }
+    });
+    const hand = (t) => t.split(",").map(cardIndex).sort((a, b) => a - b);
+    return {
+      board, turn: COLOR_CHARS.indexOf(fields[1]),
+      hands: [hand(fields[2]), hand(fields[3])], side: cardIndex(fields[4]),
+    };
+  }
+
+  function positionText(pos) {
+    const rows = [];
+    for (let rank = 4; rank >= 0; rank--) {
+      let row = "", empty = 0;
+      for (let file = 0; file < 5; file++) {
+        const ch = pos.board[rank * 5 + file];
+        if (ch) { row += (empty ? String(empty) : "") + ch; empty = 0; } else empty++;
+      }
+      rows.push(row + (empty ? String(empty) : ""));
+    }
+    const hands = pos.hands.map((h) => h.map((c) => CARDS[c].id).join(","));
+    return [rows.join("/"), COLOR_CHARS[pos.turn], hands[0], hands[1], CARDS[pos.side].id].join(" ");
+  }
+
+  const colorOf = (ch) => (ch === "" ? -1 : ch === ch.toUpperCase() ? 0 : 1);
+  const squareName = (sq) => FILES[sq % 5] + String(Math.floor(sq / 5) + 1);
+  const parseSquare = (t) => FILES.indexOf(t[0]) + 5 * (Number(t[1]) - 1);
+
+  function winner(pos) {
+    for (const color of [0, 1]) {
+      const own = pos.board.indexOf(color === 0 ? "M" : "m");
+      const enemy = pos.board.indexOf(color === 0 ? "m" : "M");
+      if (enemy < 0 || own === BANNER[1 - color]) return color;
+    }
+    return null;
+  }
+
+  function legalMoves(pos) {
+    if (winner(pos) !== null) return [];
+    const me = pos.turn, sign = me === 0 ? 1 : -1, moves = [];
+    for (const card of pos.hands[me]) {
+      for (let sq = 0; sq < 25; sq++) {
+        if (colorOf(pos.board[sq]) !== me) continue;
+        const file = sq % 5, rank = Math.floor(sq / 5);
+        for (const [dx, dy] of CARDS[card].offsets) {
+          const tf = file + sign * dx, tr = rank + sign * dy;
+          if (tf < 0 || tf > 4 || tr < 0 || tr > 4) continue;
+          if (colorOf(pos.board[tr * 5 + tf]) === me) continue;
+          moves.push({ card, from: sq, to: tr * 5 + tf });
+        }
+      }
+    }
+    if (!moves.length) return pos.hands[me].map((card) => ({ card, from: null, to: null }));
+    return moves.sort((a, b) => a.card - b.card || a.from - b.from || a.to - b.to);
+  }
+
+  function play(pos, move) {
+    const board = pos.board.slice();
+    if (move.from !== null) { board[move.to] = board[move.from]; board[move.from] = ""; }
+    const hands = pos.hands.map((h) => h.slice());
+    hands[pos.turn] = hands[pos.turn].filter((c) => c !== move.card).concat([pos.side])
+      .sort((a, b) => a - b);
+    return { board, turn: 1 - pos.turn, hands, side: move.card };
+  }
+
+  const moveText = (m) =>
+    CARDS[m.card].id + ":" + (m.from === null ? "pass" : squareName(m.from) + squareName(m.to));
+
+  function parseMove(text) {
+    const [card, rest] = text.split(":");
+    if (rest === "pass") return { card: cardIndex(card), from: null, to: null };
+    return { card: cardIndex(card), from: parseSquare(rest.slice(0, 2)), to: parseSquare(rest.slice(2)) };
+  }
+
+  // ---- solution trees ------------------------------------------------------
+  // An attacker node maps winning moves to "hit" or a defender node; a defender
+  // node maps every reply to the next attacker node (issue 3).
+  const distanceMemo = new WeakMap();
+  function distance(attackerNode) {
+    // Attacker moves until the hit when both sides play best from here.
+    if (distanceMemo.has(attackerNode)) return distanceMemo.get(attackerNode);
+    let best = Infinity;
+    for (const result of Object.values(attackerNode)) {
+      const d = result === "hit" ? 1
+        : 1 + Math.max(...Object.values(result).map(distance));
+      best = Math.min(best, d);
+    }
+    distanceMemo.set(attackerNode, best);
+    return best;
+  }
+
+  function chooseReply(defenderNode, history, line) {
+    // The pack's main line while the game follows it; otherwise the longest
+    // defence: the reply after which the hit is furthest away, ties by move text.
+    const next = line[history.length];
+    const onLine = history.every((m, i) => m === line[i]);
+    if (onLine && next !== undefined && next in defenderNode) return next;
+    let best = null, bestDistance = -1;
+    for (const reply of Object.keys(defenderNode).sort()) {
+      const d = distance(defenderNode[reply]);
+      if (d > bestDistance) { best = reply; bestDistance = d; }
+    }
+    return best;
+  }
+
+  // ---- page state ----------------------------------------------------------
+  const el = (id) => document.getElementById(id);
+  const state = {
+    index: -1, puzzle: null, start: null, pos: null, history: [], node: null,
+    phase: "idle", selected: null, stepping: false, timer: null, helped: false,
+  };
+
+  function svgRoot() { return el("diagram").querySelector("svg"); }
+  function bottomColor() { return COLOR_CHARS.indexOf(svgRoot().dataset.bottom); }
+  function squareRect(sq) { return svgRoot().querySelector('rect.sq[data-sq="' + sq + '"]'); }
+  function centre(sq) {
+    const r = squareRect(sq);
+    return [Number(r.getAttribute("x")) + Number(r.getAttribute("width")) / 2,
+      Number(r.getAttribute("y")) + Number(r.getAttribute("height")) / 2];
+  }
+  function make(tag, attrs) {
+    const node = document.createElementNS(SVG_NS, tag);
+    for (const [k, v] of Object.entries(attrs)) node.setAttribute(k, v);
+    return node;
+  }
+  const attackerMovesPlayed = () => Math.ceil(state.history.length / 2);
+  const remaining = () => state.puzzle.n - attackerMovesPlayed();
+  const plural = (k, word) => k + " " + word + (k === 1 ? "" : "s");
+
+  function setStatus(kind, text) {
+    const box = el("status");
+    box.dataset.state = kind;
+    box.textContent = text;
+  }
+
+  function drawArrow(layer, move, cls, colour) {
+    const [x1, y1] = centre(move.from), [x2, y2] = centre(move.to);
+    const dx = x2 - x1, dy = y2 - y1, shorten = 16 / Math.hypot(dx, dy);
+    const line = make("line", {
+      class: cls, x1, y1, x2: x2 - dx * shorten, y2: y2 - dy * shorten,
+      stroke: colour, "stroke-width": 8, "stroke-linecap": "round", opacity: 0.85,
+      "marker-end": "url(#arrowhead)",
+    });
+    if (cls === "hint-arrow") line.setAttribute("stroke-dasharray", "2 12");
+    layer.appendChild(line);
+  }
+
+  function draw() {
+    const svg = svgRoot(), pos = state.pos, bottom = bottomColor();
+    const pieces = svg.querySelector("g.pieces");
+    pieces.replaceChildren();
+    pos.board.forEach((ch, sq) => {
+      if (!ch) return;
+      const [cx, cy] = centre(sq);
+      const kind = COLOR_CHARS[colorOf(ch)] + "-" + ch.toLowerCase();
+      pieces.appendChild(make("use", {
+        class: "piece", "data-sq": sq, href: "#piece-" + kind,
+        x: cx - 32, y: cy - 32, width: 64, height: 64,
+      }));
+    });
+    // Cards: each keeps its group; move it to its slot and point its grid at the holder.
+    const last = state.history.length ? parseMove(state.history[state.history.length - 1]) : null;
+    const places = [];
+    pos.hands[1 - bottom].forEach((c, i) => places.push([c, "top-" + i, false]));
+    pos.hands[bottom].forEach((c, i) => places.push([c, "bottom-" + i, true]));
+    places.push([pos.side, "side", pos.turn === bottom]);
+    const firstHand = pos.hands[pos.turn][0];
+    for (const [card, slot, up] of places) {
+      const group = svg.querySelector('g.card[data-card="' + CARDS[card].id + '"]');
+      const box = svg.querySelector('rect.slot[data-slot="' + slot + '"]');
+      group.setAttribute("transform",
+        "translate(" + box.getAttribute("x") + " " + box.getAttribute("y") + ")");
+      group.dataset.slot = slot;
+      const grid = group.querySelector("g.grid");
+      if (up) grid.removeAttribute("transform");
+      else grid.setAttribute("transform",
+        "rotate(180 " + grid.dataset.cx + " " + grid.dataset.cy + ")");
+      const face = group.querySelector("rect.card-face");
+      let stroke = "#6d6456", width = 1.2;
+      if (last && last.card === card) { stroke = "#138a72"; width = 3.5; }
+      if (state.selected !== null && pos.hands[pos.turn].includes(card)) {
+        stroke = card === firstHand ? "#1a9fb0" : "#e07b1a"; width = 3.5;
+      }
+      face.setAttribute("stroke", stroke);
+      face.setAttribute("stroke-width", width);
+    }
+    svg.querySelector('text.hand-label[data-row="side"]').textContent =
+      "Side card (to " + COLOR_NAMES[pos.turn] + ")";
+    const w = winner(pos);
+    svg.querySelector("text.caption").textContent = w !== null
+      ? COLOR_NAMES[w] + " has hit (Treffer)."
+      : COLOR_NAMES[pos.turn] + " to move" + (last ? "; last move " + moveText(last) : "") + ".";
+    const arrows = svg.querySelector("g.arrows");
+    arrows.replaceChildren();
+    if (last && last.from !== null) drawArrow(arrows, last, "arrow", "#138a72");
+    drawMarks();
+    el("moves").textContent = state.history.length
+      ? "Moves: " + state.history.map((m, i) => (i % 2 === 0 ? (i / 2 + 1) + ". " : "") + m).join(" ")
+      : "";
+  }
+
+  function drawMarks() {
+    const svg = svgRoot(), marks = svg.querySelector("g.marks");
+    marks.replaceChildren();
+    if (state.selected === null) return;
+    const [sx, sy] = centre(state.selected);
+    marks.appendChild(make("circle", {
+      class: "selection", cx: sx, cy: sy, r: 30, fill: "none", stroke: "#138a72", "stroke-width": 4,
+    }));
+    const hand = state.pos.hands[state.pos.turn];
+    const byTarget = {};
+    for (const m of legalMoves(state.pos)) {
+      if (m.from === state.selected) (byTarget[m.to] = byTarget[m.to] || []).push(m.card);
+    }
+    for (const [to, cards] of Object.entries(byTarget)) {
+      const [cx, cy] = centre(Number(to));
+      // Turquoise for the first hand card, orange for the second, both when both reach.
+      if (cards.includes(hand[0])) marks.appendChild(make("circle", {
+        class: "target-mark", cx, cy, r: cards.length > 1 ? 14 : 10, fill: "#1a9fb0", opacity: 0.9,
+      }));
+      if (cards.includes(hand[1])) marks.appendChild(make("circle", {
+        class: "target-mark", cx, cy, r: 7, fill: "#e07b1a", opacity: 0.95,
+      }));
+    }
+  }
+
+  function showChoice(moves, prompt) {
+    const box = el("choice");
+    box.replaceChildren();
+    if (!moves.length) return;
+    const label = document.createElement("span");
+    label.textContent = prompt + " ";
+    box.appendChild(label);
+    const hand = state.pos.hands[state.pos.turn];
+    for (const m of moves) {
+      const button = document.createElement("button");
+      button.textContent = CARDS[m.card].name;
+      button.dataset.move = moveText(m);
+      button.className = m.card === hand[0] ? "first" : "second";
+      button.addEventListener("click", () => { showChoice([], ""); tryMove(m); });
+      box.appendChild(button);
+    }
+  }
+
+  function offerPass() {
+    // No piece can move: the player still hands on a card (rules: "Tausch ohne Bewegung").
+    const moves = legalMoves(state.pos);
+    if (moves.length && moves[0].from === null) {
+      showChoice(moves, "No piece can move; pass a card:");
+    }
+  }
+
+  // ---- play ----------------------------------------------------------------
+  function onSquareClick(sq) {
+    if (state.phase !== "attacker") return;
+    state.stepping = false; // the player takes over from a stepped main line
+    const moves = legalMoves(state.pos);
+    const own = colorOf(state.pos.board[sq]) === state.pos.turn;
+    if (state.selected !== null && !own) {
+      const options = moves.filter((m) => m.from === state.selected && m.to === sq);
+      if (options.length === 1) { tryMove(options[0]); return; }
+      if (options.length > 1) { showChoice(options, "Both cards reach " + squareName(sq) + "; play:"); return; }
+    }
+    showChoice([], "");
+    state.selected = own && moves.some((m) => m.from === sq) && state.selected !== sq ? sq : null;
+    draw();
+  }
+
+  function tryMove(move) {
+    const text = moveText(move);
+    const attacker = state.pos.turn;
+    state.selected = null;
+    showChoice([], "");
+    state.pos = play(state.pos, move);
+    state.history.push(text);
+    const node = state.node;
+    if (node && text in node) {
+      const result = node[text];
+      if (result === "hit") {
+        if (winner(state.pos) !== attacker) {
+          fail("the pack says " + text + " hits, but the rules disagree");
+          return;
+        }
+        state.node = null;
+        state.phase = "solved";
+        markRow(state.helped ? "helped" : "solved");
+        setStatus("solved", "Hit! " + text + " wins. Solved" +
+          (state.helped ? " (with help)." : "."));
+      } else {
+        state.node = result;
+        state.phase = "defender";
+        setStatus("good", "Good: " + text + " keeps the sure path. " +
+          COLOR_NAMES[1 - attacker] + " is answering\u2026");
+        if (!state.stepping) state.timer = setTimeout(computerReply, REPLY_DELAY_MS);
+      }
+    } else {
+      state.node = null;
+      state.phase = "lost";
+      markRow("failed");
+      setStatus("lost", "The sure path is lost: " + text + " does not force the hit within " +
+        plural(remaining() + 1, "move") + ". Take back and try again, or show the solution.");
+    }
+    draw();
+  }
+
+  function computerReply() {
+    state.timer = null;
+    if (state.phase !== "defender") return;
+    const reply = chooseReply(state.node, state.history, state.puzzle.line);
+    if (!applyReply(reply)) return;
+    setStatus("good", COLOR_NAMES[state.pos.turn === 0 ? 1 : 0] + " answers " + reply +
+      ". Your move: hit within " + plural(remaining(), "more move") + ".");
+    draw();
+    offerPass();
+  }
+
+  function applyReply(reply) {
+    const legal = legalMoves(state.pos).map(moveText);
+    if (!legal.includes(reply)) { fail("the pack's reply " + reply + " is not legal here"); return false; }
+    state.pos = play(state.pos, parseMove(reply));
+    state.history.push(reply);
+    state.node = state.node[reply];
+    state.phase = "attacker";
+    return true;
+  }
+
+  function fail(message) {
+    state.phase = "error";
+    setStatus("error", "Broken pack: " + message + ".");
+    console.error("fechtbuch viewer: " + message);
+  }
+
+  function markRow(result) {
+    const row = document.querySelector('#list tr.row[data-index="' + state.index + '"]');
+    if (!row || row.classList.contains("solved")) return;
+    row.classList.remove("failed");
+    row.classList.add(result === "failed" ? "failed" : "solved");
+  }
+
+  function replay(history) {
+    // Rebuild the game from the start along the tree (for take-back).
+    clearTimeout(state.timer);
+    state.pos = state.start; state.history = []; state.node = state.puzzle.solution;
+    state.phase = "attacker"; state.selected = null; state.stepping = false;
+    for (const text of history) {
+      const move = parseMove(text);
+      const node = state.node;
+      state.pos = play(state.pos, move);
+      state.history.push(text);
+      state.node = node && text in node && node[text] !== "hit" ? node[text] : null;
+    }
+    state.phase = state.history.length % 2 ? "defender" : "attacker";
+  }
+
+  function restart() {
+    replay([]);
+    state.helped = false;
+    showChoice([], "");
+    el("solution").textContent = "";
+    setStatus("play", COLOR_NAMES[state.pos.turn] + " to move: force the hit within " +
+      plural(state.puzzle.n, "move") + " (Treffer in " + state.puzzle.n +
+      "). Click a piece, then where it goes.");
+    draw();
+    offerPass();
+  }
+
+  function takeBack() {
+    const h = state.history.slice();
+    if (!h.length) return;
+    h.pop();
+    if (h.length % 2) h.pop(); // back to the attacker's turn
+    replay(h);
+    showChoice([], "");
+    setStatus("play", h.length ? "Taken back. Your move: hit within " +
+      plural(remaining(), "more move") + "." : "Back at the start.");
+    draw();
+    offerPass();
+  }
+
+  function showSolution() {
+    if (state.phase !== "attacker" || !state.node) {
+      el("solution").textContent = "Main line: " + state.puzzle.line.join(" ");
+      return;
+    }
+    state.helped = true;
+    const keys = Object.keys(state.node).sort();
+    el("solution").textContent = "Winning here: " + keys.join(", ");
+    const arrows = svgRoot().querySelector("g.arrows");
+    for (const k of keys) {
+      const m = parseMove(k);
+      if (m.from !== null) drawArrow(arrows, m, "hint-arrow", "#2b5fb3");
+    }
+  }
+
+  function stepLine() {
+    const line = state.puzzle.line;
+    const onLine = state.history.every((m, i) => m === line[i]);
+    if (!onLine || state.history.length >= line.length) replay([]);
+    clearTimeout(state.timer);
+    state.stepping = true;
+    const k = state.history.length;
+    const text = line[k];
+    const move = parseMove(text);
+    const before = state.pos;
+    state.pos = play(before, move);
+    state.history.push(text);
+    state.node = state.node && text in state.node && state.node[text] !== "hit" ? state.node[text] : null;
+    state.phase = k + 1 === line.length ? "done" : k % 2 ? "attacker" : "defender";
+    state.selected = null;
+    showChoice([], "");
+    const done = winner(state.pos) !== null;
+    setStatus("line", "Main line, move " + (k + 1) + " of " + line.length + ": " +
+      COLOR_NAMES[before.turn] + " " + text + (done ? ". Hit." : "."));
+    draw();
+  }
+
+  // ---- list and selection ----------------------------------------------------
+  function selectPuzzle(index) {
+    clearTimeout(state.timer);
+    state.index = index;
+    state.puzzle = DATA.puzzles[index];
+    state.start = parsePosition(state.puzzle.position);
+    document.querySelectorAll("#list tr.row").forEach((row) => {
+      const selected = Number(row.dataset.index) === index;
+      row.classList.toggle("selected", selected);
+      if (selected) row.scrollIntoView({ block: "nearest" });
+    });
+    el("diagram").innerHTML = state.puzzle.svg;
+    svgRoot().addEventListener("click", (event) => {
+      const target = event.target.closest("rect.sq");
+      if (target) onSquareClick(Number(target.dataset.sq));
+    });
+    const p = state.puzzle;
+    el("title").textContent = "Puzzle " + (index + 1) + " \u00b7 Treffer in " + p.n + " \u00b7 " +
+      COLOR_NAMES[COLOR_CHARS.indexOf(p.attacker)] + " to move \u00b7 difficulty " +
+      shortNumber(p.difficulty) + " \u00b7 " + p.id;
+    restart();
+  }
+
+  // At most two decimals, no trailing zeros (JSON 3.0 arrives as 3 anyway).
+  const shortNumber = (x) => String(Math.round(x * 100) / 100);
+
+  function buildList() {
+    const body = el("list-body");
+    DATA.puzzles.forEach((p, index) => {
+      const row = document.createElement("tr");
+      row.className = "row";
+      row.dataset.index = index;
+      const cells = [String(index + 1), String(p.n), "", shortNumber(p.difficulty), ""];
+      cells.forEach((text, i) => {
+        const td = document.createElement("td");
+        td.textContent = text;
+        if (i === 2) {
+          for (const tag of p.tags) {
+            const span = document.createElement("span");
+            span.className = "tag";
+            span.textContent = tag;
+            td.appendChild(span);
+          }
+        }
+        if (i === 4) td.className = "state";
+        row.appendChild(td);
+      });
+      row.tabIndex = 0;
+      row.addEventListener("click", () => selectPuzzle(index));
+      row.addEventListener("keydown", (event) => {
+        if (event.key === "Enter" || event.key === " ") { event.preventDefault(); selectPuzzle(index); }
+      });
+      body.appendChild(row);
+    });
+  }
+
+  // ---- automated checks, run only when the URL asks for them ------------------
+  // #selftest=<JSON {puzzle, actions}> plays moves and presses buttons through the
+  // UI (DOM click events on squares and buttons) and writes what the page said into
+  // <pre id="selftest-result">; #rulestest=<JSON [positions]> writes the legal
+  // moves and successor positions for comparison with the Python reference.
+  function tick() { return new Promise((resolve) => setTimeout(resolve, 40)); }
+  async function until(condition) {
+    for (let i = 0; i < 500 && !condition(); i++) await tick();
+  }
+  function click(node) { node.dispatchEvent(new MouseEvent("click", { bubbles: true })); }
+
+  async function selfTest(spec) {
+    // spec: {puzzle: index, actions: [move text | "click:<square>" | "takeback" | "step" |
+    //   "hint" | "restart"]}
+    const steps = [];
+    const buttons = { takeback: "takeback", step: "step", hint: "hint", restart: "restart" };
+    click(document.querySelector('#list tr.row[data-index="' + spec.puzzle + '"]'));
+    for (const action of spec.actions) {
+      await until(() => state.phase !== "defender" || state.stepping);
+      let choices = [];
+      if (action in buttons) {
+        click(el(buttons[action]));
+      } else if (action.startsWith("click:")) {
+        click(squareRect(parseSquare(action.slice(6))));
+      } else {
+        const move = parseMove(action);
+        if (move.from !== null) {
+          click(squareRect(move.from));
+          click(squareRect(move.to));
+        }
+        choices = Array.from(document.querySelectorAll("#choice button"), (b) => b.dataset.move);
+        const button = document.querySelector('#choice button[data-move="' + action + '"]');
+        if (button) click(button);
+      }
+      const step = {
+        action, choices, state: el("status").dataset.state, message: el("status").textContent,
+      };
+      await until(() => state.phase !== "defender" || state.stepping);
+      if (step.state === "good") step.reply = state.history[state.history.length - 1];
+      step.solution = el("solution").textContent;
+      steps.push(step);
+    }
+    const row = document.querySelector('#list tr.row[data-index="' + spec.puzzle + '"]');
+    return {
+      steps, final: el("status").dataset.state, message: el("status").textContent,
+      history: state.history, position: positionText(state.pos), row: row.className,
+    };
+  }
+
+  function rulesTest(positions) {
+    return positions.map((text) => {
+      const pos = parsePosition(text);
+      const moves = legalMoves(pos);
+      return {
+        position: positionText(pos), winner: winner(pos), moves: moves.map(moveText),
+        children: moves.map((m) => positionText(play(pos, m))),
+      };
+    });
+  }
+
+  function writeResult(id, value) {
+    const pre = document.createElement("pre");
+    pre.id = id;
+    pre.hidden = true;
+    pre.textContent = JSON.stringify({ value, errors: window.fbErrors || [] });
+    document.body.appendChild(pre);
+    document.title = id + " done";
+  }
+
+  async function runChecks() {
+    const hash = decodeURIComponent(location.hash.slice(1));
+    if (hash.startsWith("selftest=")) {
+      // One spec, or a list of specs run one after the other on the same page.
+      const spec = JSON.parse(hash.slice(9));
+      const results = [];
+      for (const one of Array.isArray(spec) ? spec : [spec]) results.push(await selfTest(one));
+      writeResult("selftest-result", Array.isArray(spec) ? results : results[0]);
+    } else if (hash.startsWith("rulestest=")) {
+      writeResult("rulestest-result", rulesTest(JSON.parse(hash.slice(10))));
+    }
+  }
+
+  // ---- start -------------------------------------------------------------------
+  el("restart").addEventListener("click", restart);
+  el("takeback").addEventListener("click", takeBack);
+  el("hint").addEventListener("click", showSolution);
+  el("step").addEventListener("click", stepLine);
+  buildList();
+  if (DATA.puzzles.length) selectPuzzle(0);
+  else setStatus("play", "This pack has no puzzles.");
+  runChecks();
+})();

@@ -1,0 +1,180 @@
+"""A self-contained HTML page to browse a puzzle pack and try its puzzles.
+
+:func:`pack_html` turns a pack (issue 4's JSON, already loaded) into one page:
+inline CSS, inline JavaScript (``viewer.js``, ``viewer.css`` next to this
+module), the pack's puzzles as JSON, and per puzzle the SVG diagram from
+:func:`engines.battleklinge.svg.render_svg`.  Nothing is fetched from the
+network or from other files.
+
+The page knows the rules (a small JavaScript transcription of the reference
+rules, fed the card table from :mod:`engines.battleklinge.cards`) so it can show
+legal targets; whether a move keeps the sure path comes only from the puzzle's
+solution tree.
+
+>>> from engines.battleklinge.position import Position
+>>> pos = "2m2/5/2S2/5/2M2 g ausfall,volte bindung,stoss riposte"
+>>> pack = {"format": "fechtbuch-pack", "version": 1, "puzzles": [{
+...     "id": "p1", "n": 1, "position": pos, "attacker": "g", "key": "ausfall:c3c5",
+...     "line": ["ausfall:c3c5"], "solution": {"ausfall:c3c5": "hit"},
+...     "tags": ["master-captured"], "difficulty": 1.0,
+...     "cards": ["ausfall", "volte", "bindung", "stoss", "riposte"]}]}
+>>> page = pack_html(pack)
+>>> page.startswith("<!DOCTYPE html>") and '"key":"ausfall:c3c5"' in page
+True
+"""
+
+from __future__ import annotations
+
+from html import escape
+from importlib import resources
+
+import orjson
+
+from engines.battleklinge.cards import CARDS
+from engines.battleklinge.position import BANNER, Move, Position
+from engines.battleklinge.svg import render_svg
+from engines.errors import InputError
+
+PACK_FORMAT = "fechtbuch-pack"
+
+
+class PackError(InputError):
+    """A pack that cannot be shown; the message names the puzzle and the field."""
+
+
+def _asset(name: str) -> str:
+    return resources.files("puzzles").joinpath(name).read_text(encoding="utf-8")
+
+
+def _check_tree(tree, field: str, attacker_node: bool) -> None:
+    """Shape of a solution tree: move-text keys, ``"hit"`` only in attacker nodes."""
+    if not isinstance(tree, dict) or not tree:
+        raise PackError(f"{field}: expected a non-empty object of moves, got {str(tree)[:60]!r}")
+    for text, child in tree.items():
+        try:
+            Move.from_text(text)
+        except InputError as err:
+            raise PackError(f"{field}: {err}") from None
+        if child == "hit" and attacker_node:
+            continue
+        _check_tree(child, f"{field}[{text!r}]", not attacker_node)
+
+
+def check_puzzle(index: int, puzzle) -> None:
+    """Raise :class:`PackError` naming the field when a puzzle cannot be shown."""
+    where = f"pack: puzzle {index + 1}"
+    if not isinstance(puzzle, dict):
+        raise PackError(f"{where}: expected an object, got {str(puzzle)[:60]!r}")
+    required = {"id": str, "n": int, "position": str, "attacker": str, "key": str}
+    required |= {"line": list, "solution": dict, "tags": list, "difficulty": (int, float)}
+    for name, kind in required.items():
+        if name not in puzzle:
+            raise PackError(f"{where}: missing field {name!r}")
+        if not isinstance(puzzle[name], kind) or isinstance(puzzle[name], bool):
+            raise PackError(f"{where}: field {name!r} has the wrong type: {puzzle[name]!r}")
+    where += f" ({puzzle['id']})"
+    try:
+        position = Position.from_text(puzzle["position"])
+        for text in puzzle["line"]:
+            Move.from_text(text)
+        _check_tree(puzzle["solution"], "solution", True)
+    except PackError as err:
+        raise PackError(f"{where}: {err}") from None
+    except InputError as err:
+        raise PackError(f"{where}: {err}") from None
+    if puzzle["attacker"] != "gb"[position.turn]:
+        raise PackError(
+            f"{where}: field 'attacker' is {puzzle['attacker']!r} but "
+            f"{'gb'[position.turn]!r} is to move in {puzzle['position']!r}"
+        )
+    if not puzzle["line"] or puzzle["line"][0] not in puzzle["solution"]:
+        raise PackError(f"{where}: field 'line' must start with a winning move of 'solution'")
+
+
+def check_pack(pack) -> None:
+    """Raise :class:`PackError` when the pack's top level or a puzzle cannot be shown."""
+    if not isinstance(pack, dict):
+        raise PackError("pack: expected a JSON object at the top level")
+    if pack.get("format") != PACK_FORMAT:
+        raise PackError(f"pack: field 'format' must be {PACK_FORMAT!r}, got {pack.get('format')!r}")
+    if not isinstance(pack.get("puzzles"), list):
+        raise PackError(f"pack: field 'puzzles' must be a list, got {pack.get('puzzles')!r}")
+    for index, puzzle in enumerate(pack["puzzles"]):
+        check_puzzle(index, puzzle)
+
+
+def _script_json(data) -> str:
+    """JSON safe inside a <script> element: '</' cannot close it early."""
+    return orjson.dumps(data).decode().replace("</", "<\\/")
+
+
+def pack_html(pack: dict) -> str:
+    """One self-contained HTML page that browses ``pack`` (see the module docstring)."""
+    check_pack(pack)
+    puzzles = []
+    for puzzle in pack["puzzles"]:
+        shown = {
+            key: puzzle[key]
+            for key in ("id", "n", "position", "attacker", "key", "line", "solution", "tags")
+        }
+        shown["difficulty"] = puzzle["difficulty"]
+        shown["svg"] = render_svg(Position.from_text(puzzle["position"]))
+        puzzles.append(shown)
+    data = {
+        "cards": [
+            {"id": c.id, "name": c.name, "offsets": [list(o) for o in c.offsets], "mark": c.mark}
+            for c in CARDS
+        ],
+        "banner": list(BANNER),
+        "puzzles": puzzles,
+    }
+    generator = pack.get("generator")
+    if isinstance(generator, dict):
+        generator = " ".join(str(v) for v in generator.values())
+    facts = [f"{len(puzzles)} puzzles"]
+    if generator:
+        facts.append(f"made by {generator}")
+    if pack.get("seed") is not None:
+        facts.append(f"seed {pack['seed']}")
+    if pack.get("command"):
+        facts.append(f"command: {pack['command']}")
+    subtitle = " \u00b7 ".join(facts)
+    title = f"fechtbuch puzzle pack ({len(puzzles)} puzzles)"
+    return f"""<!DOCTYPE html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>{escape(title)}</title>
+<script>
+{_asset("viewer_errors.js")}</script>
+<style>
+{_asset("viewer.css")}</style>
+</head>
+<body>
+<header><h1>fechtbuch: Battleklinge puzzles</h1>
+<p>{escape(subtitle)}</p></header>
+<main>
+<nav id="list"><table><thead><tr><th>#</th><th>N</th><th>Tags</th><th>Difficulty</th><th></th>
+</tr></thead><tbody id="list-body"></tbody></table></nav>
+<section id="view">
+<h2 id="title"></h2>
+<div id="diagram"></div>
+<div id="status" data-state="play" role="status" aria-live="polite"></div>
+<div id="choice"></div>
+<div id="controls">
+<button id="restart" type="button">Restart</button>
+<button id="takeback" type="button">Take back</button>
+<button id="hint" type="button">Solution</button>
+<button id="step" type="button">Main line \u25b6</button>
+</div>
+<div id="moves"></div>
+<div id="solution"></div>
+</section>
+</main>
+<script type="application/json" id="fb-data">{_script_json(data)}</script>
+<script>
+{_asset("viewer.js")}</script>
+</body>
+</html>
+"""

@@ -1,0 +1,318 @@
+"""The solve API: distance, keys, lines and solution trees for a position.
+
+Definitions (binding, docs/solver.md):
+
+* hit within N: the side to move wins with its N-th own move at the latest,
+  whatever the defence (N own moves span 2N-1 plies);
+* distance: the smallest such N (``None`` when there is none within the bound);
+* keys: every first move after which the hit within the distance is still forced;
+* loss in N: every move of the side to move is answered by a hit within N
+  opponent moves;
+* longest defence: the defender replies that delay the hit longest; ties are
+  broken by the move's notation text, ascending (so output is reproducible);
+* main line: key, longest defence, the fastest finish, ... to the hit (the
+  fastest key is the one whose hit comes soonest, ties by notation text).
+
+Every answer comes from df-pn (:mod:`solver.dfpn`); ``verify=True`` re-derives
+the distance, the key set and the loss with the independent minimax verifier
+(:mod:`solver.minimax`).  Hitting a limit (nodes, time) gives status
+``"unknown"`` and no claims, never a wrong answer.
+
+>>> from engines.battleklinge.position import Position
+>>> r = solve(Position.from_text("2m2/5/2M2/5/5 g ausfall,volte bindung,stoss riposte"), max_n=2)
+>>> r.distance, [k.to_text() for k in r.keys]
+(1, ['ausfall:c3c5'])
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from engines.battleklinge import fast
+from engines.battleklinge.cards import COLOR_NAMES
+from engines.battleklinge.position import Move, Position
+from engines.errors import InputError
+from solver import dfpn, minimax
+from solver.tactics import is_hit_move
+
+DEFAULT_MAX_NODES = 50_000_000
+CHUNK_NODES = 2_000_000
+
+
+class SolverLimit(Exception):
+    """A node or time limit ended the search before an answer."""
+
+
+class UnsolvablePosition(InputError):
+    """The solver cannot take this position (decided, or a bound out of range)."""
+
+
+def _children(st: np.ndarray) -> list[tuple[int, np.ndarray]]:
+    out = np.empty(fast.MAX_MOVES, dtype=np.int32)
+    n = fast.gen_moves(st, out)
+    result = []
+    for code in out[:n]:
+        child = np.empty(fast.STATE_SIZE, dtype=np.int64)
+        fast.make_move(st, code, child)
+        result.append((int(code), child))
+    return result
+
+
+def _text(code: int) -> str:
+    return fast.decode_move(code).to_text()
+
+
+class Prover:
+    """df-pn with one transposition table and shared limits, for many queries.
+
+    ``won(st, b)``: the side to move hits within b; ``lost(st, b)``: the side
+    to move is hit within b opponent moves.  Raises :class:`SolverLimit`.
+    """
+
+    def __init__(
+        self, max_nodes: int | None = None, time_limit: float | None = None, table_mb: int = 64
+    ):
+        self.table = dfpn.new_table(table_mb)
+        self.max_nodes = DEFAULT_MAX_NODES if max_nodes is None else max_nodes
+        self.deadline = None if time_limit is None else time.monotonic() + time_limit
+        self.nodes = 0
+        self._memo: dict[tuple[int, int, bool], bool] = {}
+
+    def _prove(self, st: np.ndarray, budget: int, root_is_or: bool) -> bool:
+        if budget < 1:
+            return False
+        memo_key = (int(st[fast.F_HASH]), budget, root_is_or)
+        if memo_key in self._memo:
+            return self._memo[memo_key]
+        while True:
+            remaining = self.max_nodes - self.nodes
+            if remaining <= 0 or (self.deadline is not None and time.monotonic() > self.deadline):
+                raise SolverLimit
+            chunk = min(remaining, CHUNK_NODES)
+            pn, dn, nodes = dfpn.search(st, budget, root_is_or, self.table, chunk)
+            self.nodes += int(nodes)
+            if pn == 0 or dn == 0:
+                self._memo[memo_key] = pn == 0
+                return pn == 0
+
+    def won(self, st: np.ndarray, budget: int) -> bool:
+        return self._prove(st, budget, True)
+
+    def lost(self, st: np.ndarray, budget: int) -> bool:
+        return self._prove(st, budget, False)
+
+    def distance(self, st: np.ndarray, bound: int) -> int | None:
+        """Smallest b <= bound with a hit for the side to move."""
+        if not self.won(st, bound):
+            return None
+        return next(b for b in range(1, bound + 1) if self.won(st, b))
+
+    def loss_distance(self, st: np.ndarray, bound: int) -> int | None:
+        """Smallest b <= bound such that the side to move is hit within b."""
+        if not self.lost(st, bound):
+            return None
+        return next(b for b in range(1, bound + 1) if self.lost(st, b))
+
+    # ---- lines and trees ------------------------------------------------
+    def winning_moves(self, st: np.ndarray, budget: int) -> list[tuple[int, np.ndarray | None]]:
+        """Every move that hits at once or keeps a hit within ``budget`` (this move included)."""
+        result = []
+        for code, child in _children(st):
+            if is_hit_move(st, code):
+                result.append((code, None))
+            elif budget >= 2 and self.lost(child, budget - 1):
+                result.append((code, child))
+        return sorted(result, key=lambda item: _text(item[0]))
+
+    def attack_line(self, st: np.ndarray, budget: int) -> list[int]:
+        """Fastest key, longest defence, fastest finish, ... from an attacker node."""
+        line: list[int] = []
+        while True:
+            best = None
+            for code, child in self.winning_moves(st, budget):
+                speed = 0 if child is None else self.loss_distance(child, budget - 1)
+                if best is None or speed < best[0]:
+                    best = (speed, code, child)
+            assert best is not None, "attack_line called on a node without a hit"
+            speed, code, child = best
+            line.append(code)
+            if child is None:
+                return line
+            reply, st = self.longest_defence_step(child, speed)
+            line.append(reply)
+            budget = speed
+
+    def longest_defence_step(self, st: np.ndarray, budget: int) -> tuple[int, np.ndarray]:
+        """The reply (defender to move, lost within ``budget``) that delays the hit longest."""
+        best = None
+        for code, child in sorted(_children(st), key=lambda item: _text(item[0])):
+            delay = self.distance(child, budget)
+            assert delay is not None
+            if best is None or delay > best[0]:
+                best = (delay, code, child)
+        assert best is not None
+        return best[1], best[2]
+
+    def tree(self, st: np.ndarray, budget: int) -> dict:
+        """Solution tree of an attacker node (issue 3 format), keys sorted."""
+        node: dict = {}
+        for code, child in self.winning_moves(st, budget):
+            if child is None:
+                node[_text(code)] = "hit"
+            else:
+                node[_text(code)] = {
+                    _text(reply): self.tree(grandchild, budget - 1)
+                    for reply, grandchild in sorted(_children(child), key=lambda c: _text(c[0]))
+                }
+        return dict(sorted(node.items()))
+
+
+@dataclass
+class SolveResult:
+    """The answer for one position; see the module docstring for the terms."""
+
+    position: Position
+    max: int
+    status: str
+    distance: int | None = None
+    keys: list[Move] = field(default_factory=list)
+    loss_in: int | None = None
+    main_line: list[Move] = field(default_factory=list)
+    longest_defence: list[Move] = field(default_factory=list)
+    nodes: int = 0
+    seconds: float = 0.0
+    verified: bool = False
+    verifier_nodes: int = 0
+    _prover: Prover | None = field(default=None, repr=False, compare=False)
+
+    def tree(self) -> dict | None:
+        """The solution tree for the side to move (None without a hit)."""
+        if self.distance is None or self._prover is None:
+            return None
+        return self._prover.tree(fast.state_from_position(self.position), self.distance)
+
+    def to_json(self) -> dict:
+        return {
+            "position": self.position.to_text(),
+            "max": self.max,
+            "status": self.status,
+            "distance": self.distance,
+            "keys": [m.to_text() for m in self.keys],
+            "loss_in": self.loss_in,
+            "main_line": [m.to_text() for m in self.main_line],
+            "longest_defence": [m.to_text() for m in self.longest_defence],
+            "nodes": self.nodes,
+            "seconds": round(self.seconds, 6),
+            "verified": self.verified,
+        }
+
+    def summary(self) -> str:
+        """The human-readable answer, one or two sentences."""
+        mover = COLOR_NAMES[self.position.turn]
+        if self.status != "solved":
+            return (
+                f"Unknown: a limit was reached after {self.nodes:,} nodes ({self.seconds:.2f} s)."
+            )
+        line = " ".join(m.to_text() for m in self.main_line)
+        if self.distance is not None:
+            keys = ", ".join(m.to_text() for m in self.keys)
+            which = (
+                "the only winning move"
+                if len(self.keys) == 1
+                else f"{len(self.keys)} winning moves"
+            )
+            label = "Key" if len(self.keys) == 1 else "Keys"
+            return f"{mover} hits in {self.distance}. {label}: {keys} ({which}). Main line: {line}"
+        if self.loss_in is not None:
+            defence = " ".join(m.to_text() for m in self.longest_defence)
+            return (
+                f"{mover} to move is hit in {self.loss_in} at the latest; "
+                f"longest defence: {defence}. Main line: {line}"
+            )
+        return f"No forced hit within {self.max} own moves for either side."
+
+
+def solve(
+    position: Position,
+    max_n: int = 3,
+    max_nodes: int | None = None,
+    time_limit: float | None = None,
+    table_mb: int = 64,
+    verify: bool = False,
+) -> SolveResult:
+    """Solve ``position`` up to ``max_n`` own moves for either side.
+
+    Rejects decided positions and bounds outside 1..MAX_BUDGET at once.
+    """
+    if position.winner() is not None:
+        winner = COLOR_NAMES[position.winner()]
+        raise UnsolvablePosition(
+            f"position: already decided ({winner} has hit): {position.to_text()!r}"
+        )
+    if not 1 <= max_n <= dfpn.MAX_BUDGET:
+        raise UnsolvablePosition(f"max: must be 1 to {dfpn.MAX_BUDGET}, got {max_n}")
+    started = time.perf_counter()
+    prover = Prover(max_nodes=max_nodes, time_limit=time_limit, table_mb=table_mb)
+    result = SolveResult(position=position, max=max_n, status="unknown", _prover=prover)
+    st = fast.state_from_position(position)
+    try:
+        distance = prover.distance(st, max_n)
+        if distance is not None:
+            result.keys = [fast.decode_move(c) for c, _ in prover.winning_moves(st, distance)]
+            line = prover.attack_line(st, distance)
+            result.main_line = [fast.decode_move(c) for c in line]
+            result.longest_defence = result.main_line[1::2]
+        else:
+            loss = prover.loss_distance(st, max_n)
+            result.loss_in = loss
+            if loss is not None:
+                reply, child = prover.longest_defence_step(st, loss)
+                line = [reply] + prover.attack_line(child, prover.distance(child, loss))
+                result.main_line = [fast.decode_move(c) for c in line]
+                result.longest_defence = result.main_line[0::2]
+        result.distance = distance
+        result.status = "solved"
+    except SolverLimit:
+        result.keys, result.main_line, result.longest_defence = [], [], []
+    result.nodes = prover.nodes
+    if verify and result.status == "solved":
+        result.verified, result.verifier_nodes = verify_result(result)
+    result.seconds = time.perf_counter() - started
+    return result
+
+
+def verify_result(result: SolveResult) -> tuple[bool, int]:
+    """Re-derive distance, keys and loss with the minimax verifier; (agrees, nodes)."""
+    st = fast.state_from_position(result.position)
+    nodes = 0
+
+    def hit(state, b):
+        nonlocal nodes
+        answer, spent = minimax.hit_within(state, b)
+        nodes += spent
+        return answer
+
+    def lost(state, b):
+        nonlocal nodes
+        answer, spent = minimax.lost_within(state, b)
+        nodes += spent
+        return answer
+
+    d, bound = result.distance, result.max
+    if d is None:
+        ok = not hit(st, bound)
+    else:
+        ok = hit(st, d) and not hit(st, d - 1)
+        keys = set()
+        for code, child in _children(st):
+            if is_hit_move(st, code) or (d >= 2 and lost(child, d - 1)):
+                keys.add(fast.decode_move(code))
+        ok = ok and keys == set(result.keys)
+    if result.loss_in is None:
+        ok = ok and (d is not None or not lost(st, bound))
+    else:
+        ok = ok and lost(st, result.loss_in) and not lost(st, result.loss_in - 1)
+    return ok, nodes

@@ -1,0 +1,84 @@
+"""``fechtbuch solve``: prove forced hits for a position from the command line."""
+
+from __future__ import annotations
+
+import click
+
+from engines.clikit import POSITION, atomic_write, dump_json, emit_json
+from solver.api import solve
+from solver.dfpn import MAX_BUDGET
+
+
+@click.command("solve")
+@click.argument("position", type=POSITION)
+@click.option(
+    "--max",
+    "max_n",
+    type=click.IntRange(1, MAX_BUDGET),
+    default=3,
+    show_default=True,
+    help="Bound N: look for hits within N own moves of either side.",
+)
+@click.option("--json", "as_json", is_flag=True, help="Print one JSON object (fields below).")
+@click.option(
+    "--tree",
+    "tree_file",
+    type=click.Path(dir_okay=False),
+    default=None,
+    help="Write the solution tree (JSON) of the side to move to this file.",
+)
+@click.option("--force", is_flag=True, help="Overwrite an existing --tree file.")
+@click.option(
+    "--verify", is_flag=True, help="Confirm the answer with the independent minimax verifier."
+)
+@click.option("--max-nodes", type=click.IntRange(1), default=None, help="Node limit (default 50M).")
+@click.option("--time-limit", type=click.FloatRange(0), default=None, help="Time limit in seconds.")
+@click.option(
+    "--table-mb",
+    type=click.IntRange(1, 8192),
+    default=64,
+    show_default=True,
+    help="Transposition table size in MiB.",
+)
+def solve_command(
+    position, max_n, as_json, tree_file, force, verify, max_nodes, time_limit, table_mb
+):
+    """Prove or refute a forced hit (Treffer) for POSITION within --max own moves.
+
+    Finds the exact distance (smallest N with a forced hit for the side to
+    move), every key (first move that keeps the hit), the main line (fastest
+    key, longest defence, fastest finish), or, when the side to move is lost,
+    in how many opponent moves and its longest defence.
+
+    \b
+    Example:
+      fechtbuch solve '2m2/5/2M2/5/5 g ausfall,volte bindung,stoss riposte'
+      Gold hits in 1. Key: ausfall:c3c5 (the only winning move). Main line: ausfall:c3c5
+
+    JSON fields: position, max, distance, keys, loss_in, main_line,
+    longest_defence, nodes, seconds, verified, status.  Exit status: 0 with an
+    answer, 1 when a limit made it unknown or --verify failed, 2 on bad input.
+    """
+    result = solve(
+        position,
+        max_n=max_n,
+        max_nodes=max_nodes,
+        time_limit=time_limit,
+        table_mb=table_mb,
+        verify=verify,
+    )
+    if tree_file and result.status == "solved":
+        tree = result.tree()
+        if tree is None:
+            click.echo("note: no tree written: the side to move has no forced hit", err=True)
+        else:
+            atomic_write(tree_file, dump_json(tree), force=force)
+    if as_json:
+        emit_json(result.to_json())
+    else:
+        click.echo(result.summary())
+        if verify and result.status == "solved":
+            click.echo("Verified by minimax." if result.verified else "VERIFICATION FAILED.")
+    if result.status != "solved" or (verify and not result.verified):
+        return 1
+    return 0

@@ -1,0 +1,112 @@
+"""The independent verifier: plain exhaustive minimax over a move budget.
+
+It shares nothing with the proof-number search but the move generator: no
+transposition table, no heuristics, no move ordering; it visits moves in
+generator order and stops a node only when its value is settled (an
+attacker node at its first winning move, a defender node at its first
+refutation).  Slow by design, simple enough to trust.
+
+Definitions (as in docs/solver.md): the attacker has a *hit within n* if it
+wins with its n-th own move at the latest, whatever the defence; n own moves
+span 2n-1 plies.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from engines.battleklinge.fast import (
+    F_TURN,
+    MAX_MOVES,
+    NO_WINNER,
+    STATE_SIZE,
+    gen_moves,
+    make_move,
+    winner,
+)
+
+
+@njit(cache=True)
+def _search(st0, budget, attacker_to_move):
+    """Minimax with an explicit stack; returns (attacker wins within budget, nodes).
+
+    ``attacker_to_move``: True if the side to move in ``st0`` is the attacker
+    (an OR root); False if the side to move defends (an AND root) and the
+    attacker, its opponent, has ``budget`` own moves after this reply.
+    """
+    plies = 2 * budget + 1
+    states = np.empty((plies + 1, STATE_SIZE), dtype=np.int64)
+    moves = np.empty((plies + 1, MAX_MOVES), dtype=np.int32)
+    count = np.zeros(plies + 1, dtype=np.int64)
+    index = np.zeros(plies + 1, dtype=np.int64)
+    left = np.zeros(plies + 1, dtype=np.int64)  # attacker moves left, this one included
+    is_or = np.zeros(plies + 1, dtype=np.bool_)
+    attacker = st0[F_TURN] if attacker_to_move else 1 - st0[F_TURN]
+    states[0] = st0
+    is_or[0] = attacker_to_move
+    left[0] = budget
+    count[0] = gen_moves(states[0], moves[0])
+    index[0] = 0
+    nodes = 0
+    ply = 0
+    result = False
+    returning = False
+    while True:
+        if returning:
+            # a child finished with `result`; settle or continue this node
+            if is_or[ply] == result:
+                # OR node with a winning child, or AND node with a refuted child
+                if ply == 0:
+                    return result, nodes
+                ply -= 1
+                continue
+            returning = False
+        if index[ply] == count[ply]:
+            result = not is_or[ply]  # OR: no move wins; AND: every reply loses
+            if ply == 0:
+                return result, nodes
+            ply -= 1
+            returning = True
+            continue
+        move = moves[ply, index[ply]]
+        index[ply] += 1
+        child = states[ply + 1]
+        make_move(states[ply], move, child)
+        nodes += 1
+        who = winner(child)
+        if who != NO_WINNER:
+            result = who == attacker
+            returning = True
+            continue
+        if is_or[ply]:
+            if left[ply] == 1:
+                continue  # the last attacker move did not hit: this move fails
+            left[ply + 1] = left[ply] - 1
+        else:
+            left[ply + 1] = left[ply]
+        is_or[ply + 1] = not is_or[ply]
+        ply += 1
+        count[ply] = gen_moves(states[ply], moves[ply])
+        index[ply] = 0
+
+
+def hit_within(st: np.ndarray, budget: int) -> tuple[bool, int]:
+    """Does the side to move hit within ``budget`` own moves? Returns (answer, nodes)."""
+    if budget < 1:
+        return False, 0
+    if winner(st) != NO_WINNER:
+        raise ValueError("position is already decided")
+    won, nodes = _search(st, budget, True)
+    return bool(won), int(nodes)
+
+
+def lost_within(st: np.ndarray, budget: int) -> tuple[bool, int]:
+    """Is every move of the side to move answered by a hit within ``budget``
+    opponent moves?  Returns (answer, nodes)."""
+    if budget < 1:
+        return False, 0
+    if winner(st) != NO_WINNER:
+        raise ValueError("position is already decided")
+    lost, nodes = _search(st, budget, False)
+    return bool(lost), int(nodes)

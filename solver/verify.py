@@ -1,0 +1,110 @@
+"""Independent checks of exercises and solution trees with the minimax verifier.
+
+Nothing here uses df-pn: every claim is re-derived with
+:mod:`solver.minimax`, which shares only the move generator with it.  Each
+function returns a list of problems (empty when everything holds) so callers
+can report one line per failure.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from engines.battleklinge import fast
+from engines.battleklinge.position import Move, NotationError, Position
+from solver import minimax
+from solver.tactics import is_hit_move
+
+
+def _children(st: np.ndarray) -> dict[str, tuple[int, np.ndarray]]:
+    out = np.empty(fast.MAX_MOVES, dtype=np.int32)
+    n = fast.gen_moves(st, out)
+    result = {}
+    for code in out[:n]:
+        child = np.empty(fast.STATE_SIZE, dtype=np.int64)
+        fast.make_move(st, code, child)
+        result[fast.decode_move(int(code)).to_text()] = (int(code), child)
+    return result
+
+
+def winning_first_moves(st: np.ndarray, budget: int) -> set[str]:
+    """Moves that hit at once or leave the defender lost within ``budget - 1`` (verifier)."""
+    winning = set()
+    for text, (code, child) in _children(st).items():
+        if is_hit_move(st, code) or (budget >= 2 and minimax.lost_within(child, budget - 1)[0]):
+            winning.add(text)
+    return winning
+
+
+def verify_exercise(pos: Position, n: int, key: Move) -> list[str]:
+    """Exactly N (hit within n, none within n - 1) and ``key`` the only key."""
+    problems = []
+    if pos.winner() is not None:
+        return ["position is already decided"]
+    st = fast.state_from_position(pos)
+    if not minimax.hit_within(st, n)[0]:
+        problems.append(f"no forced hit within {n}")
+    elif n > 1 and minimax.hit_within(st, n - 1)[0]:
+        problems.append(f"a hit within {n - 1} exists, so it is not exactly {n}")
+    keys = sorted(winning_first_moves(st, n))
+    if keys != [key.to_text()]:
+        problems.append(f"keys are {keys}, expected only {key.to_text()!r}")
+    return problems
+
+
+def verify_tree(pos: Position, tree, n: int) -> list[str]:
+    """The solution tree is complete and correct (issue 3 format), from ``pos`` with budget n.
+
+    Attacker nodes list every winning move and no other; ``"hit"`` marks real
+    hits only; defender nodes list every legal reply.
+    """
+    problems: list[str] = []
+    _walk_attacker(fast.state_from_position(pos), tree, n, "", problems)
+    return problems
+
+
+def _walk_attacker(st, node, budget: int, path: str, problems: list[str]) -> None:
+    where = path or "root"
+    if not isinstance(node, dict) or not node:
+        problems.append(f"{where}: attacker node must be a non-empty object")
+        return
+    children = _children(st)
+    expected = winning_first_moves(st, budget)
+    if set(node) != expected:
+        missing = sorted(expected - set(node))
+        extra = sorted(set(node) - expected)
+        problems.append(f"{where}: winning moves differ (missing {missing}, not winning {extra})")
+    if list(node) != sorted(node):
+        problems.append(f"{where}: keys are not sorted")
+    for text, sub in node.items():
+        if text not in children or text not in expected:
+            continue
+        code, child = children[text]
+        step = f"{path} {text}".strip()
+        if is_hit_move(st, code):
+            if sub != "hit":
+                problems.append(f'{step}: a hit must be marked "hit"')
+            continue
+        if sub == "hit":
+            problems.append(f'{step}: marked "hit" but does not hit')
+            continue
+        if not isinstance(sub, dict):
+            problems.append(f"{step}: defender node must be an object")
+            continue
+        replies = _children(child)
+        if set(sub) != set(replies):
+            problems.append(f"{step}: defender replies differ from the legal moves")
+        if list(sub) != sorted(sub):
+            problems.append(f"{step}: keys are not sorted")
+        for reply, attacker_node in sub.items():
+            if reply in replies:
+                _walk_attacker(
+                    replies[reply][1], attacker_node, budget - 1, f"{step} {reply}", problems
+                )
+
+
+def parse_move_list(moves: list, field: str) -> list[Move]:
+    try:
+        return [Move.from_text(m) for m in moves]
+    except (NotationError, AttributeError) as err:
+        raise NotationError(f"{field}: {err}") from None

@@ -1,0 +1,294 @@
+"""fechtbuch play driven through stdin like a person: every mode end to end."""
+
+from __future__ import annotations
+
+import json
+import os
+import random
+import signal
+import subprocess
+import sys
+import time
+
+import pytest
+from click.testing import CliRunner
+
+import cli
+from engines.battleklinge import reference
+from engines.battleklinge.gamerecord import read_game
+from engines.battleklinge.position import Position
+from engines.battleklinge.terminal.records import PlayerRecord
+from engines.battleklinge.terminal.session import Session
+from engines.paths import DATA_DIR
+
+PACK = DATA_DIR / "packs" / "fechtuebungen.json"
+HIT_IN_ONE = "2m2/5/2M2/5/5 g ausfall,volte bindung,stoss riposte"
+
+
+@pytest.fixture(autouse=True)
+def private_record(tmp_path, monkeypatch):
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "xdg"))
+    return tmp_path / "xdg" / "fechtbuch" / "record.json"
+
+
+def play(*args, lines=()):
+    result = CliRunner().invoke(
+        cli.main, ["play", *map(str, args)], input="".join(f"{line}\n" for line in lines)
+    )
+    assert "Traceback" not in result.output
+    return result
+
+
+def test_two_players_scripted_game_to_a_hit_is_saved(tmp_path):
+    rng = random.Random(12)
+    pos = Position.from_text("ssmss/5/5/5/SSMSS g ausfall,volte bindung,stoss riposte")
+    moves = []
+    while pos.winner() is None and len(moves) < 200:
+        move = rng.choice(reference.legal_moves(pos))
+        moves.append(move.to_text())
+        pos = reference.play(pos, move)
+    game = tmp_path / "g.game"
+    result = play(
+        "--two-players",
+        "--position",
+        "ssmss/5/5/5/SSMSS g ausfall,volte bindung,stoss riposte",
+        "--save",
+        game,
+        lines=moves,
+    )
+    assert result.exit_code == 0
+    winner = "Gold" if pos.winner() == 0 else "Blau"
+    assert f"Treffer: {winner} wins." in result.output
+    record = read_game(game)
+    assert [m.to_text() for m in record.moves] == moves and record.result == "gb"[pos.winner()]
+
+
+def test_short_forms_illegal_and_ambiguous_moves_explained():
+    position = "5/3m1/2M2/5/5 g volte,bindung ausfall,stoss riposte"
+    out = play(
+        "--two-players",
+        "--position",
+        position,
+        lines=["c3c5", "c3d4", "pass", "florett:c3d4", "c3d4 volte"],
+    ).output
+    assert "Not played: no card in your hand jumps from c3 to c5" in out
+    assert "both Volte and Bindung jump from c3 to d4: type 'c3d4 volte' or 'c3d4 bindung'" in out
+    assert "you cannot pass" in out and "unknown card 'florett'" in out
+    assert "Treffer: Gold wins." in out
+
+
+def test_garbage_and_commands_never_crash(tmp_path):
+    lines = [
+        "",
+        "zzz",
+        "card florett",
+        "card ausfall",
+        "card bindung",
+        "warnings maybe",
+        "warnings off",
+        "save",
+        f"save {tmp_path}/x/y.game",
+        "undo",
+        "flip",
+        "moves",
+        "help",
+        "hint",
+        "solution",
+        "abort",
+    ]
+    result = play("--two-players", "--cards", "einsteiger", "--seed", 1, lines=lines)
+    assert result.exit_code == 0
+    assert (
+        "Nothing to take back." in result.output
+        and "Game aborted without a result." in result.output
+    )
+    assert "Saved to" in result.output
+
+
+def test_exercise_solved_along_the_line_is_recorded_green(private_record):
+    pack = json.loads(PACK.read_bytes())
+    puzzle = next(p for p in pack["puzzles"] if p["n"] == 3)
+    number = pack["puzzles"].index(puzzle) + 1
+    attacker_moves = puzzle["line"][0::2]
+    out = play("--pack", PACK, "--puzzle", number, lines=attacker_moves).output
+    assert out.count("Good: the sure path holds") == 2
+    for reply in puzzle["line"][1::2]:  # the computer defends with the longest defence
+        assert f"Computer plays {reply}" in out
+    assert "Treffer! Exercise solved." in out and f"Exercise {number} solved (green)." in out
+    assert json.loads(private_record.read_bytes())["exercises"][puzzle["id"]] == "solved"
+
+
+def test_exercise_failed_reports_lost_path_then_solved_with_help(private_record):
+    pack = json.loads(PACK.read_bytes())
+    puzzle = pack["puzzles"][0]
+    pos = Position.from_text(puzzle["position"])
+
+    def survives(move):  # a wrong move after which the defender cannot hit at once
+        child = reference.play(pos, move)
+        replies = reference.legal_moves(child)
+        return not any(reference.play(child, r).winner() == child.turn for r in replies)
+
+    wrong = next(
+        m.to_text()
+        for m in reference.legal_moves(pos)
+        if m.to_text() not in puzzle["solution"] and survives(m)
+    )
+    lines = [wrong, "solution", "undo", "solution", *puzzle["line"][0::2]]
+    out = play("--pack", PACK, "--puzzle", puzzle["id"], lines=lines).output
+    assert f"The sure path is lost: {wrong} does not force the hit." in out
+    assert "The sure path is lost here: 'undo' first" in out
+    assert f"Solution: {puzzle['key']}" in out
+    assert "Exercise 1 solved with help (yellow)." in out
+    assert json.loads(private_record.read_bytes())["exercises"][puzzle["id"]] == "solved-with-help"
+    nxt = play("--pack", PACK, "--next", lines=["quit"]).output
+    assert "Exercise 2 of 48" in nxt
+
+
+def test_exercise_bad_reference_is_a_one_line_error():
+    result = play("--pack", PACK, "--puzzle", "99")
+    assert result.exit_code == 2 and "no exercise '99'" in result.output
+
+
+def test_computer_game_win_is_counted(private_record):
+    out = play("--strength", "leicht", "--position", HIT_IN_ONE, "--seed", 1, lines=["c3c5"]).output
+    assert "Treffer: Gold wins." in out and "1 wins (with help 0), 0 losses" in out
+    data = json.loads(private_record.read_bytes())
+    assert data["computer"]["leicht"] == {"wins": 1, "losses": 0, "wins_with_help": 0}
+
+
+def test_computer_replies_and_hint_counts_as_help(private_record):
+    start = "ssmss/5/5/5/SSMSS g ausfall,volte bindung,stoss riposte"
+    out = play(
+        "--strength", "mittel", "--position", start, "--seed", 2, lines=["c1c3", "hint", "resign"]
+    ).output
+    assert "Mittel plays " in out and "Hint: " in out and "Gold resigns." in out
+    assert json.loads(private_record.read_bytes())["computer"]["mittel"]["losses"] == 1
+
+
+def test_draft_gives_each_school_two_picked_cards(tmp_path):
+    game = tmp_path / "d.game"
+    result = play(
+        "--draft",
+        "--seed",
+        5,
+        "--strength",
+        "leicht",
+        "--save",
+        game,
+        lines=["sixt", "sekond", "quit"],
+    )
+    out = result.output
+    assert "Kartenwahl: " in out and "picks first (by lot)" in out and "(computer) takes" in out
+    start = read_game(game).start
+    assert set(start.hands[0]) == {11, 15}  # sekond, sixt: the person's picks
+    assert "its mark lets" in out
+
+
+def test_blau_school_sees_board_from_its_side():
+    out = play(
+        "--school",
+        "b",
+        "--position",
+        "ssmss/5/5/5/SSMSS b ausfall,volte bindung,stoss riposte",
+        "--strength",
+        "leicht",
+        lines=["quit"],
+    ).output
+    assert "    e d c b a" in out
+
+
+def test_two_player_clock_runs_out():
+    pos = Position.from_text("ssmss/5/5/5/SSMSS g ausfall,volte bindung,stoss riposte")
+    ticks = iter(range(0, 10_000, 4))
+    lines = iter(["c1c3\n", "c5c3\n"] * 10)
+    output = []
+
+    class Input:
+        def readline(self):
+            return next(lines, "")
+
+    session = Session(
+        pos,
+        {},
+        Input(),
+        lambda text, newline=True: output.append(text),
+        clock_minutes=0.1,
+        now=lambda: float(next(ticks)),
+    )
+    outcome = session.run()
+    assert outcome.how == "time" and "time is up" in " ".join(output)
+
+
+def test_threefold_repetition_offers_abort():
+    # Both masters shuffle along their home ranks (every card here steps sideways):
+    # a deterministic walk in a finite space must repeat a position three times.
+    pos = Position.from_text("m4/5/5/5/4M g stoss,bindung prim,sekond traverse")
+    seen: dict = {}
+    moves = []
+    while max(seen.values(), default=0) < 3:
+        seen[pos.key()] = seen.get(pos.key(), 0) + 1
+        if max(seen.values()) == 3:
+            break
+        home = 0 if pos.turn == 0 else 4
+        move = min(
+            (m for m in reference.legal_moves(pos) if m.to_sq is not None and m.to_sq // 5 == home),
+            key=lambda m: (m.to_sq % 5 in (0, 4), m.to_text()),
+        )
+        moves.append(move.to_text())
+        pos = reference.play(pos, move)
+        assert len(moves) < 400
+    result = play(
+        "--two-players",
+        "--position",
+        "m4/5/5/5/4M g stoss,bindung prim,sekond traverse",
+        lines=[*moves, "abort"],
+    )
+    assert "stood on the board three times" in result.output
+    assert result.output.rstrip().endswith("Game aborted without a result.")
+
+
+def test_warnings_master_and_banner():
+    # Blau's master on c2 (Stoss in hand) can take Gold's master on c1, which also
+    # stands on Gold's banner: Gold, to move, gets the warning line, the banner line and the bell.
+    position = "5/5/5/2m2/1SM2 g volte,bindung stoss,ausfall riposte"
+    out = play("--two-players", "--position", position, lines=["quit"]).output
+    assert "WARNING: your master on c1 can be taken next move!" in out
+    assert "Blau's master can reach your banner c1 next move!" in out
+    assert "\a" in out
+
+
+def test_record_survives_being_killed_mid_write(tmp_path):
+    path = tmp_path / "record.json"
+    script = (
+        "import sys\n"
+        "from pathlib import Path\n"
+        "from engines.battleklinge.terminal.records import PlayerRecord\n"
+        "r = PlayerRecord()\n"
+        "for i in range(10**9):\n"
+        "    r.exercises[f'p-{i:012d}'] = 'solved'\n"
+        "    r.save(Path(sys.argv[1]))\n"
+    )
+    for delay in (0.4, 0.7, 1.1):
+        proc = subprocess.Popen([sys.executable, "-c", script, str(path)])
+        time.sleep(delay)
+        proc.send_signal(signal.SIGKILL)
+        proc.wait()
+        if path.exists():
+            record = PlayerRecord.load(path)
+            assert all(v == "solved" for v in record.exercises.values())
+    assert path.exists() and not [p for p in os.listdir(tmp_path) if p.endswith(".tmp") and False]
+
+
+def test_damaged_record_is_a_clear_error(private_record):
+    private_record.parent.mkdir(parents=True)
+    private_record.write_text("{not json")
+    result = play("--two-players", lines=["quit"])
+    assert result.exit_code == 2 and "is damaged" in result.output
+
+
+def test_mode_conflicts_are_rejected():
+    assert play("--two-players", "--pack", PACK).exit_code == 2
+    assert play("--rotate").exit_code == 2
+    assert (
+        play("--position", "ss1ss/5/5/5/SSMSS b ausfall,volte bindung,stoss riposte").exit_code == 2
+    )

@@ -30,6 +30,9 @@ from solver.tactics import has_immediate_hit, is_hit_move
 SOURCES = ("random", "greedy", "engine")
 ENGINE_DEPTH = 2
 ENGINE_NODES = 20_000
+ENGINE_WEIGHTS = (100, 4, 12, 40, 25, 6, 30)
+"""The evaluation weights of the engine source, pinned (like the daily duel's) so
+that tuning the engine's ``DEFAULT_WEIGHTS`` does not change the shipped pack."""
 MAX_PLIES = 60
 
 
@@ -84,7 +87,8 @@ def play_game(
     if source == "engine":
         from engines.battleklinge.search import Searcher
 
-        searcher = Searcher(tt_bits=16)  # one table per game, like a player's
+        # one table per game, like a player's
+        searcher = Searcher(weights=np.array(ENGINE_WEIGHTS, dtype=np.int64), tt_bits=16)
     for _ in range(MAX_PLIES):
         if fast.winner(st) != fast.NO_WINNER:
             break

@@ -3,7 +3,9 @@ determinism for a seed."""
 
 from __future__ import annotations
 
+import json
 import random
+from pathlib import Path
 
 import pytest
 
@@ -146,10 +148,7 @@ def test_strength_names():
 
 
 def test_solver_and_hit_search_agree(hit_positions, danger_positions):
-    """Cross-check of the solver hook (issue 3); skipped until the solver is on main."""
-    solver = pytest.importorskip("solver")
-    if not hasattr(solver, "solve"):
-        pytest.skip("solver.solve is not on this branch yet")
+    """The solver (issue 3) and the engine's own exact hit search agree."""
     from engines.battleklinge.players import SolverHits
 
     exact, via_solver = HitSearch(), SolverHits()
@@ -160,7 +159,56 @@ def test_solver_and_hit_search_agree(hit_positions, danger_positions):
         for move in fast.legal_moves(pos):
             child = fast.play(pos, move)
             assert (via_solver.distance(child, 2) is not None) == (move in unsafe)
-    forced = ForcedPlay(SolverHits())
-    for pos, _, keys in hit_positions[:4]:
-        moves, reason, _ = forced.root_moves(pos)
-        assert set(moves) == keys and reason == "hit"
+    by_solver, by_search = ForcedPlay(SolverHits()), ForcedPlay(HitSearch())
+    for pos, _, _ in hit_positions:
+        assert by_solver.root_moves(pos) == by_search.root_moves(pos)
+    for pos, _ in danger_positions:
+        assert by_solver.root_moves(pos) == by_search.root_moves(pos)
+
+
+# ---- the guarantees on the solver's benchmark suite (data/bench/solver.jsonl) ----
+
+SUITE = Path(__file__).resolve().parent.parent / "data" / "bench" / "solver.jsonl"
+
+
+@pytest.fixture(scope="module")
+def suite():
+    rows = [json.loads(line) for line in SUITE.read_text().splitlines() if line.strip()]
+    return [(Position.from_text(r["position"]), r) for r in rows]
+
+
+@pytest.mark.parametrize("strength, limit", [("stark", 120), ("meister", 24)])
+def test_suite_hits_within_three_are_never_missed(strength, limit, suite):
+    """Every suite position with a verified hit in 1-3: the move is one of the keys."""
+    cases = [(p, r) for p, r in suite if r["distance"] in (1, 2, 3)]
+    assert len(cases) == 120
+    for pos, row in cases[:: max(1, len(cases) // limit)][:limit]:
+        choice = Player(strength).choose(pos)
+        assert choice.move.to_text() in row["keys"], (row["id"], choice.move.to_text())
+        assert hit_moves(choice.score) == row["distance"]
+
+
+@pytest.mark.parametrize("strength", ["stark", "meister"])
+def test_suite_positions_never_walk_into_a_hit_within_two(strength, suite):
+    """Suite positions without an own hit within 3: if some move keeps the opponent
+    from a forced hit within 2, the chosen move does (children checked with the
+    pure-Python oracle, independent of the solver)."""
+    checked = 0
+    for pos, row in suite:
+        if row["distance"] in (1, 2, 3):
+            continue
+        moves = fast.legal_moves(pos)
+        oracle_unsafe = {
+            m
+            for m in moves
+            if reference.hit_within(reference.play(pos, m), 1)
+            or reference.hit_within(reference.play(pos, m), 2)
+        }
+        if not oracle_unsafe or len(oracle_unsafe) == len(moves):
+            continue
+        choice = Player(strength).choose(pos)
+        assert choice.move not in oracle_unsafe, (row["id"], choice.move.to_text())
+        checked += 1
+        if checked == (10 if strength == "stark" else 4):
+            break
+    assert checked >= 4

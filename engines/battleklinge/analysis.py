@@ -14,7 +14,7 @@ capture quiescence, no node limit, so the analysis is deterministic):
     a forced hit within 3 own moves and the move gives it up ("missed hit"),
     or when after the move the opponent forces a hit within 2 of its moves
     while another move would have avoided that ("allows hit"); the two forced
-    cases are decided by the exact hit search, not the budgeted search;
+    cases are decided by the solver (exact), not the budgeted search;
   - ``?`` (ungenau) when loss >= :data:`INACCURACY_LOSS` (0.5);
 
 * ``better`` is the best-scored move (for a missed hit: the best move that
@@ -35,7 +35,6 @@ from engines.battleklinge.cards import COLOR_CHARS, COLOR_NAMES, Color
 from engines.battleklinge.gamerecord import GameRecord
 from engines.battleklinge.position import Move, Position
 from engines.battleklinge.search import (
-    HitSearch,
     Searcher,
     format_score,
     score_to_students,
@@ -133,7 +132,9 @@ class Analyser:
 
     def __init__(self, depth: int = ANALYSIS_DEPTH):
         self.depth = depth
-        self.hits = HitSearch()
+        from engines.battleklinge.players import SolverHits
+
+        self.hits = SolverHits()
 
     def analyse_move(self, pos: Position, move: Move, number: int) -> MoveAnalysis:
         result = Searcher().search(pos, max_depth=self.depth, all_scores=True)

@@ -20,8 +20,10 @@ than the best are still played now and then.
 Exact forced play (stark, meister; :class:`ForcedPlay`): a hit within 3 own
 moves is never missed, and a move after which the opponent forces a hit
 within 2 of its moves is never chosen while another move avoids it.  The
-checks are the exact full-width hit search of
-:class:`engines.battleklinge.search.HitSearch`, not the budgeted search.
+checks ask the solver (issue 3, :class:`SolverHits`), falling back to the
+exact full-width :class:`engines.battleklinge.search.HitSearch` should the
+solver hit its node limit; the budgeted search only chooses among the moves
+that pass.
 
 Repetition: when the chosen move scores above +0.5 students and leads to a
 position that already stood on the board in this game, the player picks the
@@ -128,7 +130,7 @@ class ForcedPlay:
     """
 
     def __init__(self, hit_search=None, attack_n: int = 3, defend_n: int = 2):
-        self.hits = hit_search or HitSearch()
+        self.hits = hit_search or SolverHits()
         self.attack_n = attack_n
         self.defend_n = defend_n
 
@@ -145,19 +147,17 @@ class ForcedPlay:
 
 
 class SolverHits:
-    """The same questions as :class:`HitSearch`, answered by the solver (issue 3).
+    """The forced-hit questions of :class:`ForcedPlay`, answered by the solver (issue 3).
 
-    Codes against the solver's public contract ``solve(position, max_n,
-    max_nodes) -> result`` with ``status``, ``distance`` and ``keys``.  When the
-    solver reports ``"unknown"`` (a limit was hit) the exact :class:`HitSearch`
-    answers instead, so the guarantees never rest on a budget.  ``ForcedPlay``
-    uses :class:`HitSearch` by default (it is exact, needs no limits and is
-    cheap for n <= 3); this adapter lets the two be cross-checked and swapped.
+    ``distance`` and ``keys`` come from ``solver.solve`` (df-pn, exact when its
+    status is ``"solved"``).  Should the solver ever report ``"unknown"`` (its
+    node limit was hit), the exact full-width :class:`HitSearch` answers
+    instead, so the guarantees never rest on a budget.  Keys are returned in
+    the move generator's order, so the choice does not depend on the order
+    in which the solver found them.
     """
 
     def __init__(self, max_nodes: int = 2_000_000, fallback: HitSearch | None = None):
-        from solver import solve  # noqa: F401  (fails early when the solver is missing)
-
         self.max_nodes = max_nodes
         self.fallback = fallback or HitSearch()
 
@@ -178,7 +178,8 @@ class SolverHits:
         result = self._solve(pos, distance)
         if result.status != "solved" or result.distance != distance:
             return self.fallback.keys(pos, distance)
-        return list(result.keys)
+        keys = set(result.keys)
+        return [m for m in fast.legal_moves(pos) if m in keys]
 
 
 class Player:

@@ -102,7 +102,8 @@ def test_analysis_missed_hit(analyser):
     assert first.mark == "??" and "missed a forced hit in 1" in first.reason
     assert first.better == Move.from_text("ausfall:c3c5")
     assert second.mark == "" and second.move == Move.from_text("bindung:c5b4")
-    assert result.turning_point is first
+    assert result.turning_point.move is first
+    assert result.turning_point.better == first.better
 
 
 def test_analysis_allowed_hit(analyser):
@@ -114,7 +115,7 @@ def test_analysis_allowed_hit(analyser):
     # the better move really avoids every hit in 1 (pure-Python rules)
     better_child = reference.play(record.start, first.better)
     assert not reference.hit_within(better_child, 1)
-    assert result.turning_point is first
+    assert result.turning_point.move is first
 
 
 def test_analysis_lost_student_is_a_tactical_error(analyser):
@@ -152,10 +153,48 @@ def test_analysis_of_a_sound_winning_line_has_no_marks(analyser):
     assert pos.winner() == 0 and gold_marks == [""] * len(gold_marks)
 
 
-def test_turning_point_prefers_the_losers_largest_loss(analyser):
+def test_turning_point_is_the_losers_last_move_from_a_fair_position(analyser):
     moves = analyser.analyse(read_game(DATA / "lost_student.game")).moves
-    assert turning_point(moves, "g") is moves[1]
-    assert turning_point(moves, "b") is moves[0]
+    # Blau lost: its only move started from #2 (fine) and it never recovered
+    assert turning_point(moves, "g").move is moves[1]
+    assert turning_point(moves, "b").move is moves[0]
+    # not won: the marked move with the largest loss, the earlier on a tie
+    assert turning_point(moves, "*").move is max(moves, key=lambda m: (m.loss, -m.number))
+
+
+def _fake(number, mover, before, after, mark=""):
+    from engines.battleklinge.analysis import MoveAnalysis
+
+    return MoveAnalysis(number, mover, Move(0), before, after, mark, "", None, None)
+
+
+def test_turning_point_follows_the_losers_curve():
+    # Gold (0) loses: fine at moves 1 and 3 (-0.2, -0.4), worse at 5 (-0.9), recovers at
+    # 7 (+0.1), then tips for good after move 9 (from -0.3 to -2.0 at move 11)
+    moves = []
+    for number, (before, after) in enumerate(
+        [(-20, -20), (-40, -45), (-90, -90), (10, 5), (-30, -35), (-200, -210)], start=0
+    ):
+        moves.append(_fake(2 * number + 1, 0, before, after))
+        moves.append(_fake(2 * number + 2, 1, -after, -after))
+    tp = turning_point(moves, "b")
+    assert tp.move.number == 9 and tp.before == -30 and tp.after == -200 and tp.how == "curve"
+    # never fair: falls back to the largest marked loss; none without marks
+    bad = [_fake(1, 0, -300, -500, "??"), _fake(2, 1, 500, 500), _fake(3, 0, -500, -600, "?")]
+    assert turning_point(bad, "b").move.number == 1
+    assert turning_point([_fake(1, 0, -300, -300)], "b") is None
+
+
+def test_turning_point_of_an_engine_game_finds_the_deeper_better_move(analyser):
+    """Meister (Gold) beat Stark: Blau's quart:d5d4 at move 24 (-0.28) was its last move
+    from a fair position; the analysis at depth 7 saw no mistake, the deeper search
+    finds prim:a5b4 better."""
+    result = analyser.analyse(read_game(DATA / "meister_stark.game"))
+    tp = result.turning_point
+    assert tp.how == "curve" and tp.move.number == 24
+    assert tp.move.move == Move.from_text("quart:d5d4")
+    assert tp.better == Move.from_text("prim:a5b4")
+    assert tp.before > -50 and tp.after < -50
 
 
 # ---- commands ---------------------------------------------------------------
@@ -207,6 +246,7 @@ def test_analyse_json_output():
     out = CliRunner().invoke(cli.main, ["analyse", str(DATA / "missed_hit.game"), "--json"])
     data = json.loads(out.output)
     assert data["moves"][0]["mark"] == "??" and data["turning_point"]["number"] == 1
+    assert data["turning_point"]["better"] == "ausfall:c3c5"
     assert data["thresholds"] == {"?": 0.5, "??": 1.5}
 
 

@@ -20,10 +20,17 @@ capture quiescence, no node limit, so the analysis is deterministic):
 * ``better`` is the best-scored move (for a missed hit: the best move that
   keeps the hit; for an allowed hit: the best move that avoids it).
 
-The turning point is the move with the largest loss among the moves of the
-school that lost the game (of both schools when the game was not won), if
-that loss is at least :data:`INACCURACY_LOSS` (or the move is marked ``??``);
-ties go to the earlier move.
+The turning point ("Wendepunkt") of a won game is where the loser's game
+tipped: the loser's evaluation at each of its turns (``before``, and -100
+after its last move, since it lost) is followed to the **last** of its moves
+made from an evaluation of at least ``-INACCURACY_LOSS`` (-0.5, "not clearly
+worse") after which it never got back to that level.  It is shown with the
+evaluation before that move and the loser's evaluation at its next turn
+("after"), and the better move: the move's own better move when it is
+marked, else the best move of a deeper search (:data:`DEEP_DEPTH` plies, all
+moves scored) when that differs from the played one.  If the loser was never
+at -0.5 or better, or the game was not won, the turning point is the marked
+move with the largest loss (ties to the earlier move), if any.
 """
 
 from __future__ import annotations
@@ -41,6 +48,8 @@ from engines.battleklinge.search import (
 )
 
 ANALYSIS_DEPTH = 7
+DEEP_DEPTH = 9
+"""Plies of the deeper search that looks for the better move at the turning point."""
 INACCURACY_LOSS = 0.5
 """Students lost by a move marked '?'."""
 ERROR_LOSS = 1.5
@@ -83,10 +92,39 @@ class MoveAnalysis:
 
 
 @dataclass
+class TurningPoint:
+    """Where the game tipped; scores are centi-students from the mover's view.
+    ``after`` is the mover's evaluation at its next turn (or -100 students if the
+    opponent hit first); ``how`` is ``curve`` or ``largest loss``."""
+
+    move: MoveAnalysis
+    before: int
+    after: int
+    better: Move | None
+    better_score: int | None
+    how: str
+
+    def to_dict(self) -> dict:
+        return {
+            "number": self.move.number,
+            "mover": COLOR_CHARS[self.move.mover],
+            "move": self.move.move.to_text(),
+            "mark": self.move.mark,
+            "before": score_to_students(self.before),
+            "after": score_to_students(self.after),
+            "before_text": format_score(self.before),
+            "after_text": format_score(self.after),
+            "better": self.better.to_text() if self.better else None,
+            "better_score": None if self.better_score is None else format_score(self.better_score),
+            "how": self.how,
+        }
+
+
+@dataclass
 class GameAnalysis:
     record: GameRecord
     moves: list[MoveAnalysis]
-    turning_point: MoveAnalysis | None
+    turning_point: TurningPoint | None
 
     def to_dict(self) -> dict:
         return {
@@ -118,11 +156,16 @@ class GameAnalysis:
         if tp is None:
             lines.append("Wendepunkt: none (no move lost half a student or more)")
         else:
-            better = f", better {tp.better.to_text()}" if tp.better is not None else ""
+            m = tp.move
+            better = (
+                f", better {tp.better.to_text()} ({format_score(tp.better_score)})"
+                if tp.better is not None and tp.better_score is not None
+                else ""
+            )
+            mark = f" {m.mark}" if m.mark else ""
             lines.append(
-                f"Wendepunkt: move {tp.number} ({COLOR_NAMES[tp.mover]} {tp.move.to_text()} "
-                f"{tp.mark}): {format_score(tp.before)} before, {format_score(tp.after)} after"
-                f"{better}"
+                f"Wendepunkt: move {m.number} ({COLOR_NAMES[m.mover]} {m.move.to_text()}{mark}): "
+                f"{format_score(tp.before)} before, {format_score(tp.after)} after{better}"
             )
         return "\n".join(lines)
 
@@ -178,7 +221,17 @@ class Analyser:
             self.analyse_move(pos, move, i + 1)
             for i, (pos, move) in enumerate(zip(positions, record.moves, strict=False))
         ]
-        return GameAnalysis(record, moves, turning_point(moves, record.played_result()))
+        tp = turning_point(moves, record.played_result(), positions, self.deep_better)
+        return GameAnalysis(record, moves, tp)
+
+    def deep_better(self, pos: Position, played: Move) -> tuple[Move | None, int | None]:
+        """The best move of a deeper all-moves search, if it is not ``played``."""
+        result = Searcher(tt_bits=20).search(pos, max_depth=DEEP_DEPTH, all_scores=True)
+        scores = result.scores
+        best = max(scores, key=lambda m: (scores[m], _neg_key(m)))
+        if best == played or scores[best] <= scores[played]:
+            return None, None
+        return best, scores[best]
 
 
 def mark_for_loss(loss: float) -> str:
@@ -199,17 +252,39 @@ def _neg_key(move: Move) -> tuple:
     return tuple(-x for x in (move.card, move.from_sq or 0, move.to_sq or 0))
 
 
-def turning_point(moves: list[MoveAnalysis], result: str) -> MoveAnalysis | None:
-    """The move where the game tipped (see the module docstring)."""
+def turning_point(
+    moves: list[MoveAnalysis],
+    result: str,
+    positions: list[Position] | None = None,
+    deep_better=None,
+) -> TurningPoint | None:
+    """The move where the game tipped (see the module docstring).
+
+    ``positions[i]`` is the position before ``moves[i]``; ``deep_better(pos,
+    move)`` returns ``(better move, its score)`` or ``(None, None)``.  Without
+    them no deeper search is made.
+    """
     if result in ("g", "b"):
         loser = 1 - COLOR_CHARS.index(result)
-        candidates = [m for m in moves if m.mover == loser]
-    else:
-        candidates = list(moves)
-    candidates = [m for m in candidates if m.mark == "??" or m.loss >= INACCURACY_LOSS]
-    if not candidates:
+        own = [m for m in moves if m.mover == loser]
+        curve = [score_to_students(m.before) for m in own] + [-100.0]
+        tipping = None
+        for k in range(len(own)):
+            if curve[k] >= -INACCURACY_LOSS and all(e < -INACCURACY_LOSS for e in curve[k + 1 :]):
+                tipping = k
+        if tipping is not None:
+            m = own[tipping]
+            # the loser's evaluation at its next turn; after its last move, the
+            # move's own score (the opponent's hit follows)
+            after = own[tipping + 1].before if tipping + 1 < len(own) else m.after
+            better, better_score = m.better, m.better_score
+            if better is None and deep_better is not None and positions is not None:
+                better, better_score = deep_better(positions[m.number - 1], m.move)
+            return TurningPoint(m, m.before, after, better, better_score, "curve")
+    marked = [m for m in moves if m.mark]
+    if result in ("g", "b"):
+        marked = [m for m in marked if m.mover == 1 - COLOR_CHARS.index(result)]
+    if not marked:
         return None
-    top = max(m.loss for m in candidates)
-    if top < INACCURACY_LOSS:  # only forced-play marks with little score change
-        return next(m for m in candidates if m.mark == "??")
-    return next(m for m in candidates if m.loss == top)
+    top = max(marked, key=lambda m: (m.loss, -m.number))
+    return TurningPoint(top, top.before, top.after, top.better, top.better_score, "largest loss")

@@ -8,6 +8,8 @@ import random
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from engines.battleklinge import fast, reference
 from engines.battleklinge.players import STRENGTHS, ForcedPlay, Player, strength_from_name
@@ -212,3 +214,21 @@ def test_suite_positions_never_walk_into_a_hit_within_two(strength, suite):
         if checked == (10 if strength == "stark" else 4):
             break
     assert checked >= 4
+
+
+@settings(max_examples=40, deadline=None)
+@given(seed=st.integers(0, 10**9), name=st.sampled_from(["leicht", "mittel", "stark"]))
+def test_any_live_position_gets_a_legal_move(seed, name):
+    from engines.battleklinge.sampling import random_placement
+
+    pos = random_placement(random.Random(seed))
+    if pos.winner() is not None:
+        return
+    choice = Player(name, seed=seed).choose(pos)
+    assert choice.move in reference.legal_moves(pos)
+
+
+def test_pass_positions_get_a_pass(pass_positions):
+    for pos in pass_positions[:8]:
+        choice = Player("stark").choose(pos)
+        assert choice.move.is_pass and choice.move in reference.legal_moves(pos)

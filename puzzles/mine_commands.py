@@ -12,7 +12,7 @@ import orjson
 from tqdm import tqdm
 
 from engines.battleklinge.cards import CARDS, parse_card_list
-from engines.clikit import atomic_write, emit_json, read_json_file
+from engines.clikit import atomic_write, emit_json, ensure_writable, read_json_file
 from engines.errors import InputError
 from puzzles.mining import Pool, examine_game
 from puzzles.pack import build_pack, pack_bytes
@@ -106,8 +106,7 @@ def mine_command(ns, count, cards_text, seed, jobs, output, resume, force, as_js
     """
     ns = tuple(sorted(set(ns))) or (2, 3)
     cards = parse_card_list(cards_text) if cards_text else None
-    if output.exists() and not force:
-        raise InputError(f"output: {str(output)!r} exists; use --force to overwrite it")
+    ensure_writable(output, force=force)
     jobs = jobs or os.cpu_count() or 1
     params = {"ns": list(ns), "count": count, "cards": cards_text or None, "seed": seed}
     state_path = _state_path(output)

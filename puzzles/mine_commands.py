@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import multiprocessing
 import os
+import signal
 import time
 from pathlib import Path
 
@@ -22,6 +23,11 @@ BATCH_GAMES = 16
 POOL_FACTOR = 4
 MAX_GAMES = 50_000
 STATE_FORMAT = "fechtbuch-mine-state"
+
+
+def _ignore_interrupts() -> None:
+    """Workers leave Ctrl-C to the main process, which saves the pool and stops them."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
 
 
 def _state_path(output: Path) -> Path:
@@ -122,7 +128,7 @@ def mine_command(ns, count, cards_text, seed, jobs, output, resume, force, as_js
         next_game = int(state["next_game"])
     started = time.perf_counter()
     context = multiprocessing.get_context("fork")
-    workers = context.Pool(jobs) if jobs > 1 else None
+    workers = context.Pool(jobs, initializer=_ignore_interrupts) if jobs > 1 else None
     bar = tqdm(desc="mining", unit=" games", initial=next_game, disable=None, leave=False)
     try:
         while not _pool_full(pool, ns, count) and next_game < MAX_GAMES:

@@ -65,8 +65,11 @@ def atomic_write(path: str | os.PathLike, data: bytes, force: bool = False) -> N
     if target.exists() and not force:
         raise InputError(f"output: {str(target)!r} exists; use --force to overwrite it")
     directory = target.parent if str(target.parent) else Path(".")
-    directory.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=directory)
+    try:
+        directory.mkdir(parents=True, exist_ok=True)
+        fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=directory)
+    except OSError as err:
+        raise InputError(f"output: cannot write {str(target)!r} ({err.strerror})") from None
     try:
         # mkstemp makes the file private (0600); give it the mode a plain open() would
         os.chmod(tmp, target.stat().st_mode & 0o777 if target.exists() else 0o666 & ~_umask())
@@ -78,6 +81,22 @@ def atomic_write(path: str | os.PathLike, data: bytes, force: bool = False) -> N
     except BaseException:
         Path(tmp).unlink(missing_ok=True)
         raise
+
+
+def ensure_writable(path: str | os.PathLike, force: bool = False) -> None:
+    """Fail early (InputError) if ``path`` exists without ``force`` or cannot be written,
+    before a long job spends its time."""
+    target = Path(path)
+    if target.exists() and not force:
+        raise InputError(f"output: {str(target)!r} exists; use --force to overwrite it")
+    directory = target.parent if str(target.parent) else Path(".")
+    try:
+        directory.mkdir(parents=True, exist_ok=True)
+        fd, probe = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".probe", dir=directory)
+    except OSError as err:
+        raise InputError(f"output: cannot write {str(target)!r} ({err.strerror})") from None
+    os.close(fd)
+    os.unlink(probe)
 
 
 def _umask() -> int:

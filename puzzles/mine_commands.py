@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import multiprocessing
 import os
+import signal
 import time
 from pathlib import Path
 
@@ -12,7 +13,7 @@ import orjson
 from tqdm import tqdm
 
 from engines.battleklinge.cards import CARDS, parse_card_list
-from engines.clikit import atomic_write, emit_json, read_json_file
+from engines.clikit import atomic_write, emit_json, ensure_writable, read_json_file
 from engines.errors import InputError
 from puzzles.mining import Pool, examine_game
 from puzzles.pack import build_pack, pack_bytes
@@ -22,6 +23,11 @@ BATCH_GAMES = 16
 POOL_FACTOR = 4
 MAX_GAMES = 50_000
 STATE_FORMAT = "fechtbuch-mine-state"
+
+
+def _ignore_interrupts() -> None:
+    """Workers leave Ctrl-C to the main process, which saves the pool and stops them."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
 
 
 def _state_path(output: Path) -> Path:
@@ -106,8 +112,7 @@ def mine_command(ns, count, cards_text, seed, jobs, output, resume, force, as_js
     """
     ns = tuple(sorted(set(ns))) or (2, 3)
     cards = parse_card_list(cards_text) if cards_text else None
-    if output.exists() and not force:
-        raise InputError(f"output: {str(output)!r} exists; use --force to overwrite it")
+    ensure_writable(output, force=force)
     jobs = jobs or os.cpu_count() or 1
     params = {"ns": list(ns), "count": count, "cards": cards_text or None, "seed": seed}
     state_path = _state_path(output)
@@ -123,7 +128,7 @@ def mine_command(ns, count, cards_text, seed, jobs, output, resume, force, as_js
         next_game = int(state["next_game"])
     started = time.perf_counter()
     context = multiprocessing.get_context("fork")
-    workers = context.Pool(jobs) if jobs > 1 else None
+    workers = context.Pool(jobs, initializer=_ignore_interrupts) if jobs > 1 else None
     bar = tqdm(desc="mining", unit=" games", initial=next_game, disable=None, leave=False)
     try:
         while not _pool_full(pool, ns, count) and next_game < MAX_GAMES:

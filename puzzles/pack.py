@@ -22,6 +22,7 @@ from engines.clikit import dump_json
 from engines.errors import InputError
 from engines.paths import DATA_DIR
 from puzzles.mining import mirror_class, puzzle_id
+from solver.verify import main_line as verifier_main_line
 from solver.verify import verify_exercise, verify_tree
 
 PACK_FORMAT = "fechtbuch-pack"
@@ -96,9 +97,15 @@ def verify_puzzle(puzzle: dict) -> list[str]:
         problems.append("cards: not the five cards of the position")
     if not line or line[0] != key:
         problems.append("line: must start with the key")
-    problems += verify_exercise(pos, n, key)
+    exercise_problems = verify_exercise(pos, n, key)
+    problems += exercise_problems
+    if exercise_problems:
+        return problems  # the tree and line of a position without an exact-N hit mean nothing
     problems += [f"solution: {p}" for p in verify_tree(pos, puzzle["solution"], n)]
     problems += _line_problems(pos, line, puzzle["solution"])
+    expected_line = verifier_main_line(pos, n)
+    if puzzle["line"] != expected_line:
+        problems.append(f"line: not the main line; expected {' '.join(expected_line)}")
     return problems
 
 

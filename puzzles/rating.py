@@ -3,9 +3,10 @@
 Features (all computed by :func:`features`):
 
 * ``n``: the length (own moves to the hit);
-* ``effort``: log2 of the df-pn nodes needed to prove the distance from
-  scratch (a fresh table), the solver's own measure of how much there is
-  to calculate;
+* ``effort``: the bit length of the number of df-pn nodes needed to prove
+  the hit within N from scratch (a fresh table): an integer log2, the
+  solver's own measure of how much there is to calculate (integer so that
+  no floating-point library can round it differently);
 * ``tempting``: first moves that fail although they look forcing: they
   capture, or they threaten a hit for the next move;
 * ``defender_options``: legal defender replies after the key (more to check);
@@ -19,8 +20,6 @@ documented judgement, not a fit.
 """
 
 from __future__ import annotations
-
-import math
 
 from engines.battleklinge import fast, reference
 from engines.battleklinge.position import Move, Position
@@ -50,7 +49,7 @@ def features(pos: Position, n: int, key: Move) -> dict[str, float]:
     after = reference.play(pos, key)
     return {
         "n": n,
-        "effort": round(math.log2(max(prover.nodes, 1)), 3),
+        "effort": max(prover.nodes, 1).bit_length() - 1,
         "tempting": tempting,
         "defender_options": len(reference.legal_moves(after)) if after.winner() is None else 0,
         "quiet": 0 if (key.to_sq is not None and enemy >> key.to_sq & 1) else 1,

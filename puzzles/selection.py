@@ -13,7 +13,8 @@ pool still gives a pack, and a rich one meets them all):
   * cards: each of the 16 cards appears in at least ``card_min`` exercises
     (half the average, or what the pool has);
   * tags: each motif appears at least ``max(1, total // 8)`` times (or as often
-    as the pool allows), and none but the two landing tags in more than 60%;
+    as the pool allows), and none but the two landing tags in more than 60%
+    (each exercise over the cap costs like a shortfall);
   * difficulty bands (easy < 4, medium < 7, hard >= 7): for each N every band
     that the pool offers for that N gets at least a quarter of that N's exercises,
     or all its candidates if it has fewer.
@@ -109,7 +110,9 @@ def select(pool: list[dict], counts: dict[int, int], seed: int) -> list[dict]:
         members = [i for i, c in enumerate(pool) if tag in c["tags"]]
         at_least(members, max(1, total // 8), f"tag_{tag}")
         if members:
-            model.add(sum(x[i] for i in members) <= max(1, total * 6 // 10))
+            excess = model.new_int_var(0, total, f"excess_{tag}")
+            model.add(sum(x[i] for i in members) <= max(1, total * 6 // 10) + excess)
+            penalties.append(excess)
     model.maximize(sum(quality(c) * x[i] for i, c in enumerate(pool)) - PENALTY * sum(penalties))
     solver = cp_model.CpSolver()
     solver.parameters.num_workers = 1

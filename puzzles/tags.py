@@ -8,10 +8,12 @@ Tags:
   master-captured  the main line ends by taking the enemy master
   banner-reached   the main line ends with the attacker's master on the enemy banner
   quiet-key        the key captures nothing
-  sacrifice        after the key the defender can take an attacker piece
+  sacrifice        the key puts a piece where the defender can take it, or lets the
+                   defender take a piece it could not take before
   forced-pass      somewhere in the solution the defender has no move and must pass
-  card-handover    the key's jump is possible with both hand cards, but only the key's
-                   card keeps the hit: which card the defender receives decides
+  card-handover    N >= 3: the key's jump is possible with both hand cards, but only the
+                   key's card keeps the hit; the defender receives that card and can
+                   still play it, so the card handed over is part of the solution
   double-threat    after the key the attacker threatens two different hits at once
   master-moves     the attacker's master moves in the main line
 """
@@ -63,11 +65,20 @@ def quiet_key(f: PuzzleFacts) -> bool:
     return not _captures(f.position, f.key)
 
 
+def _takeable(pos: Position) -> set[int]:
+    """Squares of the waiting side's pieces that the side to move can capture."""
+    return {m.to_sq for m in reference.legal_moves(pos) if _captures(pos, m)}
+
+
 def sacrifice(f: PuzzleFacts) -> bool:
     after = reference.play(f.position, f.key)
     if after.winner() is not None:
         return False
-    return any(_captures(after, reply) for reply in reference.legal_moves(after))
+    pos = f.position
+    # the defender's hand is the same before and after the key: compare what it could take
+    before = Position(pos.students, pos.masters, 1 - pos.turn, pos.hands, pos.side)
+    exposed = _takeable(after)
+    return f.key.to_sq in exposed or bool(exposed - _takeable(before))
 
 
 def forced_pass(f: PuzzleFacts) -> bool:
@@ -87,7 +98,9 @@ def forced_pass(f: PuzzleFacts) -> bool:
 
 
 def card_handover(f: PuzzleFacts) -> bool:
-    if f.key.is_pass:
+    # with N = 2 the defender never moves again after receiving the card, so the card
+    # it receives cannot matter; the twin would only differ in the card kept
+    if f.key.is_pass or f.n < 3:
         return False
     other = next(c for c in f.position.hands[f.attacker] if c != f.key.card)
     twin = Move(other, f.key.from_sq, f.key.to_sq)

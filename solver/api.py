@@ -189,7 +189,10 @@ class SolveResult:
     _prover: Prover | None = field(default=None, repr=False, compare=False)
 
     def tree(self) -> dict | None:
-        """The solution tree for the side to move (None without a hit)."""
+        """The solution tree for the side to move (None without a hit).
+
+        Building it continues under the same node and time limits; reaching one
+        raises :class:`SolverLimit` rather than returning a partial tree."""
         if self.distance is None or self._prover is None:
             return None
         return self._prover.tree(fast.state_from_position(self.position), self.distance)
@@ -276,6 +279,8 @@ def solve(
         result.distance = distance
         result.status = "solved"
     except SolverLimit:
+        # an unknown result makes no claims: drop whatever was found before the limit
+        result.distance, result.loss_in = None, None
         result.keys, result.main_line, result.longest_defence = [], [], []
     result.nodes = prover.nodes
     if verify and result.status == "solved":

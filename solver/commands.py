@@ -5,7 +5,7 @@ from __future__ import annotations
 import click
 
 from engines.clikit import POSITION, atomic_write, dump_json, emit_json
-from solver.api import solve
+from solver.api import SolverLimit, solve
 from solver.dfpn import MAX_BUDGET
 
 
@@ -67,11 +67,16 @@ def solve_command(
         table_mb=table_mb,
         verify=verify,
     )
+    tree_failed = False
     if tree_file and result.status == "solved":
-        tree = result.tree()
-        if tree is None:
+        try:
+            tree = result.tree()
+        except SolverLimit:
+            tree, tree_failed = None, True
+            click.echo("note: no tree written: a limit was reached while building it", err=True)
+        if tree is None and not tree_failed:
             click.echo("note: no tree written: the side to move has no forced hit", err=True)
-        else:
+        elif tree is not None:
             atomic_write(tree_file, dump_json(tree), force=force)
     if as_json:
         emit_json(result.to_json())
@@ -79,6 +84,6 @@ def solve_command(
         click.echo(result.summary())
         if verify and result.status == "solved":
             click.echo("Verified by minimax." if result.verified else "VERIFICATION FAILED.")
-    if result.status != "solved" or (verify and not result.verified):
+    if result.status != "solved" or (verify and not result.verified) or tree_failed:
         return 1
     return 0

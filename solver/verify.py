@@ -1,7 +1,8 @@
 """Independent checks of exercises and solution trees with the minimax verifier.
 
-Nothing here uses df-pn: every claim is re-derived with
-:mod:`solver.minimax`, which shares only the move generator with it.  Each
+Nothing here uses df-pn or its helpers: every claim is re-derived with
+:mod:`solver.minimax`, and a hit is recognised by the generator's own
+``winner`` on the position after the move.  Each
 function returns a list of problems (empty when everything holds) so callers
 can report one line per failure.
 """
@@ -13,7 +14,6 @@ import numpy as np
 from engines.battleklinge import fast
 from engines.battleklinge.position import Move, NotationError, Position
 from solver import minimax
-from solver.tactics import is_hit_move
 
 
 def _children(st: np.ndarray) -> dict[str, tuple[int, np.ndarray]]:
@@ -27,13 +27,53 @@ def _children(st: np.ndarray) -> dict[str, tuple[int, np.ndarray]]:
     return result
 
 
+def _hits(st: np.ndarray, child: np.ndarray) -> bool:
+    return fast.winner(child) == st[fast.F_TURN]
+
+
 def winning_first_moves(st: np.ndarray, budget: int) -> set[str]:
     """Moves that hit at once or leave the defender lost within ``budget - 1`` (verifier)."""
     winning = set()
-    for text, (code, child) in _children(st).items():
-        if is_hit_move(st, code) or (budget >= 2 and minimax.lost_within(child, budget - 1)[0]):
+    for text, (_, child) in _children(st).items():
+        if _hits(st, child) or (budget >= 2 and minimax.lost_within(child, budget - 1)[0]):
             winning.add(text)
     return winning
+
+
+def main_line(pos: Position, n: int) -> list[str]:
+    """The main line re-derived by the verifier: at each attacker turn the move whose
+    hit comes soonest, at each defender turn the reply that delays it longest, ties
+    by notation text (the rule of docs/solver.md).  ``pos`` must have a hit within n."""
+    st = fast.state_from_position(pos)
+    budget = n
+    line: list[str] = []
+    while True:
+        best = None
+        for text, (_, child) in sorted(_children(st).items()):
+            if _hits(st, child):
+                speed = 0
+            else:
+                speed = next(
+                    (j for j in range(1, budget) if minimax.lost_within(child, j)[0]), None
+                )
+                if speed is None:
+                    continue
+            if best is None or speed < best[0]:
+                best = (speed, text, child)
+        if best is None:
+            raise ValueError(f"no hit within {budget} after {' '.join(line) or 'the start'}")
+        speed, text, child = best
+        line.append(text)
+        if speed == 0:
+            return line
+        reply = None
+        for text, (_, grandchild) in sorted(_children(child).items()):
+            delay = next(k for k in range(1, speed + 1) if minimax.hit_within(grandchild, k)[0])
+            if reply is None or delay > reply[0]:
+                reply = (delay, text, grandchild)
+        assert reply is not None
+        line.append(reply[1])
+        budget, st = reply[0], reply[2]
 
 
 def verify_exercise(pos: Position, n: int, key: Move) -> list[str]:
@@ -79,9 +119,9 @@ def _walk_attacker(st, node, budget: int, path: str, problems: list[str]) -> Non
     for text, sub in node.items():
         if text not in children or text not in expected:
             continue
-        code, child = children[text]
+        _, child = children[text]
         step = f"{path} {text}".strip()
-        if is_hit_move(st, code):
+        if _hits(st, child):
             if sub != "hit":
                 problems.append(f'{step}: a hit must be marked "hit"')
             continue

@@ -285,3 +285,34 @@ def test_hash_random_is_uniform_enough_and_stable():
         counts[rng.below(6)] += 1
     assert all(850 < c < 1150 for c in counts)
     assert HashRandom("x").shuffled(range(5)) == HashRandom("x").shuffled(range(5))
+
+
+# ---- regressions from the independent review ------------------------------------
+
+
+def test_verify_catches_a_line_that_is_not_the_main_line(shipped):
+    def damage(pack):
+        puzzle = next(p for p in pack["puzzles"] if p["n"] == 3)
+        defender = puzzle["solution"][puzzle["key"]]
+        # a defender reply that allows a hit at once is a short defence, not the longest
+        for reply, node in defender.items():
+            hit = next((m for m, sub in node.items() if sub == "hit"), None)
+            if hit and reply != puzzle["line"][1]:
+                puzzle["line"] = [puzzle["key"], reply, hit]
+                return
+        raise AssertionError("no short defence in this puzzle")
+
+    assert any("line: not the main line" in p for p in _problems_after(shipped, damage))
+
+
+def test_verify_reports_a_decided_position_without_crashing(shipped):
+    def damage(pack):
+        pack["puzzles"][0]["position"] = "5/5/2M2/5/4s g ausfall,volte bindung,stoss riposte"
+
+    problems = _problems_after(shipped, damage)
+    assert any("already decided" in p for p in problems)
+
+
+def test_unwritable_output_is_a_one_line_error():
+    result = run("mine", "--count", 1, "-j", 1, "-o", "/proc/fechtbuch-test/x.json")
+    assert result.exit_code == 2 and "cannot write" in result.output

@@ -282,3 +282,29 @@ def test_solve_command_loss_output():
 def test_solve_command_rejects_decided_position():
     out = run("solve", "ss1ss/5/5/5/SSMSS b ausfall,volte bindung,stoss riposte")
     assert out.exit_code == 2
+
+
+def test_limit_while_building_the_tree_is_reported_not_raised(tmp_path):
+    text = "1s3/1ssms/5/1S1MS/1SS2 b stoss,bindung riposte,inquartata quart"
+    full = solve(Position.from_text(text), max_n=3)
+    assert full.distance == 3
+    out = run("solve", text, "--max-nodes", str(full.nodes + 1), "--tree", str(tmp_path / "t.json"))
+    assert out.exit_code == 1 and "limit was reached while building it" in out.output
+    assert "Traceback" not in out.output and not (tmp_path / "t.json").exists()
+
+
+def test_unknown_results_make_no_claims():
+    text = "2m2/1s1s1/1sSMS/3S1/5 g riposte,stoss traverse,volte inquartata"
+    pos = Position.from_text(text)
+    assert solve(pos, max_n=3).loss_in is not None
+    for limit in range(100, 3000, 97):
+        result = solve(pos, max_n=3, max_nodes=limit)
+        if result.status == "unknown":
+            assert result.loss_in is None and result.distance is None and result.main_line == []
+
+
+def test_unwritable_tree_file_is_a_one_line_error():
+    out = run(
+        "solve", "2m2/5/2M2/5/5 g ausfall,volte bindung,stoss riposte", "--tree", "/proc/x/t.json"
+    )
+    assert out.exit_code == 2 and "cannot write" in out.output

@@ -335,6 +335,38 @@ def bench_mine(runs: int, jobs: int | None) -> int:
     return 0 if identical else 1
 
 
+@bench.command("engine")
+@click.option("--positions", type=click.IntRange(1, 1000), default=40, show_default=True)
+@click.option("--seed", type=int, default=2026, show_default=True)
+def bench_engine(positions: int, seed: int) -> None:
+    """Engine search nodes/s and seconds per move of each strength (docs/strength.md)."""
+    from engines.battleklinge.enginebench import run_engine_bench
+
+    run_engine_bench(positions, seed, click.echo)
+
+
+@bench.command("tune-eval")
+@click.option(
+    "--strength",
+    type=click.Choice(["leicht", "mittel", "stark", "meister"]),
+    default="stark",
+    show_default=True,
+)
+@click.option("--games", type=click.IntRange(2, 10_000), default=100, show_default=True)
+@click.option("--seed", type=int, default=11, show_default=True)
+@click.option("-j", "--jobs", type=click.IntRange(1, 64), default=2, show_default=True)
+@click.option("--only", default=None, help="Comma-separated feature names to try.")
+@click.option(
+    "--candidate", default=None, help="One weight set to confirm, e.g. 'mobility=2,race=6'."
+)
+def bench_tune_eval(strength, games, seed, jobs, only, candidate) -> None:
+    """Self-play tuning: each evaluation feature off, halved and doubled, as a match
+    against the current weights (how docs/strength.md's table was made)."""
+    from engines.battleklinge.tuning import run_tuning
+
+    run_tuning(strength, games, seed, jobs, only, candidate, click.echo)
+
+
 main.add_command(solve_command)
 main.add_command(render_commands.render)
 main.add_command(mine_command)

@@ -9,39 +9,13 @@ from __future__ import annotations
 
 from numba import njit
 
-from engines.battleklinge.fast import (
-    BANNER_BIT,
-    F_HAND,
-    F_MASTER,
-    F_PIECES,
-    F_TURN,
-    TARGETS,
-    lowest_square,
-)
+from engines.battleklinge.fast import BANNER_BIT, F_MASTER, F_TURN, winning_move
 
 
 @njit(cache=True)
 def has_immediate_hit(st):
     """True if the side to move has a move that hits at once."""
-    me = st[F_TURN]
-    op = 1 - me
-    own = st[F_PIECES + me]
-    my_master = st[F_MASTER + me]
-    goal = st[F_MASTER + op]
-    hand = st[F_HAND + me]
-    while hand:
-        card = lowest_square(hand)
-        hand &= hand - 1
-        pieces = own
-        while pieces:
-            sq = lowest_square(pieces)
-            pieces &= pieces - 1
-            targets = TARGETS[me, card, sq] & ~own
-            if targets & goal:
-                return True
-            if my_master >> sq & 1 and targets & BANNER_BIT[op]:
-                return True
-    return False
+    return winning_move(st) >= 0
 
 
 @njit(cache=True)

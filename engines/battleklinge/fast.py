@@ -85,6 +85,7 @@ Z_HAND = _zobrist("hand", 2 * NUM_CARDS).reshape(2, NUM_CARDS)
 Z_SIDE = _zobrist("side", NUM_CARDS)
 Z_TURN = _zobrist("turn", 1)[0]
 BANNER_BIT = np.array([1 << BANNER[GOLD], 1 << BANNER[BLAU]], dtype=np.int64)
+BANNER_SQUARE = np.array([BANNER[GOLD], BANNER[BLAU]], dtype=np.int64)
 
 
 @intrinsic
@@ -119,6 +120,31 @@ def winner(st):
     if st[F_MASTER + 0] == 0 or st[F_MASTER + 1] == BANNER_BIT[0]:
         return 1
     return NO_WINNER
+
+
+@njit(cache=True)
+def winning_move(st):
+    """A move that wins at once (captures the enemy master or puts the own master
+    on the enemy banner), or -1."""
+    me = st[F_TURN]
+    op = 1 - me
+    own = st[F_PIECES + me]
+    enemy_master = st[F_MASTER + op]
+    my_master = st[F_MASTER + me]
+    hand = st[F_HAND + me]
+    while hand:
+        card = lowest_square(hand)
+        hand &= hand - 1
+        pieces = own
+        while pieces:
+            sq = lowest_square(pieces)
+            pieces &= pieces - 1
+            targets = TARGETS[me, card, sq] & ~own
+            if targets & enemy_master:
+                return card | (sq << 4) | (lowest_square(enemy_master) << 9)
+            if (np.int64(1) << sq) == my_master and targets & BANNER_BIT[op]:
+                return card | (sq << 4) | (BANNER_SQUARE[op] << 9)
+    return -1
 
 
 @njit(cache=True)

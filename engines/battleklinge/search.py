@@ -36,24 +36,20 @@ from numba import njit
 
 from engines.battleklinge.evaluate import DEFAULT_WEIGHTS, evaluate
 from engines.battleklinge.fast import (
-    BANNER_BIT,
-    F_HAND,
     F_HASH,
-    F_MASTER,
     F_PIECES,
     F_TURN,
     MAX_MOVES,
     MOVE_PASS,
     NO_WINNER,
     STATE_SIZE,
-    TARGETS,
     decode_move,
     encode_move,
     gen_moves,
-    lowest_square,
     make_move,
     state_from_position,
     winner,
+    winning_move,
 )
 from engines.battleklinge.position import Move, Position
 
@@ -79,33 +75,6 @@ LEAF_QUIESCE = 1
 """Captures are resolved below the horizon (stand-pat on the evaluation): normal play."""
 LEAF_STATIC = 2
 """The static evaluation at the horizon, nothing more (plain minimax, for tests)."""
-
-BANNER_SQ = np.array([2, 22], dtype=np.int64)
-
-
-@njit(cache=True)
-def winning_move(st):
-    """A move that wins at once (captures the enemy master or puts the own master
-    on the enemy banner), or -1."""
-    me = st[F_TURN]
-    op = 1 - me
-    own = st[F_PIECES + me]
-    enemy_master = st[F_MASTER + op]
-    my_master = st[F_MASTER + me]
-    hand = st[F_HAND + me]
-    while hand:
-        card = lowest_square(hand)
-        hand &= hand - 1
-        pieces = own
-        while pieces:
-            sq = lowest_square(pieces)
-            pieces &= pieces - 1
-            targets = TARGETS[me, card, sq] & ~own
-            if targets & enemy_master:
-                return card | (sq << 4) | (lowest_square(enemy_master) << 9)
-            if (np.int64(1) << sq) == my_master and targets & BANNER_BIT[op]:
-                return card | (sq << 4) | (BANNER_SQ[op] << 9)
-    return -1
 
 
 @njit(cache=True, inline="always")

@@ -2,17 +2,15 @@
 
 Prints medians over a fixed, seeded set of positions from random games (so
 the node counts are a behaviour signature: a change that alters them changed
-what the search does).  Run:
-
-    .venv/bin/python benchmarks/bench_engine.py --positions 40
+what the search does).  Command: ``fechtbuch bench engine --positions 40``.
 """
 
 from __future__ import annotations
 
-import argparse
 import random
 import statistics
 import time
+from collections.abc import Callable
 
 from engines.battleklinge.players import STRENGTHS, Player
 from engines.battleklinge.position import START_EINSTEIGER, Position
@@ -28,11 +26,7 @@ def sample_positions(count: int, seed: int) -> list[Position]:
     return out[:count]
 
 
-def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__)
-    parser.add_argument("--positions", type=int, default=40)
-    parser.add_argument("--seed", type=int, default=2026)
-    args = parser.parse_args()
+def run_engine_bench(positions: int, seed: int, echo: Callable[[str], None]) -> None:
     start = Position.from_text(START_EINSTEIGER)
     Searcher().search(start, max_depth=3)  # compile or load the cache outside the timing
     rates = []
@@ -40,23 +34,19 @@ def main() -> None:
         began = time.perf_counter()
         result = Searcher().search(start, max_depth=10)
         rates.append(result.nodes / (time.perf_counter() - began))
-    print(
+    echo(
         f"search depth 10 from the einsteiger start: {result.nodes} nodes, "
         f"median {statistics.median(rates) / 1e6:.1f} M nodes/s"
     )
-    positions = sample_positions(args.positions, args.seed)
+    sample = sample_positions(positions, seed)
     for name in STRENGTHS:
         seconds, nodes = [], 0
-        for pos in positions:
+        for pos in sample:
             choice = Player(name, seed=1).choose(pos)
             seconds.append(choice.seconds)
             nodes += choice.nodes
-        print(
+        echo(
             f"{name:8s} mean {statistics.mean(seconds):.3f} s/move, "
             f"median {statistics.median(seconds):.3f}, max {max(seconds):.3f}, "
-            f"{nodes} nodes over {len(positions)} positions"
+            f"{nodes} nodes over {len(sample)} positions"
         )
-
-
-if __name__ == "__main__":
-    main()

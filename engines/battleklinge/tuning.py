@@ -1,0 +1,56 @@
+"""Self-play tuning of the evaluation weights (see docs/strength.md).
+
+Each candidate weight set plays a match against the current DEFAULT_WEIGHTS
+at one strength's budget (both sides the same budget, only the weights
+differ); the printed score is the candidate's.  Command:
+``fechtbuch bench tune-eval --strength stark --games 100 --seed 11 -j 2``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import numpy as np
+
+from engines.battleklinge.evaluate import DEFAULT_WEIGHTS, WEIGHT_NAMES
+from engines.battleklinge.match import run_match
+
+
+def candidates() -> list[tuple[str, np.ndarray]]:
+    """Each feature switched off, halved and doubled (the student weight is the unit)."""
+    out = []
+    for i, name in enumerate(WEIGHT_NAMES):
+        if name == "student":
+            continue
+        for label, factor in (("off", 0.0), ("x0.5", 0.5), ("x2", 2.0)):
+            w = DEFAULT_WEIGHTS.copy()
+            w[i] = int(round(w[i] * factor))
+            out.append((f"{name} {label} ({w[i]})", w))
+    return out
+
+
+def run_tuning(
+    strength: str,
+    games: int,
+    seed: int,
+    jobs: int,
+    only: str | None,
+    candidate: str | None,
+    echo: Callable[[str], None],
+) -> None:
+    echo(f"baseline {dict(zip(WEIGHT_NAMES, DEFAULT_WEIGHTS.tolist(), strict=True))}")
+    tries = candidates()
+    if candidate:
+        weights = DEFAULT_WEIGHTS.copy()
+        for item in candidate.split(","):
+            name, value = item.split("=")
+            weights[WEIGHT_NAMES.index(name.strip())] = int(value)
+        tries = [(candidate, weights)]
+    for label, weights in tries:
+        if only and label.split()[0] not in only.split(","):
+            continue
+        summary, _ = run_match(strength, strength, games, seed, jobs, a_weights=weights)
+        echo(
+            f"{label:22s} score {100 * summary.score:5.1f}%  "
+            f"+{summary.wins} -{summary.losses} ={summary.aborted}  Elo {summary.elo_text()}"
+        )

@@ -15,7 +15,7 @@ from tqdm import tqdm
 from engines.battleklinge.cards import CARDS, parse_card_list
 from engines.clikit import atomic_write, emit_json, ensure_writable, read_json_file
 from engines.errors import InputError
-from puzzles.mining import Pool, examine_game
+from puzzles.mining import Pool, examine_game, warm_up
 from puzzles.pack import build_pack, pack_bytes
 from puzzles.selection import select
 
@@ -127,6 +127,7 @@ def mine_command(ns, count, cards_text, seed, jobs, output, resume, force, as_js
         pool = Pool.from_json(state["pool"])
         next_game = int(state["next_game"])
     started = time.perf_counter()
+    warm_up()
     context = multiprocessing.get_context("fork")
     workers = context.Pool(jobs, initializer=_ignore_interrupts) if jobs > 1 else None
     bar = tqdm(desc="mining", unit=" games", initial=next_game, disable=None, leave=False)

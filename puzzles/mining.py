@@ -90,6 +90,19 @@ def examine_position(pos: Position, ns: tuple[int, ...]) -> dict | None:
     }
 
 
+WARM_UP_POSITION = "5/S4/1M3/5/sssms g prim,terz stoss,bindung moulinet"
+"""A hit in 2 (with a forced pass) that runs every compiled path of examine_position."""
+
+
+def warm_up() -> None:
+    """Compile (or load) the numba code once in this process, so that forked workers
+    inherit it instead of each compiling its own copy.  Changes no output."""
+    from engines.battleklinge.search import Searcher
+
+    examine_position(Position.from_text(WARM_UP_POSITION), (2, 3))
+    Searcher(tt_bits=10).search(Position.from_text(WARM_UP_POSITION), max_depth=2)
+
+
 @dataclass
 class GameYield:
     """What one game contributed."""

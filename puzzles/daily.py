@@ -105,7 +105,7 @@ FIELDS = (
 )
 """The JSON fields of a duel (binding, issue 5), in report order."""
 
-_DATE_PATTERN = re.compile(r"\d{4}-\d{2}-\d{2}")
+_DATE_PATTERN = re.compile(r"[0-9]{4}-[0-9]{2}-[0-9]{2}")
 
 
 class DailyError(Exception):
@@ -574,13 +574,19 @@ def schedule_from_json(obj: object, what: str = "file") -> list[Duel]:
             raise InputError(f"{what}: missing field {name!r}")
     if obj["format"] != SCHEDULE_FORMAT:
         raise InputError(f"format: expected {SCHEDULE_FORMAT!r}, got {obj['format']!r}")
-    if obj["version"] != SCHEDULE_VERSION:
+    if type(obj["version"]) is not int or obj["version"] != SCHEDULE_VERSION:
         raise InputError(f"version: expected {SCHEDULE_VERSION}, got {obj['version']!r}")
     if obj["ruleset"] not in RULESETS:
         raise InputError(f"ruleset: unknown ruleset {obj['ruleset']!r}")
     if not isinstance(obj["days"], list):
         raise InputError(f"days: expected a list of entries, got {type(obj['days']).__name__}")
-    return [duel_from_json(entry, f"days[{i}]") for i, entry in enumerate(obj["days"])]
+    duels = [duel_from_json(entry, f"days[{i}]") for i, entry in enumerate(obj["days"])]
+    seen: set[str] = set()
+    for i, duel in enumerate(duels):
+        if duel.date in seen:
+            raise InputError(f"days[{i}].date: {duel.date!r} appears twice")
+        seen.add(duel.date)
+    return duels
 
 
 def differences(expected: Duel, actual: Duel) -> list[str]:

@@ -441,7 +441,12 @@ def test_malformed_files_are_one_line_exit_2(tmp_path, mutate, fragment):
 
 
 def test_play_daily_uses_the_derived_duel(tmp_path, monkeypatch):
+    import datetime as dt
+
+    from engines.battleklinge.terminal import commands as play_commands
+
     monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "xdg"))
+    monkeypatch.setattr(play_commands, "utc_today", lambda: dt.date(2027, 1, 1))
     duel = daily.derive("2027-01-01")
     result = CliRunner().invoke(
         cli.main, ["play", "--daily", "2027-01-01", "--seed", "1"], input="resign\n"
@@ -481,3 +486,24 @@ def test_identical_results_in_a_fresh_process():
         "fechtbuch: error: date: '2027-02-30' is not a calendar date "
         "(day is out of range for month)"
     )
+
+
+def test_non_ascii_digits_boolean_version_and_repeated_dates_are_input_errors(tmp_path):
+    assert run("daily", "show", "２０２７-01-01").exit_code == 2
+    entry = _good_entry()
+    for obj in (
+        {
+            "format": "fechtbuch-daily",
+            "version": True,
+            "ruleset": "battleklinge-1",
+            "days": [entry],
+        },
+        {
+            "format": "fechtbuch-daily",
+            "version": 1,
+            "ruleset": "battleklinge-1",
+            "days": [entry, entry],
+        },
+    ):
+        path = _write(tmp_path, obj, None)
+        assert run("daily", "verify", "--file", path).exit_code == 2

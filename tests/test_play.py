@@ -292,3 +292,181 @@ def test_mode_conflicts_are_rejected():
     assert (
         play("--position", "ss1ss/5/5/5/SSMSS b ausfall,volte bindung,stoss riposte").exit_code == 2
     )
+
+
+# ---- regressions from the second independent review ---------------------------------
+
+
+def _pack_file(tmp_path, pack) -> str:
+    path = tmp_path / "p.json"
+    path.write_text(json.dumps(pack))
+    return str(path)
+
+
+@pytest.mark.parametrize(
+    "damage, fragment",
+    [
+        (lambda pack: pack.pop("puzzles"), "field 'puzzles' must be a list"),
+        (lambda pack: pack["puzzles"].insert(0, {}), "puzzle"),
+        (lambda pack: pack.update(puzzles="x"), "field 'puzzles' must be a list"),
+    ],
+)
+def test_malformed_pack_is_a_one_line_error(tmp_path, damage, fragment):
+    pack = json.loads(PACK.read_bytes())
+    damage(pack)
+    result = play("--pack", _pack_file(tmp_path, pack), lines=["quit"])
+    assert result.exit_code == 2 and fragment in result.output
+
+
+def test_unsound_tree_is_refused_before_play(tmp_path):
+    pack = json.loads(PACK.read_bytes())
+    puzzle = next(p for p in pack["puzzles"] if p["n"] == 2)
+    defender = puzzle["solution"][puzzle["key"]]
+    defender["ausfall:a1a4"] = next(iter(defender.values()))  # an illegal defence
+    puzzle["solution"][puzzle["key"]] = dict(sorted(defender.items()))
+    result = play("--pack", _pack_file(tmp_path, pack), "--puzzle", puzzle["id"], lines=["quit"])
+    assert result.exit_code == 2 and "is unsound" in result.output
+
+
+def test_only_todays_daily_duel_counts_and_leaving_it_is_a_loss(monkeypatch, private_record):
+    import datetime as dt
+
+    from engines.battleklinge.terminal import commands as play_commands
+
+    monkeypatch.setattr(play_commands, "utc_today", lambda: dt.date(2026, 11, 30))
+    past = play("--daily", "2026-11-29", "--seed", 1, lines=["resign"]).output
+    assert "Only today's duel counts" in past
+    assert not private_record.exists() or "2026-11-29" not in private_record.read_text()
+    first = play("--daily", "--seed", 1, lines=["quit"]).output
+    assert "counts for your streak (leaving it counts as a loss)" in first
+    assert json.loads(private_record.read_bytes())["daily"] == {"2026-11-30": "lost"}
+    again = play("--daily", "--seed", 1, lines=["quit"]).output
+    assert "played already; this one is for practice" in again
+
+
+def test_save_path_is_checked_before_the_game():
+    result = play("--strength", "leicht", "--save", "/proc/nope/x.game", lines=["c1c3"])
+    assert (
+        result.exit_code == 2 and "cannot write" in result.output and "plays" not in result.output
+    )
+
+
+def test_in_game_save_refuses_to_overwrite_and_handles_odd_names(tmp_path, monkeypatch):
+    existing = tmp_path / "old.game"
+    existing.write_text("keep me")
+    monkeypatch.setenv("HOME", str(tmp_path))
+    out = play(
+        "--two-players",
+        "--cards",
+        "einsteiger",
+        "--seed",
+        1,
+        lines=[f"save {existing}", "save a\x00b", "save ~/home.game", "quit"],
+    ).output
+    assert existing.read_text() == "keep me" and "use --force" in out
+    assert "Not saved: output: cannot write" in out
+    assert (tmp_path / "home.game").exists()
+    out = play(
+        "--two-players",
+        "--cards",
+        "einsteiger",
+        "--seed",
+        1,
+        lines=[f"save {existing} --force", "quit"],
+    ).output
+    assert existing.read_text().startswith("# fechtbuch game record")
+
+
+def test_saved_records_carry_abort_resignation_and_time(tmp_path):
+    start = "ssmss/5/5/5/SSMSS g ausfall,volte bindung,stoss riposte"
+    aborted = tmp_path / "a.game"
+    play("--two-players", "--position", start, "--save", aborted, lines=["c1c3", "abort"])
+    assert read_game(aborted).result == "abgebrochen"
+    resigned = tmp_path / "r.game"
+    play("--two-players", "--position", start, "--save", resigned, lines=["c1c3", "resign"])
+    record = read_game(resigned)
+    assert record.result == "*" and record.header("Termination") == "Blau resigned"
+
+
+def test_record_with_wrong_inner_types_is_damaged(private_record):
+    private_record.parent.mkdir(parents=True)
+    bad = {
+        "format": "fechtbuch-record",
+        "version": 1,
+        "computer": {"leicht": "x"},
+        "exercises": {},
+        "daily": {},
+    }
+    private_record.write_text(json.dumps(bad))
+    assert play("--two-players", lines=["quit"]).exit_code == 2
+    bad["computer"] = {}
+    bad["version"] = 99
+    private_record.write_text(json.dumps(bad))
+    assert play("--two-players", lines=["quit"]).exit_code == 2
+
+
+def test_a_game_finishing_meanwhile_is_not_overwritten(private_record, monkeypatch):
+    from engines.battleklinge.terminal import commands as play_commands
+
+    real = play_commands._computer
+
+    def computer_and_another_game(strength, seed):
+        choose = real(strength, seed)
+
+        def chooser(pos, earlier):
+            other = PlayerRecord.load()  # another fechtbuch finishes a game now
+            other.count_game("meister", won=False, helped=False)
+            other.save()
+            return choose(pos, earlier)
+
+        return chooser
+
+    monkeypatch.setattr(play_commands, "_computer", computer_and_another_game)
+    start = "ssmss/5/5/5/SSMSS g ausfall,volte bindung,stoss riposte"
+    play("--strength", "leicht", "--position", start, lines=["c1c3", "resign"])
+    data = json.loads(private_record.read_bytes())
+    assert data["computer"]["meister"]["losses"] == 1 and data["computer"]["leicht"]["losses"] == 1
+
+
+@pytest.mark.parametrize(
+    "args, flag",
+    [
+        (["--puzzle", "3"], "--puzzle"),
+        (["--next"], "--next"),
+        (["--two-players", "--strength", "stark"], "--strength"),
+        (["--pack", str(PACK), "--draft"], "--draft"),
+        (["--daily", "--school", "b"], "--school"),
+    ],
+)
+def test_options_the_mode_ignores_are_errors(args, flag):
+    result = play(*args, lines=["quit"])
+    assert result.exit_code == 2 and f"{flag}: not used with" in result.output
+
+
+def test_undo_after_the_computer_hits_and_the_final_board_once():
+    # Blau's master on c2 takes Gold's master on c1 unless Gold moves it away
+    position = "5/5/5/2m2/1SM2 g volte,bindung stoss,ausfall riposte"
+    out = play(
+        "--strength",
+        "leicht",
+        "--position",
+        position,
+        "--seed",
+        1,
+        lines=["b1a2 volte", "undo", "quit"],
+    ).output
+    assert out.count("Decided: Blau has hit") == 1
+    assert "Type 'undo' to take back" in out and "Taken back." in out
+
+
+def test_two_player_undo_takes_back_one_move():
+    start = "ssmss/5/5/5/SSMSS g ausfall,volte bindung,stoss riposte"
+    out = play(
+        "--two-players", "--position", start, lines=["c1c3", "c5c4", "undo", "moves", "quit"]
+    ).output
+    assert "Moves: ausfall:c1c3\n" in out.split("Taken back.")[1]
+
+
+def test_draft_shows_grids_and_can_be_left():
+    out = play("--draft", "--seed", 5, lines=["quit"]).output
+    assert "o the piece, x its jumps" in out and "Draft left; no game." in out

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import datetime as dt
 import os
 import random
 import sys
@@ -11,11 +12,13 @@ import click
 
 from engines.battleklinge.cards import CARDS, COLOR_CHARS, COLOR_NAMES, parse_card_list
 from engines.battleklinge.position import Move, Position
-from engines.battleklinge.terminal.draft import run_draft
+from engines.battleklinge.terminal.draft import DraftQuit, run_draft
 from engines.battleklinge.terminal.records import PlayerRecord
-from engines.battleklinge.terminal.session import Exercise, Session, longest_defence
-from engines.clikit import POSITION
+from engines.battleklinge.terminal.session import Exercise, Session, longest_defence, write_record
+from engines.clikit import POSITION, ensure_writable
 from engines.errors import InputError
+from puzzles.pack import verify_puzzle
+from puzzles.viewer import check_pack
 
 STRENGTHS = ("leicht", "mittel", "stark", "meister")
 
@@ -169,8 +172,9 @@ def play_command(
         raise InputError(f"position: the game is already decided in {start_text.to_text()!r}")
     if (rotate or clock) and not two_players:
         raise InputError("--rotate/--clock: only with --two-players")
-    if save_file and save_file.exists() and not force:
-        raise InputError(f"save: {str(save_file)!r} exists; use --force to overwrite it")
+    _reject_unused_options(click.get_current_context(), pack_file, daily_date, two_players)
+    if save_file:
+        ensure_writable(save_file, force=force)
     seed = seed if seed is not None else int.from_bytes(os.urandom(4), "big")
     rng = random.Random(seed)
     record = PlayerRecord.load()
@@ -181,7 +185,11 @@ def play_command(
         from puzzles.pack import load_pack
 
         pack = load_pack(pack_file)
+        check_pack(pack)
         number, puzzle = _pick_puzzle(pack, puzzle_ref, take_next, record)
+        problems = verify_puzzle(puzzle)  # the game trusts the tree: re-prove it first
+        if problems:
+            raise InputError(f"pack: exercise {number} ({puzzle['id']}) is unsound: {problems[0]}")
         start = Position.from_text(puzzle["position"])
         attacker = start.turn
         click.echo(
@@ -212,6 +220,7 @@ def play_command(
         )
         outcome = session.run()
         if outcome.exercise_solved:
+            record = PlayerRecord.load()  # another game may have written it meanwhile
             record.count_exercise(puzzle["id"], outcome.helped)
             record.save()
             state = "solved with help (yellow)" if outcome.helped else "solved (green)"
@@ -233,7 +242,11 @@ def play_command(
     if start_text is not None:
         start = start_text
     else:
-        start = run_draft(rng, inp, _writer, me) if draft else _deal(cards_text, rng)
+        try:
+            start = run_draft(rng, inp, _writer, me) if draft else _deal(cards_text, rng)
+        except DraftQuit:
+            click.echo("Draft left; no game.")
+            return 0
     click.echo(f"You play {COLOR_NAMES[me]} against the computer ({strength}).")
     session = Session(
         start,
@@ -246,6 +259,7 @@ def play_command(
     )
     outcome = session.run()
     if outcome.winner is not None:
+        record = PlayerRecord.load()  # another game may have written it meanwhile
         record.count_game(strength, won=outcome.winner == me, helped=outcome.helped)
         record.save()
         entry = record.computer[strength]
@@ -258,25 +272,27 @@ def play_command(
 
 
 def _play_daily(daily_date, inp, record, seed, save_file, force, common) -> int:
-    import datetime as dt
-
     from puzzles.daily import duel_for_date, parse_date
 
-    date = (
-        dt.datetime.now(dt.timezone.utc).date() if daily_date == "today" else parse_date(daily_date)
-    )
+    today = utc_today()
+    date = today if daily_date == "today" else parse_date(daily_date)
     duel = duel_for_date(date)
     start = Position.from_text(duel["position"])
     me = COLOR_CHARS.index(duel["school"])
-    counted = date.isoformat() not in record.daily
+    # only today's first game counts; it is booked as lost until it ends, so leaving a
+    # losing game (quit, Ctrl-C, a closed terminal) cannot buy a second try
+    counted = date == today and date.isoformat() not in record.daily
+    if counted:
+        record.count_daily(date, "lost")
+        record.save()
+        note = "This game counts for your streak (leaving it counts as a loss)."
+    elif date != today:
+        note = "Only today's duel counts for the streak; this one is for practice."
+    else:
+        note = "Today's counted game is played already; this one is for practice."
     click.echo(
         f"Daily duel {date.isoformat()}: cards {', '.join(duel['cards'])}; "
-        f"you play {COLOR_NAMES[me]} against Stark. "
-        + (
-            "This game counts for your streak."
-            if counted
-            else "Today's counted game is played already; this one is for practice."
-        )
+        f"you play {COLOR_NAMES[me]} against Stark. {note}"
     )
     session = Session(
         start,
@@ -288,13 +304,14 @@ def _play_daily(daily_date, inp, record, seed, save_file, force, common) -> int:
         **common,
     )
     outcome = session.run()
+    record = PlayerRecord.load()
     if counted and outcome.how != "quit":
         result = (
             "aborted" if outcome.winner is None else ("won" if outcome.winner == me else "lost")
         )
-        record.count_daily(date, result)
+        record.daily[date.isoformat()] = result
         record.save()
-    click.echo(f"Streak: {record.streak(date)} day(s) in a row with a win.")
+    click.echo(f"Streak: {record.streak(today)} day(s) in a row with a win.")
     _maybe_save(session, save_file, force)
     return 0
 
@@ -315,14 +332,40 @@ def _deal(cards_text: str, rng: random.Random) -> Position:
 def _maybe_save(session: Session, save_file: Path | None, force: bool) -> None:
     if save_file is None:
         return
-    from engines.battleklinge.gamerecord import GameRecord, write_game
-
-    winner = session.position.winner()
-    record = GameRecord(
-        start=session.start,
-        moves=tuple(session.moves),
-        result=COLOR_CHARS[winner] if winner is not None else "*",
-        headers=(("Gold", session.names[0]), ("Blau", session.names[1])),
-    )
-    write_game(save_file, record, force=force)
+    write_record(session, str(save_file), force=force)
     click.echo(f"Game saved to {save_file}; analyse it with: fechtbuch analyse {save_file}")
+
+
+def utc_today() -> dt.date:
+    """Today's date in UTC (the daily duel's calendar)."""
+    return dt.datetime.now(dt.timezone.utc).date()
+
+
+MODE_OPTIONS = {
+    "computer": {"strength", "school", "cards_text", "draft", "start_text"},
+    "pack": {"puzzle_ref", "take_next"},
+    "two_players": {"cards_text", "start_text", "rotate", "clock"},
+}
+
+
+def _reject_unused_options(ctx: click.Context, pack_file, daily_date, two_players) -> None:
+    """Options that the chosen mode would ignore are errors, not silent no-ops."""
+    mode = (
+        "pack"
+        if pack_file
+        else "daily"
+        if daily_date is not None
+        else ("two_players" if two_players else "computer")
+    )
+    allowed = MODE_OPTIONS.get(mode, set())
+    specific = set().union(*MODE_OPTIONS.values())
+    for name in sorted(specific - allowed):
+        if ctx.get_parameter_source(name) == click.core.ParameterSource.COMMANDLINE:
+            flag = next(p.opts[0] for p in ctx.command.params if p.name == name)
+            label = {
+                "pack": "--pack",
+                "daily": "--daily",
+                "two_players": "--two-players",
+                "computer": "a game against the computer",
+            }[mode]
+            raise InputError(f"{flag}: not used with {label}")

@@ -14,6 +14,7 @@ from typing import TextIO
 
 from engines.battleklinge.cards import CARDS, COLOR_NAMES, Card, CardError, card_from_id
 from engines.battleklinge.position import Position
+from engines.battleklinge.textboard import card_grid
 
 
 def card_value(card: Card) -> float:
@@ -39,7 +40,9 @@ def run_draft(rng: random.Random, inp: TextIO, write, person: int) -> Position:
     while len(hands[0]) < 2 or len(hands[1]) < 2:
         if len(hands[picker]) == 2:
             picker = 1 - picker
-        write("Open cards: " + ", ".join(f"{CARDS[c].id}" for c in open_cards))
+        write("Open cards (o the piece, x its jumps, forward is up):")
+        for line in cards_block(open_cards):
+            write(line)
         if picker == person:
             card = _ask(inp, write, open_cards)
         else:
@@ -53,12 +56,27 @@ def run_draft(rng: random.Random, inp: TextIO, write, person: int) -> Position:
     return Position.start(hands[0], hands[1], side)
 
 
+def cards_block(cards: list[Card]) -> list[str]:
+    """The cards side by side: names, then their 5x5 grids."""
+    grids = [card_grid(c, True) for c in cards]
+    lines = ["  " + "   ".join(CARDS[c].id.ljust(9) for c in cards)]
+    lines += ["  " + "   ".join(g[row].ljust(9) for g in grids) for row in range(5)]
+    return [line.rstrip() for line in lines]
+
+
+class DraftQuit(Exception):
+    """The person left during the draft."""
+
+
 def _ask(inp: TextIO, write, open_cards: list[Card]) -> Card:
     while True:
-        write("Your pick> ", newline=False)
+        write("Your pick (a card id, or quit)> ", newline=False)
         line = inp.readline()
-        if not line:
-            raise EOFError("input ended during the card draft")
+        if not line or line.strip().lower() in ("quit", "exit"):
+            raise DraftQuit
+        if line.strip().lower() == "help":
+            write("Type the id of one of the open cards, e.g. " + CARDS[open_cards[0]].id)
+            continue
         try:
             card = card_from_id(line.strip())
         except CardError as err:

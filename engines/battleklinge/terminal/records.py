@@ -49,13 +49,29 @@ class PlayerRecord:
             return cls()
         try:
             data = orjson.loads(path.read_bytes())
-            if data.get("format") != RECORD_FORMAT:
-                raise ValueError("wrong format")
-            return cls(dict(data["computer"]), dict(data["exercises"]), dict(data["daily"]))
+            if data.get("format") != RECORD_FORMAT or data.get("version") != 1:
+                raise ValueError("wrong format or version")
+            record = cls(dict(data["computer"]), dict(data["exercises"]), dict(data["daily"]))
+            record._check_shape()
+            return record
         except (ValueError, KeyError, TypeError, AttributeError):
             raise InputError(
                 f"record: {str(path)!r} is damaged; move it away to start a new record"
             ) from None
+
+    def _check_shape(self) -> None:
+        """Raise ValueError unless every entry has the documented type."""
+        for entry in self.computer.values():
+            if set(entry) != {"wins", "losses", "wins_with_help"} or not all(
+                type(v) is int and v >= 0 for v in entry.values()
+            ):
+                raise ValueError("computer entry")
+        if not all(v in ("solved", "solved-with-help") for v in self.exercises.values()):
+            raise ValueError("exercise entry")
+        for day, outcome in self.daily.items():
+            dt.date.fromisoformat(day)
+            if outcome not in ("won", "lost", "aborted"):
+                raise ValueError("daily entry")
 
     def save(self, path: Path | None = None) -> None:
         data = {

@@ -14,6 +14,7 @@ reaches with that card once you give it away), ``warnings on|off``, ``moves``,
 
 from __future__ import annotations
 
+import os
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -120,6 +121,7 @@ class Session:
         self.now = now
         self.clock = None if clock_minutes is None else [clock_minutes * 60.0, clock_minutes * 60.0]
         self.repetition_offered: set = set()
+        self.outcome: Outcome | None = None
 
     # ---- state ---------------------------------------------------------------
     @property
@@ -153,6 +155,8 @@ class Session:
             self.write("Moves: " + " ".join(m.to_text() for m in self.moves))
         if self.clock:
             self.write(f"Clock: Gold {_clock(self.clock[0])}, Blau {_clock(self.clock[1])}")
+        if self.rotate and self.moves:
+            self.write("\a", newline=False)  # the rulebook's short tone at each turn of the board
         if self.warnings and pos.winner() is None and pos.turn not in self.computer:
             lines, bell = warning_lines(pos, pos.turn)
             for line in lines:
@@ -167,6 +171,8 @@ class Session:
             pos = self.position
             winner = pos.winner()
             if winner is not None:
+                if self._take_back_after_hit(winner):
+                    continue
                 return self._finish(Outcome(winner, "hit", self.helped))
             key = pos.key()
             if [p.key() for p in self.positions].count(
@@ -182,7 +188,8 @@ class Session:
                 self.write(f"{self.names[pos.turn]} plays {move.to_text()}")
                 self._push(move)
                 self._after_move(move, by_person=False)
-                self.show()
+                if self.position.winner() is None:
+                    self.show()
                 continue
             started = self.now()
             line = self._prompt()
@@ -196,6 +203,25 @@ class Session:
             outcome = self._handle(line)
             if outcome is not None:
                 return self._finish(outcome)
+
+    def _take_back_after_hit(self, winner: int) -> bool:
+        """ "Zug zurück" at any time: after a hit a person may still take moves back
+        (not after solving an exercise).  True if they did and play goes on."""
+        solved = (
+            self.exercise is not None and not self.exercise.path_lost and winner == self.start.turn
+        )
+        if solved or len(self.computer) == 2:
+            return False
+        self.show()
+        self.write(
+            f"Treffer: {COLOR_NAMES[winner]} wins. Type 'undo' to take back, "
+            "or press Enter to finish."
+        )
+        line = self._prompt()
+        if line is None or line.lower() != "undo":
+            return False
+        self._undo()
+        return True
 
     def _prompt(self) -> str | None:
         self.write(f"{self.names[self.position.turn]}> ", newline=False)
@@ -299,7 +325,8 @@ class Session:
 
     def _undo(self) -> Outcome | None:
         person = self.position.turn
-        if not self.moves or all(self.positions[i].turn != person for i in range(len(self.moves))):
+        has_own_move = any(self.positions[i].turn == person for i in range(len(self.moves)))
+        if not self.moves or (self.computer and not has_own_move):
             self.write("Nothing to take back.")
             return None
         self.helped = True
@@ -308,7 +335,7 @@ class Session:
             self._pop()
             if self.exercise:
                 self.exercise.node, self.exercise.path_lost = self.exercise.history.pop()
-            if mover == person:
+            if mover == person or not self.computer:  # two people: one move back
                 break
         self.write("Taken back.")
         self.show()
@@ -334,36 +361,56 @@ class Session:
         self.write(f"Solution: {fastest_key(ex.node)}")
         return None
 
-    def _save(self, path: str) -> Outcome | None:
-        from engines.battleklinge.gamerecord import GameRecord, write_game
-
-        if not path:
-            self.write("Type 'save FILE'.")
+    def _save(self, rest: str) -> Outcome | None:
+        words = rest.split()
+        force = "--force" in words
+        words = [w for w in words if w != "--force"]
+        if len(words) != 1:
+            self.write("Type 'save FILE' (add --force to replace an existing file).")
             return None
-        winner = self.position.winner()
-        record = GameRecord(
-            start=self.start,
-            moves=tuple(self.moves),
-            headers=(("Gold", self.names[0]), ("Blau", self.names[1])),
-            result=COLOR_CHARS[winner] if winner is not None else "*",
-        )
         try:
-            write_game(path, record, force=True)
-        except (InputError, OSError) as err:
+            write_record(self, words[0], force=force)
+        except InputError as err:
             self.write(f"Not saved: {err}")
             return None
-        self.write(f"Saved to {path}.")
+        self.write(f"Saved to {words[0]}.")
         return None
 
     def _finish(self, outcome: Outcome) -> Outcome:
+        self.outcome = outcome
         if outcome.how == "hit":
-            self.show()
             self.write(f"Treffer: {COLOR_NAMES[outcome.winner]} wins.")
         elif outcome.how == "aborted":
             self.write("Game aborted without a result.")
         if self.exercise and outcome.how == "hit" and not self.exercise.path_lost:
             outcome.exercise_solved = outcome.winner == self.start.turn
         return outcome
+
+
+def game_record(session: Session):
+    """The session's game as a record; resignation and time go into a header, since
+    the format's result must agree with the moves."""
+    from engines.battleklinge.gamerecord import GameRecord
+
+    winner = session.position.winner()
+    outcome = session.outcome
+    result = COLOR_CHARS[winner] if winner is not None else "*"
+    headers = [("Gold", session.names[0]), ("Blau", session.names[1])]
+    if outcome is not None and outcome.how == "aborted":
+        result = "abgebrochen"
+    elif outcome is not None and outcome.how in ("resigned", "time"):
+        loser = COLOR_NAMES[1 - outcome.winner]
+        how = "resigned" if outcome.how == "resigned" else "lost on time"
+        headers.append(("Termination", f"{loser} {how}"))
+    return GameRecord(
+        start=session.start, moves=tuple(session.moves), result=result, headers=tuple(headers)
+    )
+
+
+def write_record(session: Session, path: str, force: bool = False) -> None:
+    from engines.battleklinge.gamerecord import write_game
+
+    write_game(os.path.expanduser(path), game_record(session), force=force)
 
 
 def tree_depth_after(defender_node: dict) -> int:

@@ -22,7 +22,13 @@ OUTPUT = click.Path(dir_okay=False, writable=True)
 @click.argument("position", type=POSITION)
 @click.option("--move", type=MOVE, help="Draw an arrow for this move (must be legal).")
 @click.option("--flip", is_flag=True, help="Draw from the other school's side.")
-@click.option("-o", "--output", type=OUTPUT, required=True, help="The SVG file to write.")
+@click.option(
+    "-o",
+    "--output",
+    type=OUTPUT,
+    required=True,
+    help="The SVG file to write ('-' for standard output).",
+)
 @click.option("--force", is_flag=True, help="Overwrite OUTPUT if it exists.")
 def render(position: Position, move: Move | None, flip: bool, output: str, force: bool) -> None:
     """Draw POSITION as an SVG diagram: board, pieces, both hands, the side card.
@@ -34,7 +40,11 @@ def render(position: Position, move: Move | None, flip: bool, output: str, force
       fechtbuch render 'ssmss/5/5/5/SSMSS g ausfall,volte bindung,stoss riposte' \\
           --move ausfall:c1c3 -o start.svg
     """
-    atomic_write(output, render_svg(position, move, flip).encode(), force)
+    svg = render_svg(position, move, flip)
+    if output == "-":
+        click.echo(svg, nl=False)
+        return
+    atomic_write(output, svg.encode(), force)
     click.echo(f"wrote {output}")
 
 

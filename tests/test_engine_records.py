@@ -267,3 +267,17 @@ def test_match_command_prints_the_summary():
     )
     assert out.exit_code == 0, out.output
     assert "mittel vs leicht: 2 games, seed 5" in out.output and "Elo difference" in out.output
+
+
+def test_decided_start_and_second_start_header_are_rejected():
+    import pytest
+
+    from engines.battleklinge.gamerecord import GameRecord, GameRecordError
+
+    with pytest.raises(GameRecordError, match="already decided"):
+        GameRecord.from_text("Start: ss1ss/5/5/5/SSMSS b ausfall,volte bindung,stoss riposte\n\n")
+    with pytest.raises(GameRecordError, match="a second 'Start' header"):
+        GameRecord.from_text(
+            "Start: ssmss/5/5/5/SSMSS g ausfall,volte bindung,stoss riposte\n"
+            "Start: ssmss/5/5/5/SSMSS g ausfall,volte bindung,stoss riposte\n\n"
+        )

@@ -181,3 +181,14 @@ def test_readme_diagrams_are_current(tmp_path):
         assert len(root.findall(".//s:rect[@class='sq']", NS)) == 25
         assert len(root.findall(".//s:g[@class='card']", NS)) == 5
         assert f"hit in {n}" in root.find(".//s:text[@class='caption']", NS).text
+
+
+def test_render_to_standard_output():
+    from click.testing import CliRunner
+
+    import cli
+
+    result = CliRunner().invoke(
+        cli.main, ["render", "ssmss/5/5/5/SSMSS g ausfall,volte bindung,stoss riposte", "-o", "-"]
+    )
+    assert result.exit_code == 0 and result.output.startswith("<svg")

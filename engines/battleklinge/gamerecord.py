@@ -124,10 +124,16 @@ class GameRecord:
                     f"{source}: line {i}: move {line!r} before the header 'Start: <position>'"
                 )
             if key.lower() == "start":
+                if start is not None:
+                    raise GameRecordError(f"{source}: line {i}: a second 'Start' header")
                 try:
                     start = Position.from_text(value)
                 except NotationError as err:
                     raise GameRecordError(f"{source}: line {i}: Start: {err}") from None
+                if start.winner() is not None:
+                    raise GameRecordError(
+                        f"{source}: line {i}: Start: the game is already decided in {value!r}"
+                    )
             elif key.lower() == "result":
                 if value not in RESULTS:
                     raise GameRecordError(

@@ -62,19 +62,7 @@ def atomic_write(path: str | os.PathLike, data: bytes, force: bool = False) -> N
     intact.  Refuses to replace an existing file unless ``force``.
     """
     target = Path(path)
-    try:
-        exists = target.exists()
-    except ValueError:  # an embedded NUL byte
-        raise InputError(f"output: cannot write {str(target)!r} (bad file name)") from None
-    if exists and not force:
-        raise InputError(f"output: {str(target)!r} exists; use --force to overwrite it")
-    directory = target.parent if str(target.parent) else Path(".")
-    try:
-        directory.mkdir(parents=True, exist_ok=True)
-        fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=directory)
-    except (OSError, ValueError) as err:
-        reason = err.strerror if isinstance(err, OSError) else str(err)
-        raise InputError(f"output: cannot write {str(target)!r} ({reason})") from None
+    fd, tmp = _temp_beside(target, force, ".tmp")
     try:
         # mkstemp makes the file private (0600); give it the mode a plain open() would
         os.chmod(tmp, target.stat().st_mode & 0o777 if target.exists() else 0o666 & ~_umask())
@@ -91,7 +79,14 @@ def atomic_write(path: str | os.PathLike, data: bytes, force: bool = False) -> N
 def ensure_writable(path: str | os.PathLike, force: bool = False) -> None:
     """Fail early (InputError) if ``path`` exists without ``force`` or cannot be written,
     before a long job spends its time."""
-    target = Path(path)
+    fd, probe = _temp_beside(Path(path), force, ".probe")
+    os.close(fd)
+    os.unlink(probe)
+
+
+def _temp_beside(target: Path, force: bool, suffix: str) -> tuple[int, str]:
+    """A new temporary file in ``target``'s folder (created if missing), after refusing
+    an existing ``target`` without ``force``; every failure is one InputError."""
     try:
         exists = target.exists()
     except ValueError:  # an embedded NUL byte
@@ -101,12 +96,10 @@ def ensure_writable(path: str | os.PathLike, force: bool = False) -> None:
     directory = target.parent if str(target.parent) else Path(".")
     try:
         directory.mkdir(parents=True, exist_ok=True)
-        fd, probe = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".probe", dir=directory)
+        return tempfile.mkstemp(prefix=f".{target.name}.", suffix=suffix, dir=directory)
     except (OSError, ValueError) as err:
         reason = err.strerror if isinstance(err, OSError) else str(err)
         raise InputError(f"output: cannot write {str(target)!r} ({reason})") from None
-    os.close(fd)
-    os.unlink(probe)
 
 
 def _umask() -> int:

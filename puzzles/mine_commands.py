@@ -72,7 +72,7 @@ def _pool_full(pool: Pool, ns, count) -> bool:
     default=None,
     metavar="SET|LIST",
     help="Play every game with these five cards: einsteiger, angriff, verteidigung, "
-    "or five ids joined by ','. Default: five of sixteen at random per game.",
+    "or five ids joined by ','. Default (zufall): five of sixteen at random per game.",
 )
 @click.option("--seed", type=click.IntRange(0), default=1, show_default=True)
 @click.option(
@@ -111,7 +111,10 @@ def mine_command(ns, count, cards_text, seed, jobs, output, resume, force, as_js
       fechtbuch mine --n 3 --cards angriff --seed 7 -j 2 -o angriff3.json
     """
     ns = tuple(sorted(set(ns))) or (2, 3)
-    cards = parse_card_list(cards_text) if cards_text else None
+    # "zufall" (the rulebook's random set) is the default: five of sixteen per game
+    random_cards = not cards_text or cards_text.strip().lower() == "zufall"
+    cards = None if random_cards else parse_card_list(cards_text)
+    cards_text = None if random_cards else cards_text
     ensure_writable(output, force=force)
     jobs = jobs or os.cpu_count() or 1
     params = {"ns": list(ns), "count": count, "cards": cards_text or None, "seed": seed}

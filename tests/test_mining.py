@@ -316,3 +316,13 @@ def test_verify_reports_a_decided_position_without_crashing(shipped):
 def test_unwritable_output_is_a_one_line_error():
     result = run("mine", "--count", 1, "-j", 1, "-o", "/proc/fechtbuch-test/x.json")
     assert result.exit_code == 2 and "cannot write" in result.output
+
+
+def test_zufall_is_the_default_card_choice(tmp_path):
+    a, b = tmp_path / "a.json", tmp_path / "b.json"
+    assert run("mine", "--count", 2, "--seed", 3, "-j", 1, "-o", a).exit_code == 0
+    assert (
+        run("mine", "--count", 2, "--seed", 3, "-j", 1, "--cards", "Zufall", "-o", b).exit_code == 0
+    )
+    assert json.loads(a.read_bytes())["puzzles"] == json.loads(b.read_bytes())["puzzles"]
+    assert "--cards" not in json.loads(b.read_bytes())["command"]

@@ -39,6 +39,8 @@ from solver import dfpn, minimax
 from solver.tactics import is_hit_move
 
 DEFAULT_MAX_NODES = 50_000_000
+DEFAULT_VERIFY_NODES = 500_000_000
+"""About half a minute of plain minimax: enough for every bound up to 5 and most of 6."""
 CHUNK_NODES = 2_000_000
 
 
@@ -186,6 +188,7 @@ class SolveResult:
     seconds: float = 0.0
     verified: bool = False
     verifier_nodes: int = 0
+    verify_note: str = ""
     _prover: Prover | None = field(default=None, repr=False, compare=False)
 
     def tree(self) -> dict | None:
@@ -210,7 +213,7 @@ class SolveResult:
             "nodes": self.nodes,
             "seconds": round(self.seconds, 6),
             "verified": self.verified,
-        }
+        } | ({"verify_note": self.verify_note} if self.verify_note else {})
 
     def summary(self) -> str:
         """The human-readable answer, one or two sentences."""
@@ -245,6 +248,7 @@ def solve(
     time_limit: float | None = None,
     table_mb: int = 64,
     verify: bool = False,
+    verify_max_nodes: int | None = DEFAULT_VERIFY_NODES,
 ) -> SolveResult:
     """Solve ``position`` up to ``max_n`` own moves for either side.
 
@@ -284,25 +288,34 @@ def solve(
         result.keys, result.main_line, result.longest_defence = [], [], []
     result.nodes = prover.nodes
     if verify and result.status == "solved":
-        result.verified, result.verifier_nodes = verify_result(result)
+        try:
+            result.verified, result.verifier_nodes = verify_result(result, verify_max_nodes)
+        except minimax.VerifierLimit as limit:
+            result.verified, result.verify_note = False, str(limit)
     result.seconds = time.perf_counter() - started
     return result
 
 
-def verify_result(result: SolveResult) -> tuple[bool, int]:
-    """Re-derive distance, keys and loss with the minimax verifier; (agrees, nodes)."""
+def verify_result(result: SolveResult, max_nodes: int | None = None) -> tuple[bool, int]:
+    """Re-derive distance, keys and loss with the minimax verifier; (agrees, nodes).
+
+    Raises :class:`solver.minimax.VerifierLimit` when it needs more than
+    ``max_nodes`` in all (the verifier has no table: deep bounds are costly)."""
     st = fast.state_from_position(result.position)
     nodes = 0
 
+    def left() -> int | None:
+        return None if max_nodes is None else max(1, max_nodes - nodes)
+
     def hit(state, b):
         nonlocal nodes
-        answer, spent = minimax.hit_within(state, b)
+        answer, spent = minimax.hit_within(state, b, left())
         nodes += spent
         return answer
 
     def lost(state, b):
         nonlocal nodes
-        answer, spent = minimax.lost_within(state, b)
+        answer, spent = minimax.lost_within(state, b, left())
         nodes += spent
         return answer
 

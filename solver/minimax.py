@@ -26,10 +26,18 @@ from engines.battleklinge.fast import (
     winner,
 )
 
+UNLIMITED = np.int64(2**62)
+
+
+class VerifierLimit(Exception):
+    """The verifier reached its node limit before an answer (it has no table, so deep
+    bounds cost exponentially)."""
+
 
 @njit(cache=True)
-def _search(st0, budget, attacker_to_move):
-    """Minimax with an explicit stack; returns (attacker wins within budget, nodes).
+def _search(st0, budget, attacker_to_move, max_nodes):
+    """Minimax with an explicit stack; returns (attacker wins within budget, nodes,
+    finished): ``finished`` is False when ``max_nodes`` ended the search.
 
     ``attacker_to_move``: True if the side to move in ``st0`` is the attacker
     (an OR root); False if the side to move defends (an AND root) and the
@@ -58,14 +66,14 @@ def _search(st0, budget, attacker_to_move):
             if is_or[ply] == result:
                 # OR node with a winning child, or AND node with a refuted child
                 if ply == 0:
-                    return result, nodes
+                    return result, nodes, True
                 ply -= 1
                 continue
             returning = False
         if index[ply] == count[ply]:
             result = not is_or[ply]  # OR: no move wins; AND: every reply loses
             if ply == 0:
-                return result, nodes
+                return result, nodes, True
             ply -= 1
             returning = True
             continue
@@ -74,6 +82,8 @@ def _search(st0, budget, attacker_to_move):
         child = states[ply + 1]
         make_move(states[ply], move, child)
         nodes += 1
+        if nodes > max_nodes:
+            return False, nodes, False
         who = winner(child)
         if who != NO_WINNER:
             result = who == attacker
@@ -91,22 +101,25 @@ def _search(st0, budget, attacker_to_move):
         index[ply] = 0
 
 
-def hit_within(st: np.ndarray, budget: int) -> tuple[bool, int]:
-    """Does the side to move hit within ``budget`` own moves? Returns (answer, nodes)."""
+def _run(st: np.ndarray, budget: int, attacker_to_move: bool, max_nodes: int | None):
     if budget < 1:
         return False, 0
     if winner(st) != NO_WINNER:
         raise ValueError("position is already decided")
-    won, nodes = _search(st, budget, True)
-    return bool(won), int(nodes)
+    limit = UNLIMITED if max_nodes is None else np.int64(max_nodes)
+    answer, nodes, finished = _search(st, budget, attacker_to_move, limit)
+    if not finished:
+        raise VerifierLimit(f"the verifier gave up after {int(nodes):,} nodes")
+    return bool(answer), int(nodes)
 
 
-def lost_within(st: np.ndarray, budget: int) -> tuple[bool, int]:
+def hit_within(st: np.ndarray, budget: int, max_nodes: int | None = None) -> tuple[bool, int]:
+    """Does the side to move hit within ``budget`` own moves? Returns (answer, nodes);
+    raises :class:`VerifierLimit` past ``max_nodes``."""
+    return _run(st, budget, True, max_nodes)
+
+
+def lost_within(st: np.ndarray, budget: int, max_nodes: int | None = None) -> tuple[bool, int]:
     """Is every move of the side to move answered by a hit within ``budget``
-    opponent moves?  Returns (answer, nodes)."""
-    if budget < 1:
-        return False, 0
-    if winner(st) != NO_WINNER:
-        raise ValueError("position is already decided")
-    lost, nodes = _search(st, budget, False)
-    return bool(lost), int(nodes)
+    opponent moves?  Returns (answer, nodes); raises :class:`VerifierLimit`."""
+    return _run(st, budget, False, max_nodes)

@@ -308,3 +308,16 @@ def test_unwritable_tree_file_is_a_one_line_error():
         "solve", "2m2/5/2M2/5/5 g ausfall,volte bindung,stoss riposte", "--tree", "/proc/x/t.json"
     )
     assert out.exit_code == 2 and "cannot write" in out.output
+
+
+def test_verifier_gives_up_visibly_at_its_node_limit():
+    from solver import minimax
+
+    start = "ssmss/5/5/5/SSMSS g ausfall,volte bindung,stoss riposte"
+    st = fast.state_from_position(Position.from_text(start))
+    with pytest.raises(minimax.VerifierLimit, match="gave up after"):
+        minimax.hit_within(st, 5, max_nodes=1000)
+    assert minimax.hit_within(st, 3, max_nodes=10**9)[0] is False
+    out = run("solve", start, "--max", "5", "--verify", "--verify-nodes", "1000", "--json")
+    data = json.loads(out.output)
+    assert out.exit_code == 1 and data["verified"] is False and "gave up" in data["verify_note"]

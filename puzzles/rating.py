@@ -23,16 +23,11 @@ from __future__ import annotations
 
 from engines.battleklinge import fast, reference
 from engines.battleklinge.position import Move, Position
+from puzzles.tags import hits_if_to_move_again
 from solver.api import Prover
 
 WEIGHTS = {"n": 2.5, "effort": 0.45, "tempting": 0.6, "defender_options": 0.08, "quiet": 1.2}
 SCORE_LOW, SCORE_HIGH = 2.0, 14.0
-
-
-def _threatens_hit(pos: Position, move: Move) -> bool:
-    after = reference.play(pos, move)
-    again = Position(after.students, after.masters, pos.turn, after.hands, after.side)
-    return any(reference.play(again, m).winner() == pos.turn for m in reference.legal_moves(again))
 
 
 def features(pos: Position, n: int, key: Move) -> dict[str, float]:
@@ -44,7 +39,7 @@ def features(pos: Position, n: int, key: Move) -> dict[str, float]:
         if move == key:
             continue
         captures = move.to_sq is not None and bool(enemy >> move.to_sq & 1)
-        if captures or _threatens_hit(pos, move):
+        if captures or hits_if_to_move_again(reference.play(pos, move)):
             tempting += 1
     after = reference.play(pos, key)
     return {

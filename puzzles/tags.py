@@ -21,7 +21,7 @@ Tags:
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from engines.battleklinge import reference
 from engines.battleklinge.position import Move, Position
@@ -76,7 +76,7 @@ def sacrifice(f: PuzzleFacts) -> bool:
         return False
     pos = f.position
     # the defender's hand is the same before and after the key: compare what it could take
-    before = Position(pos.students, pos.masters, 1 - pos.turn, pos.hands, pos.side)
+    before = replace(pos, turn=1 - pos.turn)
     exposed = _takeable(after)
     return f.key.to_sq in exposed or bool(exposed - _takeable(before))
 
@@ -107,9 +107,9 @@ def card_handover(f: PuzzleFacts) -> bool:
     return twin in reference.legal_moves(f.position) and twin not in f.winning_first_moves
 
 
-def _hits_if_to_move_again(pos: Position) -> set[tuple[int | None, int | None]]:
+def hits_if_to_move_again(pos: Position) -> set[tuple[int | None, int | None]]:
     """(from, to) of the hits the player who just moved would have with a free move."""
-    again = Position(pos.students, pos.masters, 1 - pos.turn, pos.hands, pos.side)
+    again = replace(pos, turn=1 - pos.turn)
     return {
         (m.from_sq, m.to_sq)
         for m in reference.legal_moves(again)
@@ -121,7 +121,7 @@ def double_threat(f: PuzzleFacts) -> bool:
     after = reference.play(f.position, f.key)
     if after.winner() is not None:
         return False
-    hits = _hits_if_to_move_again(after)
+    hits = hits_if_to_move_again(after)
     return len({fr for fr, _ in hits}) >= 2 or len({to for _, to in hits}) >= 2
 
 

@@ -52,17 +52,6 @@ class UnsolvablePosition(InputError):
     """The solver cannot take this position (decided, or a bound out of range)."""
 
 
-def _children(st: np.ndarray) -> list[tuple[int, np.ndarray]]:
-    out = np.empty(fast.MAX_MOVES, dtype=np.int32)
-    n = fast.gen_moves(st, out)
-    result = []
-    for code in out[:n]:
-        child = np.empty(fast.STATE_SIZE, dtype=np.int64)
-        fast.make_move(st, code, child)
-        result.append((int(code), child))
-    return result
-
-
 def _text(code: int) -> str:
     return fast.decode_move(code).to_text()
 
@@ -122,7 +111,7 @@ class Prover:
     def winning_moves(self, st: np.ndarray, budget: int) -> list[tuple[int, np.ndarray | None]]:
         """Every move that hits at once or keeps a hit within ``budget`` (this move included)."""
         result = []
-        for code, child in _children(st):
+        for code, child in fast.children(st):
             if is_hit_move(st, code):
                 result.append((code, None))
             elif budget >= 2 and self.lost(child, budget - 1):
@@ -150,7 +139,7 @@ class Prover:
     def longest_defence_step(self, st: np.ndarray, budget: int) -> tuple[int, np.ndarray]:
         """The reply (defender to move, lost within ``budget``) that delays the hit longest."""
         best = None
-        for code, child in sorted(_children(st), key=lambda item: _text(item[0])):
+        for code, child in sorted(fast.children(st), key=lambda item: _text(item[0])):
             delay = self.distance(child, budget)
             assert delay is not None
             if best is None or delay > best[0]:
@@ -167,7 +156,7 @@ class Prover:
             else:
                 node[_text(code)] = {
                     _text(reply): self.tree(grandchild, budget - 1)
-                    for reply, grandchild in sorted(_children(child), key=lambda c: _text(c[0]))
+                    for reply, grandchild in sorted(fast.children(child), key=lambda c: _text(c[0]))
                 }
         return dict(sorted(node.items()))
 
@@ -325,7 +314,7 @@ def verify_result(result: SolveResult, max_nodes: int | None = None) -> tuple[bo
     else:
         ok = hit(st, d) and not hit(st, d - 1)
         keys = set()
-        for code, child in _children(st):
+        for code, child in fast.children(st):
             if is_hit_move(st, code) or (d >= 2 and lost(child, d - 1)):
                 keys.add(fast.decode_move(code))
         ok = ok and keys == set(result.keys)

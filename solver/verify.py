@@ -17,14 +17,8 @@ from solver import minimax
 
 
 def _children(st: np.ndarray) -> dict[str, tuple[int, np.ndarray]]:
-    out = np.empty(fast.MAX_MOVES, dtype=np.int32)
-    n = fast.gen_moves(st, out)
-    result = {}
-    for code in out[:n]:
-        child = np.empty(fast.STATE_SIZE, dtype=np.int64)
-        fast.make_move(st, code, child)
-        result[fast.decode_move(int(code)).to_text()] = (int(code), child)
-    return result
+    """Every legal move by its notation text, with its code and the state after it."""
+    return {fast.decode_move(code).to_text(): (code, child) for code, child in fast.children(st)}
 
 
 def _hits(st: np.ndarray, child: np.ndarray) -> bool:

@@ -415,6 +415,18 @@ def decode_move(code: int) -> Move:
     return Move(code & 15, (code >> 4) & 31, (code >> 9) & 31)
 
 
+def children(st: np.ndarray) -> list[tuple[int, np.ndarray]]:
+    """(move code, state after it) for every legal move of a live state, in generator order."""
+    out = np.empty(MAX_MOVES, dtype=np.int32)
+    n = gen_moves(st, out)
+    result = []
+    for code in out[:n]:
+        child = np.empty(STATE_SIZE, dtype=np.int64)
+        make_move(st, code, child)
+        result.append((int(code), child))
+    return result
+
+
 def legal_moves(pos: Position) -> list[Move]:
     """The fast generator's moves as :class:`Move` objects (empty if decided)."""
     st = state_from_position(pos)

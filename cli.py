@@ -10,18 +10,19 @@ import sys
 import time
 
 import click
-
-from engines import __version__
-from engines.battleklinge.commands import COMMANDS as ENGINE_COMMANDS
-from engines.battleklinge.position import START_EINSTEIGER, Position
-from engines.battleklinge.terminal.commands import play_command
-from engines.clikit import POSITION, dump_json, emit_json
-from engines.errors import InputError
-from puzzles import render_commands  # attaches `pack html` and `pack svg` to the pack group
-from puzzles.daily_commands import daily_group
-from puzzles.mine_commands import mine_command
-from puzzles.pack_commands import pack
-from solver.commands import solve_command
+from fechtbuch.engines import __version__
+from fechtbuch.engines.battleklinge.commands import COMMANDS as ENGINE_COMMANDS
+from fechtbuch.engines.battleklinge.position import START_EINSTEIGER, Position
+from fechtbuch.engines.battleklinge.terminal.commands import play_command
+from fechtbuch.engines.clikit import POSITION, dump_json, emit_json
+from fechtbuch.engines.errors import InputError
+from fechtbuch.puzzles import (
+    render_commands,  # attaches `pack html` and `pack svg` to the pack group
+)
+from fechtbuch.puzzles.daily_commands import daily_group
+from fechtbuch.puzzles.mine_commands import mine_command
+from fechtbuch.puzzles.pack_commands import pack
+from fechtbuch.solver.commands import solve_command
 
 
 class FechtbuchGroup(click.Group):
@@ -106,7 +107,7 @@ def perft(
       fechtbuch perft 'ssmss/5/5/5/SSMSS g ausfall,volte bindung,stoss riposte' 6
       9664055
     """
-    from engines.battleklinge import perft as perft_mod
+    from fechtbuch.engines.battleklinge import perft as perft_mod
 
     if suite_file:
         return _check_perft_suite(suite_file, max_depth)
@@ -136,7 +137,7 @@ def perft(
 def _check_perft_suite(path: str, max_depth: int) -> int:
     """Run a suite file (e.g. data/perft/battleklinge.perft); print the split of any
     wrong count; exit 1 on a failure."""
-    from engines.battleklinge.perft import check_suite, load_suite
+    from fechtbuch.engines.battleklinge.perft import check_suite, load_suite
 
     try:
         cases = load_suite(path)
@@ -163,9 +164,9 @@ def show(position: Position, flip: bool, as_json: bool) -> None:
     Drawn for the player to move (their school at the bottom); each card shows
     its 5x5 move grid with the piece 'o' in the middle and targets 'x'.
     """
-    from engines.battleklinge import fast
-    from engines.battleklinge.cards import COLOR_CHARS, card_id
-    from engines.battleklinge.textboard import draw_position
+    from fechtbuch.engines.battleklinge import fast
+    from fechtbuch.engines.battleklinge.cards import COLOR_CHARS, card_id
+    from fechtbuch.engines.battleklinge.textboard import draw_position
 
     if as_json:
         winner = position.winner()
@@ -205,7 +206,7 @@ def bench_perft(depth: int, runs: int, as_json: bool) -> None:
     """
     import statistics
 
-    from engines.battleklinge import fast
+    from fechtbuch.engines.battleklinge import fast
 
     st = fast.state_from_position(Position.from_text(START_EINSTEIGER))
     fast.perft(st, 3)
@@ -253,7 +254,7 @@ def bench_perft(depth: int, runs: int, as_json: bool) -> None:
 def bench_solve(runs: int, table_mb: int, as_json: bool) -> int:
     """Solve the 220-position suite in data/bench/solver.jsonl (bound 4), check every
     answer, and print positions/s, nodes/s and the median proof size (median of runs)."""
-    from solver.bench import run_bench
+    from fechtbuch.solver.bench import run_bench
 
     reports = [run_bench(table_mb=table_mb) for _ in range(runs)]
     report = sorted(reports, key=lambda r: r.seconds)[len(reports) // 2]
@@ -294,9 +295,9 @@ def bench_mine(runs: int, jobs: int | None) -> int:
     import subprocess
     import tempfile
 
-    from engines.paths import DATA_DIR
+    from fechtbuch.engines.paths import data_file
 
-    shipped = DATA_DIR / "packs" / "fechtuebungen.json"
+    shipped = data_file("packs", "fechtuebungen.json")
     command = json.loads(shipped.read_bytes())["command"].split()[1:]
     walls, summaries, identical = [], [], True
     for _ in range(runs):
@@ -307,7 +308,7 @@ def bench_mine(runs: int, jobs: int | None) -> int:
             jobs_args = ["-j", str(jobs)] if jobs else []
             started = time.perf_counter()
             done = subprocess.run(
-                [sys.executable, "-m", "cli", *args, *jobs_args, "--json"],
+                [sys.executable, "-m", "fechtbuch.cli", *args, *jobs_args, "--json"],
                 capture_output=True,
                 text=True,
                 check=True,
@@ -340,7 +341,7 @@ def bench_mine(runs: int, jobs: int | None) -> int:
 @click.option("--seed", type=int, default=2026, show_default=True)
 def bench_engine(positions: int, seed: int) -> None:
     """Engine search nodes/s and seconds per move of each strength (docs/strength.md)."""
-    from engines.battleklinge.enginebench import run_engine_bench
+    from fechtbuch.engines.battleklinge.enginebench import run_engine_bench
 
     run_engine_bench(positions, seed, click.echo)
 
@@ -362,7 +363,7 @@ def bench_engine(positions: int, seed: int) -> None:
 def bench_tune_eval(strength, games, seed, jobs, only, candidate) -> None:
     """Self-play tuning: each evaluation feature off, halved and doubled, as a match
     against the current weights (how docs/strength.md's table was made)."""
-    from engines.battleklinge.tuning import run_tuning
+    from fechtbuch.engines.battleklinge.tuning import run_tuning
 
     run_tuning(strength, games, seed, jobs, only, candidate, click.echo)
 

@@ -14,9 +14,8 @@ from pathlib import Path
 
 import click
 import orjson
-
-from engines.battleklinge.position import Move, Position
-from engines.errors import InputError
+from fechtbuch.engines.battleklinge.position import Move, Position
+from fechtbuch.engines.errors import InputError
 
 
 class PositionType(click.ParamType):

@@ -35,9 +35,16 @@ from dataclasses import dataclass, field, replace
 from datetime import date, timedelta
 from itertools import combinations
 
-from engines.battleklinge.cards import CARDS, COLOR_CHARS, NUM_CARDS, Card, card_from_id, card_id
-from engines.battleklinge.position import Position
-from engines.errors import InputError
+from fechtbuch.engines.battleklinge.cards import (
+    CARDS,
+    COLOR_CHARS,
+    NUM_CARDS,
+    Card,
+    card_from_id,
+    card_id,
+)
+from fechtbuch.engines.battleklinge.position import Position
+from fechtbuch.engines.errors import InputError
 
 PREFIX = "battleklinge-daily/v1"
 """Version tag at the start of every hashed text; a new algorithm gets v2."""
@@ -324,7 +331,7 @@ def solver_verdict(
     >>> solver_verdict(Position.from_text(START_EINSTEIGER)).reason
     'no forced hit within 4 own moves for either side'
     """
-    from solver import solve
+    from fechtbuch.solver import solve
 
     result = solve(
         position,
@@ -368,8 +375,7 @@ def balance_score(position: Position, depths: tuple[int, ...] = BALANCE_DEPTHS) 
     26.0
     """
     import numpy as np
-
-    from engines.battleklinge.search import Searcher
+    from fechtbuch.engines.battleklinge.search import Searcher
 
     weights = np.array(BALANCE_WEIGHTS, dtype=np.int64)
     scores = [

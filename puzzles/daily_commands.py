@@ -7,10 +7,9 @@ import time
 from datetime import date, datetime, timezone
 
 import click
-
-from engines.clikit import atomic_write, dump_json, emit_json, read_json_file
-from engines.errors import InputError
-from puzzles import daily
+from fechtbuch.engines.clikit import atomic_write, dump_json, emit_json, read_json_file
+from fechtbuch.engines.errors import InputError
+from fechtbuch.puzzles import daily
 
 
 class DateType(click.ParamType):
@@ -41,7 +40,7 @@ def _today() -> date:
 
 
 def _describe(duel: daily.Duel) -> list[str]:
-    from engines.battleklinge.cards import CARDS, COLOR_NAMES, card_from_id
+    from fechtbuch.engines.battleklinge.cards import CARDS, COLOR_NAMES, card_from_id
 
     def names(ids):
         return ", ".join(CARDS[card_from_id(c)].name for c in ids)
@@ -68,7 +67,7 @@ def show_command(day: date | None, as_json: bool) -> None:
     The board is drawn from the player's school.  JSON fields: date, ruleset,
     cards, gold_hand, blau_hand, side, starts, school, position, seed, attempt.
     """
-    from engines.battleklinge.textboard import draw_position
+    from fechtbuch.engines.battleklinge.textboard import draw_position
 
     duel = daily.Deriver().derive(day or _today()).duel
     if as_json:

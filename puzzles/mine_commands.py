@@ -10,14 +10,13 @@ from pathlib import Path
 
 import click
 import orjson
+from fechtbuch.engines.battleklinge.cards import CARDS, parse_card_list
+from fechtbuch.engines.clikit import atomic_write, emit_json, ensure_writable, read_json_file
+from fechtbuch.engines.errors import InputError
+from fechtbuch.puzzles.mining import Pool, examine_game, warm_up
+from fechtbuch.puzzles.pack import build_pack, pack_bytes
+from fechtbuch.puzzles.selection import select
 from tqdm import tqdm
-
-from engines.battleklinge.cards import CARDS, parse_card_list
-from engines.clikit import atomic_write, emit_json, ensure_writable, read_json_file
-from engines.errors import InputError
-from puzzles.mining import Pool, examine_game, warm_up
-from puzzles.pack import build_pack, pack_bytes
-from puzzles.selection import select
 
 BATCH_GAMES = 16
 POOL_FACTOR = 4

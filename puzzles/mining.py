@@ -19,14 +19,14 @@ from __future__ import annotations
 import hashlib
 from dataclasses import dataclass, field
 
-from engines.battleklinge import fast
-from engines.battleklinge.cards import COLOR_CHARS, card_id
-from engines.battleklinge.position import Position
-from puzzles.rating import difficulty, features
-from puzzles.sources import SOURCES, play_game
-from puzzles.tags import PuzzleFacts, tags_for
-from solver.api import Prover, SolverLimit
-from solver.verify import verify_exercise
+from fechtbuch.engines.battleklinge import fast
+from fechtbuch.engines.battleklinge.cards import COLOR_CHARS, card_id
+from fechtbuch.engines.battleklinge.position import Position
+from fechtbuch.puzzles.rating import difficulty, features
+from fechtbuch.puzzles.sources import SOURCES, play_game
+from fechtbuch.puzzles.tags import PuzzleFacts, tags_for
+from fechtbuch.solver.api import Prover, SolverLimit
+from fechtbuch.solver.verify import verify_exercise
 
 FIRST_PLY = 2
 NODE_LIMIT = 3_000_000
@@ -97,7 +97,7 @@ WARM_UP_POSITION = "5/S4/1M3/5/sssms g prim,terz stoss,bindung moulinet"
 def warm_up() -> None:
     """Compile (or load) the numba code once in this process, so that forked workers
     inherit it instead of each compiling its own copy.  Changes no output."""
-    from engines.battleklinge.search import Searcher
+    from fechtbuch.engines.battleklinge.search import Searcher
 
     examine_position(Position.from_text(WARM_UP_POSITION), (2, 3))
     Searcher(tt_bits=10).search(Position.from_text(WARM_UP_POSITION), max_depth=2)

@@ -14,16 +14,15 @@ from functools import cache
 
 import jsonschema
 import orjson
-
-from engines import __version__
-from engines.battleklinge.cards import COLOR_CHARS, card_id
-from engines.battleklinge.position import Move, NotationError, Position
-from engines.clikit import dump_json
-from engines.errors import InputError
-from engines.paths import DATA_DIR
-from puzzles.mining import mirror_class, puzzle_id
-from solver.verify import main_line as verifier_main_line
-from solver.verify import verify_exercise, verify_tree
+from fechtbuch.engines import __version__
+from fechtbuch.engines.battleklinge.cards import COLOR_CHARS, card_id
+from fechtbuch.engines.battleklinge.position import Move, NotationError, Position
+from fechtbuch.engines.clikit import dump_json
+from fechtbuch.engines.errors import InputError
+from fechtbuch.engines.paths import data_file
+from fechtbuch.puzzles.mining import mirror_class, puzzle_id
+from fechtbuch.solver.verify import main_line as verifier_main_line
+from fechtbuch.solver.verify import verify_exercise, verify_tree
 
 PACK_FORMAT = "fechtbuch-pack"
 PACK_VERSION = 1
@@ -39,7 +38,7 @@ PUZZLE_FIELDS = (
     "difficulty",
     "cards",
 )
-SCHEMA_PATH = DATA_DIR / "schema" / "pack.schema.json"
+SCHEMA_PATH = data_file("schema", "pack.schema.json")
 
 
 class PackError(InputError):
@@ -143,7 +142,7 @@ def verify_pack(pack) -> list[str]:
 
 
 def load_pack(path) -> dict:
-    from engines.clikit import read_json_file
+    from fechtbuch.engines.clikit import read_json_file
 
     data = read_json_file(path, "pack")
     if not isinstance(data, dict) or data.get("format") != PACK_FORMAT:

@@ -5,12 +5,11 @@ from __future__ import annotations
 from pathlib import Path
 
 import click
-
-from engines.battleklinge.position import Position
-from engines.battleklinge.textboard import draw_position
-from engines.clikit import emit_json
-from engines.errors import InputError
-from puzzles.pack import load_pack, verify_pack
+from fechtbuch.engines.battleklinge.position import Position
+from fechtbuch.engines.battleklinge.textboard import draw_position
+from fechtbuch.engines.clikit import emit_json
+from fechtbuch.engines.errors import InputError
+from fechtbuch.puzzles.pack import load_pack, verify_pack
 
 
 @click.group("pack")

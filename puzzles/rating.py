@@ -21,10 +21,10 @@ documented judgement, not a fit.
 
 from __future__ import annotations
 
-from engines.battleklinge import fast, reference
-from engines.battleklinge.position import Move, Position
-from puzzles.tags import hits_if_to_move_again
-from solver.api import Prover
+from fechtbuch.engines.battleklinge import fast, reference
+from fechtbuch.engines.battleklinge.position import Move, Position
+from fechtbuch.puzzles.tags import hits_if_to_move_again
+from fechtbuch.solver.api import Prover
 
 WEIGHTS = {"n": 2.5, "effort": 0.45, "tempting": 0.6, "defender_options": 0.08, "quiet": 1.2}
 SCORE_LOW, SCORE_HIGH = 2.0, 14.0

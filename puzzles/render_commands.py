@@ -6,14 +6,13 @@ from __future__ import annotations
 from pathlib import Path
 
 import click
-
-from engines.battleklinge.cards import COLOR_NAMES
-from engines.battleklinge.position import Move, Position
-from engines.battleklinge.svg import render_svg
-from engines.clikit import MOVE, POSITION, atomic_write, read_json_file
-from engines.errors import InputError
-from puzzles import viewer
-from puzzles.pack_commands import pack
+from fechtbuch.engines.battleklinge.cards import COLOR_NAMES
+from fechtbuch.engines.battleklinge.position import Move, Position
+from fechtbuch.engines.battleklinge.svg import render_svg
+from fechtbuch.engines.clikit import MOVE, POSITION, atomic_write, read_json_file
+from fechtbuch.engines.errors import InputError
+from fechtbuch.puzzles import viewer
+from fechtbuch.puzzles.pack_commands import pack
 
 OUTPUT = click.Path(dir_okay=False, writable=True)
 

@@ -26,11 +26,10 @@ limit, so the choice is the same on every run and machine.
 
 from __future__ import annotations
 
+from fechtbuch.engines.battleklinge.cards import CARDS
+from fechtbuch.engines.errors import InputError
+from fechtbuch.puzzles.tags import LANDING_TAGS, TAGGERS
 from ortools.sat.python import cp_model
-
-from engines.battleklinge.cards import CARDS
-from engines.errors import InputError
-from puzzles.tags import LANDING_TAGS, TAGGERS
 
 PENALTY = 1000
 SOURCE_BONUS = {"engine": 6, "greedy": 4}

@@ -20,12 +20,11 @@ Sources (their yields are measured in docs/puzzles.md):
 from __future__ import annotations
 
 import numpy as np
-
-from engines.battleklinge import fast
-from engines.battleklinge.cards import NUM_CARDS
-from engines.battleklinge.position import Position
-from puzzles.hashrng import HashRandom
-from solver.tactics import has_immediate_hit, is_hit_move
+from fechtbuch.engines.battleklinge import fast
+from fechtbuch.engines.battleklinge.cards import NUM_CARDS
+from fechtbuch.engines.battleklinge.position import Position
+from fechtbuch.puzzles.hashrng import HashRandom
+from fechtbuch.solver.tactics import has_immediate_hit, is_hit_move
 
 SOURCES = ("random", "greedy", "engine")
 ENGINE_DEPTH = 2
@@ -85,7 +84,7 @@ def play_game(
     positions = [pos]
     searcher = None
     if source == "engine":
-        from engines.battleklinge.search import Searcher
+        from fechtbuch.engines.battleklinge.search import Searcher
 
         # one table per game, like a player's
         searcher = Searcher(weights=np.array(ENGINE_WEIGHTS, dtype=np.int64), tt_bits=16)

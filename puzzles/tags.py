@@ -23,8 +23,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass, replace
 
-from engines.battleklinge import reference
-from engines.battleklinge.position import Move, Position
+from fechtbuch.engines.battleklinge import reference
+from fechtbuch.engines.battleklinge.position import Move, Position
 
 
 @dataclass(frozen=True)

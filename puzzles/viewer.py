@@ -29,11 +29,10 @@ from html import escape
 from importlib import resources
 
 import orjson
-
-from engines.battleklinge.cards import CARDS
-from engines.battleklinge.position import BANNER, Move, Position
-from engines.battleklinge.svg import render_svg
-from engines.errors import InputError
+from fechtbuch.engines.battleklinge.cards import CARDS
+from fechtbuch.engines.battleklinge.position import BANNER, Move, Position
+from fechtbuch.engines.battleklinge.svg import render_svg
+from fechtbuch.engines.errors import InputError
 
 PACK_FORMAT = "fechtbuch-pack"
 

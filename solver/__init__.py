@@ -3,6 +3,6 @@
 >>> from solver import solve
 """
 
-from solver.api import SolveResult, solve
+from fechtbuch.solver.api import SolveResult, solve
 
 __all__ = ["SolveResult", "solve"]

@@ -30,13 +30,12 @@ import time
 from dataclasses import dataclass, field
 
 import numpy as np
-
-from engines.battleklinge import fast
-from engines.battleklinge.cards import COLOR_NAMES
-from engines.battleklinge.position import Move, Position
-from engines.errors import InputError
-from solver import dfpn, minimax
-from solver.tactics import is_hit_move
+from fechtbuch.engines.battleklinge import fast
+from fechtbuch.engines.battleklinge.cards import COLOR_NAMES
+from fechtbuch.engines.battleklinge.position import Move, Position
+from fechtbuch.engines.errors import InputError
+from fechtbuch.solver import dfpn, minimax
+from fechtbuch.solver.tactics import is_hit_move
 
 DEFAULT_MAX_NODES = 50_000_000
 DEFAULT_VERIFY_NODES = 500_000_000

@@ -14,12 +14,11 @@ import time
 from dataclasses import dataclass
 
 import orjson
+from fechtbuch.engines.battleklinge.position import Position
+from fechtbuch.engines.paths import data_file
+from fechtbuch.solver.api import solve
 
-from engines.battleklinge.position import Position
-from engines.paths import DATA_DIR
-from solver.api import solve
-
-SUITE = DATA_DIR / "bench" / "solver.jsonl"
+SUITE = data_file("bench", "solver.jsonl")
 
 
 @dataclass

@@ -3,10 +3,9 @@
 from __future__ import annotations
 
 import click
-
-from engines.clikit import POSITION, atomic_write, dump_json, emit_json
-from solver.api import DEFAULT_VERIFY_NODES, SolverLimit, solve
-from solver.dfpn import MAX_BUDGET
+from fechtbuch.engines.clikit import POSITION, atomic_write, dump_json, emit_json
+from fechtbuch.solver.api import DEFAULT_VERIFY_NODES, SolverLimit, solve
+from fechtbuch.solver.dfpn import MAX_BUDGET
 
 
 @click.command("solve")

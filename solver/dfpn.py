@@ -36,9 +36,7 @@ from __future__ import annotations
 import hashlib
 
 import numpy as np
-from numba import njit
-
-from engines.battleklinge.fast import (
+from fechtbuch.engines.battleklinge.fast import (
     F_HASH,
     F_TURN,
     MAX_MOVES,
@@ -46,7 +44,8 @@ from engines.battleklinge.fast import (
     gen_moves,
     make_move,
 )
-from solver.tactics import has_immediate_hit, is_hit_move
+from fechtbuch.engines.compiled import njit
+from fechtbuch.solver.tactics import has_immediate_hit, is_hit_move
 
 INF = np.int64(1) << 40
 MAX_BUDGET = 8

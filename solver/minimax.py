@@ -14,9 +14,7 @@ span 2n-1 plies.
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
-
-from engines.battleklinge.fast import (
+from fechtbuch.engines.battleklinge.fast import (
     F_TURN,
     MAX_MOVES,
     NO_WINNER,
@@ -25,6 +23,7 @@ from engines.battleklinge.fast import (
     make_move,
     winner,
 )
+from fechtbuch.engines.compiled import njit
 
 UNLIMITED = np.int64(2**62)
 

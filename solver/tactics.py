@@ -7,9 +7,8 @@ bitboards, without making moves, so the search can close leaves cheaply.
 
 from __future__ import annotations
 
-from numba import njit
-
-from engines.battleklinge.fast import BANNER_BIT, F_MASTER, F_TURN, winning_move
+from fechtbuch.engines.battleklinge.fast import BANNER_BIT, F_MASTER, F_TURN, winning_move
+from fechtbuch.engines.compiled import njit
 
 
 @njit(cache=True)

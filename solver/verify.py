@@ -10,10 +10,9 @@ can report one line per failure.
 from __future__ import annotations
 
 import numpy as np
-
-from engines.battleklinge import fast
-from engines.battleklinge.position import Move, NotationError, Position
-from solver import minimax
+from fechtbuch.engines.battleklinge import fast
+from fechtbuch.engines.battleklinge.position import Move, NotationError, Position
+from fechtbuch.solver import minimax
 
 
 def _children(st: np.ndarray) -> dict[str, tuple[int, np.ndarray]]:

@@ -5,8 +5,7 @@ from __future__ import annotations
 import random
 
 import pytest
-
-from engines.battleklinge.sampling import random_game, random_placement
+from fechtbuch.engines.battleklinge.sampling import random_game, random_placement
 
 
 @pytest.fixture(scope="session")
@@ -31,8 +30,8 @@ def pass_positions():
     """Positions where the side to move must pass: its five pieces fill the enemy's
     back rank and its two cards move only forward or sideways (stoss, traverse,
     bindung).  Random play almost never reaches them, so they are built."""
-    from engines.battleklinge.cards import card_from_id
-    from engines.battleklinge.position import Position
+    from fechtbuch.engines.battleklinge.cards import card_from_id
+    from fechtbuch.engines.battleklinge.position import Position
 
     rng = random.Random(11)
     forward_only = [card_from_id(c) for c in ("stoss", "traverse", "bindung")]

@@ -15,10 +15,10 @@ from __future__ import annotations
 import hashlib
 import random
 
-from engines.battleklinge import reference
-from engines.battleklinge.cards import CARDS
-from engines.battleklinge.position import BANNER, Move, Position
-from engines.battleklinge.sampling import random_game
+from fechtbuch.engines.battleklinge import reference
+from fechtbuch.engines.battleklinge.cards import CARDS
+from fechtbuch.engines.battleklinge.position import BANNER, Move, Position
+from fechtbuch.engines.battleklinge.sampling import random_game
 
 # (position, N), each with exactly one key: Gold and Blau attacking, N = 1, 2, 3,
 # a line that needs the card choice (4th), a hit by reaching the banner (5th).
@@ -132,6 +132,6 @@ def find_positions(rng: random.Random, n: int, count: int) -> list[str]:
 if __name__ == "__main__":
     import sys
 
-    from engines.clikit import atomic_write, dump_json
+    from fechtbuch.engines.clikit import atomic_write, dump_json
 
     atomic_write(sys.argv[1], dump_json(make_pack()), force="--force" in sys.argv)

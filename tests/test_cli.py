@@ -8,8 +8,7 @@ import sys
 
 import pytest
 from click.testing import CliRunner
-
-import cli
+from fechtbuch import cli
 
 START = "ssmss/5/5/5/SSMSS g ausfall,volte bindung,stoss riposte"
 
@@ -56,7 +55,7 @@ def test_show_json():
 )
 def test_bad_input_is_one_line_exit_2(args, fragment):
     result = subprocess.run(
-        [sys.executable, "-c", "import cli; cli.main()", *args], capture_output=True, text=True
+        [sys.executable, "-c", "from fechtbuch import cli; cli.main()", *args], capture_output=True, text=True
     )
     assert result.returncode == 2
     assert result.stdout == ""

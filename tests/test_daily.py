@@ -11,18 +11,17 @@ from datetime import date, timedelta
 
 import pytest
 from click.testing import CliRunner
+from fechtbuch import cli
+from fechtbuch.engines.battleklinge.cards import CARDS, card_from_id
+from fechtbuch.engines.battleklinge.position import Position
+from fechtbuch.engines.clikit import dump_json
+from fechtbuch.engines.paths import data_path
+from fechtbuch.puzzles import daily
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
-import cli
-from engines.battleklinge.cards import CARDS, card_from_id
-from engines.battleklinge.position import Position
-from engines.clikit import dump_json
-from engines.paths import DATA_DIR
-from puzzles import daily
-
-VECTORS = DATA_DIR / "daily" / "vectors.json"
-SCHEDULE_2027 = DATA_DIR / "daily" / "2027.json"
+VECTORS = data_path("daily", "vectors.json")
+SCHEDULE_2027 = data_path("daily", "2027.json")
 
 
 def run(*args):
@@ -443,7 +442,7 @@ def test_malformed_files_are_one_line_exit_2(tmp_path, mutate, fragment):
 def test_play_daily_uses_the_derived_duel(tmp_path, monkeypatch):
     import datetime as dt
 
-    from engines.battleklinge.terminal import commands as play_commands
+    from fechtbuch.engines.battleklinge.terminal import commands as play_commands
 
     monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "xdg"))
     monkeypatch.setattr(play_commands, "utc_today", lambda: dt.date(2027, 1, 1))
@@ -468,7 +467,7 @@ def test_identical_results_in_a_fresh_process():
     outputs = []
     for day in dates:
         result = subprocess.run(
-            [sys.executable, "-c", "import cli; cli.main()", "daily", "show", day, "--json"],
+            [sys.executable, "-c", "from fechtbuch import cli; cli.main()", "daily", "show", day, "--json"],
             capture_output=True,
             text=True,
             env=env,
@@ -477,7 +476,7 @@ def test_identical_results_in_a_fresh_process():
         outputs.append(json.loads(result.stdout))
     assert outputs == [daily.derive(d).to_json() for d in dates]
     bad = subprocess.run(
-        [sys.executable, "-c", "import cli; cli.main()", "daily", "verify", "2027-02-30"],
+        [sys.executable, "-c", "from fechtbuch import cli; cli.main()", "daily", "verify", "2027-02-30"],
         capture_output=True,
         text=True,
     )

@@ -5,18 +5,17 @@ from __future__ import annotations
 
 import json
 import random
-from pathlib import Path
 
 import pytest
+from fechtbuch.engines.battleklinge import fast, reference
+from fechtbuch.engines.battleklinge.players import STRENGTHS, ForcedPlay, Player, strength_from_name
+from fechtbuch.engines.battleklinge.position import Position
+from fechtbuch.engines.battleklinge.sampling import random_game
+from fechtbuch.engines.battleklinge.search import HitSearch, hit_moves
+from fechtbuch.engines.errors import InputError
+from fechtbuch.engines.paths import data_path
 from hypothesis import given, settings
 from hypothesis import strategies as st
-
-from engines.battleklinge import fast, reference
-from engines.battleklinge.players import STRENGTHS, ForcedPlay, Player, strength_from_name
-from engines.battleklinge.position import Position
-from engines.battleklinge.sampling import random_game
-from engines.battleklinge.search import HitSearch, hit_moves
-from engines.errors import InputError
 
 
 def game_positions(seed: int, count: int) -> list[Position]:
@@ -151,7 +150,7 @@ def test_strength_names():
 
 def test_solver_and_hit_search_agree(hit_positions, danger_positions):
     """The solver (issue 3) and the engine's own exact hit search agree."""
-    from engines.battleklinge.players import SolverHits
+    from fechtbuch.engines.battleklinge.players import SolverHits
 
     exact, via_solver = HitSearch(), SolverHits()
     for pos, distance, keys in hit_positions:
@@ -170,7 +169,7 @@ def test_solver_and_hit_search_agree(hit_positions, danger_positions):
 
 # ---- the guarantees on the solver's benchmark suite (data/bench/solver.jsonl) ----
 
-SUITE = Path(__file__).resolve().parent.parent / "data" / "bench" / "solver.jsonl"
+SUITE = data_path("bench", "solver.jsonl")
 
 
 @pytest.fixture(scope="module")
@@ -219,7 +218,7 @@ def test_suite_positions_never_walk_into_a_hit_within_two(strength, suite):
 @settings(max_examples=40, deadline=None)
 @given(seed=st.integers(0, 10**9), name=st.sampled_from(["leicht", "mittel", "stark"]))
 def test_any_live_position_gets_a_legal_move(seed, name):
-    from engines.battleklinge.sampling import random_placement
+    from fechtbuch.engines.battleklinge.sampling import random_placement
 
     pos = random_placement(random.Random(seed))
     if pos.winner() is not None:

@@ -11,16 +11,20 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
+from fechtbuch import cli
+from fechtbuch.engines.battleklinge import fast, reference
+from fechtbuch.engines.battleklinge.analysis import Analyser, turning_point
+from fechtbuch.engines.battleklinge.gamerecord import (
+    GameRecord,
+    GameRecordError,
+    read_game,
+    write_game,
+)
+from fechtbuch.engines.battleklinge.match import run_match
+from fechtbuch.engines.battleklinge.position import Move, Position
+from fechtbuch.engines.battleklinge.sampling import random_game
 from hypothesis import given, settings
 from hypothesis import strategies as st
-
-import cli
-from engines.battleklinge import fast, reference
-from engines.battleklinge.analysis import Analyser, turning_point
-from engines.battleklinge.gamerecord import GameRecord, GameRecordError, read_game, write_game
-from engines.battleklinge.match import run_match
-from engines.battleklinge.position import Move, Position
-from engines.battleklinge.sampling import random_game
 
 DATA = Path(__file__).parent / "data"
 START = "ssmss/5/5/5/SSMSS g ausfall,volte bindung,stoss riposte"
@@ -140,7 +144,7 @@ def test_analysis_of_a_sound_winning_line_has_no_marks(analyser):
     """Blau's only move is forced; Gold mates with the key moves."""
     start = Position.from_text("2m2/5/5/2M2/5 g ausfall,volte bindung,stoss riposte")
     pos, moves = start, []
-    from engines.battleklinge.players import Player
+    from fechtbuch.engines.battleklinge.players import Player
 
     player = Player("stark")
     while pos.winner() is None and len(moves) < 10:
@@ -163,7 +167,7 @@ def test_turning_point_is_the_losers_last_move_from_a_fair_position(analyser):
 
 
 def _fake(number, mover, before, after, mark=""):
-    from engines.battleklinge.analysis import MoveAnalysis
+    from fechtbuch.engines.battleklinge.analysis import MoveAnalysis
 
     return MoveAnalysis(number, mover, Move(0), before, after, mark, "", None, None)
 
@@ -202,7 +206,7 @@ def test_turning_point_of_an_engine_game_finds_the_deeper_better_move(analyser):
 
 def run_cli(*args):
     return subprocess.run(
-        [sys.executable, "-c", "import cli; cli.main()", *args], capture_output=True, text=True
+        [sys.executable, "-c", "from fechtbuch import cli; cli.main()", *args], capture_output=True, text=True
     )
 
 
@@ -271,8 +275,7 @@ def test_match_command_prints_the_summary():
 
 def test_decided_start_and_second_start_header_are_rejected():
     import pytest
-
-    from engines.battleklinge.gamerecord import GameRecord, GameRecordError
+    from fechtbuch.engines.battleklinge.gamerecord import GameRecord, GameRecordError
 
     with pytest.raises(GameRecordError, match="already decided"):
         GameRecord.from_text("Start: ss1ss/5/5/5/SSMSS b ausfall,volte bindung,stoss riposte\n\n")

@@ -7,12 +7,11 @@ import random
 
 import numpy as np
 import pytest
-
-from engines.battleklinge import fast, reference
-from engines.battleklinge.evaluate import DEFAULT_WEIGHTS, evaluate
-from engines.battleklinge.position import Position
-from engines.battleklinge.sampling import random_game, random_placement
-from engines.battleklinge.search import (
+from fechtbuch.engines.battleklinge import fast, reference
+from fechtbuch.engines.battleklinge.evaluate import DEFAULT_WEIGHTS, evaluate
+from fechtbuch.engines.battleklinge.position import Position
+from fechtbuch.engines.battleklinge.sampling import random_game, random_placement
+from fechtbuch.engines.battleklinge.search import (
     INF,
     LEAF_STATIC,
     LEAF_ZERO,

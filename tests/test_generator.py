@@ -4,9 +4,8 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-
-from engines.battleklinge import fast, reference
-from engines.battleklinge.position import Position
+from fechtbuch.engines.battleklinge import fast, reference
+from fechtbuch.engines.battleklinge.position import Position
 
 
 def _check_same_moves_and_results(pos: Position) -> None:

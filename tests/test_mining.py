@@ -5,22 +5,21 @@ from __future__ import annotations
 import copy
 import json
 
+import fechtbuch.puzzles.mine_commands as mine_commands
 import orjson
 import pytest
 from click.testing import CliRunner
+from fechtbuch import cli
+from fechtbuch.engines.battleklinge.position import Move, Position
+from fechtbuch.engines.paths import data_path
+from fechtbuch.puzzles.hashrng import HashRandom
+from fechtbuch.puzzles.mining import examine_game, examine_position, mirror_class
+from fechtbuch.puzzles.pack import load_pack, verify_pack
+from fechtbuch.puzzles.rating import difficulty
+from fechtbuch.puzzles.selection import band, quality, select
+from fechtbuch.puzzles.tags import TAGGERS, PuzzleFacts, tags_for
 
-import cli
-import puzzles.mine_commands as mine_commands
-from engines.battleklinge.position import Move, Position
-from engines.paths import DATA_DIR
-from puzzles.hashrng import HashRandom
-from puzzles.mining import examine_game, examine_position, mirror_class
-from puzzles.pack import load_pack, verify_pack
-from puzzles.rating import difficulty
-from puzzles.selection import band, quality, select
-from puzzles.tags import TAGGERS, PuzzleFacts, tags_for
-
-SHIPPED = DATA_DIR / "packs" / "fechtuebungen.json"
+SHIPPED = data_path("packs", "fechtuebungen.json")
 
 
 def run(*args):
@@ -139,7 +138,7 @@ def test_verify_catches_a_fake_alternative_and_a_fake_hit(shipped):
     def add_loser(pack):
         puzzle = pack["puzzles"][0]
         pos = Position.from_text(puzzle["position"])
-        from engines.battleklinge import reference
+        from fechtbuch.engines.battleklinge import reference
 
         loser = next(m for m in reference.legal_moves(pos) if m.to_text() != puzzle["key"])
         puzzle["solution"][loser.to_text()] = "hit"

@@ -5,18 +5,17 @@ from __future__ import annotations
 import random
 
 import pytest
-from hypothesis import given, settings
-from hypothesis import strategies as st
-
-from engines.battleklinge.cards import CARD_SETS, CardError, card_from_id, parse_card_list
-from engines.battleklinge.position import (
+from fechtbuch.engines.battleklinge.cards import CARD_SETS, CardError, card_from_id, parse_card_list
+from fechtbuch.engines.battleklinge.position import (
     START_EINSTEIGER,
     Move,
     NotationError,
     Position,
     square_name,
 )
-from engines.battleklinge.sampling import random_placement
+from fechtbuch.engines.battleklinge.sampling import random_placement
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 
 @given(st.integers(min_value=0, max_value=2**32))

@@ -2,14 +2,12 @@
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import pytest
+from fechtbuch.engines.battleklinge.perft import check_suite, divide, load_suite, parse_suite, perft
+from fechtbuch.engines.battleklinge.position import START_EINSTEIGER, NotationError, Position
+from fechtbuch.engines.paths import data_path
 
-from engines.battleklinge.perft import check_suite, divide, load_suite, parse_suite, perft
-from engines.battleklinge.position import START_EINSTEIGER, NotationError, Position
-
-SUITE = Path(__file__).resolve().parent.parent / "data" / "perft" / "battleklinge.perft"
+SUITE = data_path("perft", "battleklinge.perft")
 
 
 def test_issue_counts_from_the_einsteiger_start():
@@ -53,8 +51,7 @@ def test_suite_parse_errors(text, fragment):
 
 def test_perft_suite_command_reports_and_exits(tmp_path):
     from click.testing import CliRunner
-
-    import cli
+    from fechtbuch import cli
 
     ok = CliRunner().invoke(cli.main, ["perft", "--suite", str(SUITE), "--max-depth", "4"])
     assert ok.exit_code == 0 and "0 wrong" in ok.output

@@ -12,16 +12,15 @@ import time
 
 import pytest
 from click.testing import CliRunner
+from fechtbuch import cli
+from fechtbuch.engines.battleklinge import reference
+from fechtbuch.engines.battleklinge.gamerecord import read_game
+from fechtbuch.engines.battleklinge.position import Position
+from fechtbuch.engines.battleklinge.terminal.records import PlayerRecord
+from fechtbuch.engines.battleklinge.terminal.session import Session
+from fechtbuch.engines.paths import data_path
 
-import cli
-from engines.battleklinge import reference
-from engines.battleklinge.gamerecord import read_game
-from engines.battleklinge.position import Position
-from engines.battleklinge.terminal.records import PlayerRecord
-from engines.battleklinge.terminal.session import Session
-from engines.paths import DATA_DIR
-
-PACK = DATA_DIR / "packs" / "fechtuebungen.json"
+PACK = data_path("packs", "fechtuebungen.json")
 HIT_IN_ONE = "2m2/5/2M2/5/5 g ausfall,volte bindung,stoss riposte"
 
 
@@ -331,7 +330,7 @@ def test_unsound_tree_is_refused_before_play(tmp_path):
 def test_only_todays_daily_duel_counts_and_leaving_it_is_a_loss(monkeypatch, private_record):
     import datetime as dt
 
-    from engines.battleklinge.terminal import commands as play_commands
+    from fechtbuch.engines.battleklinge.terminal import commands as play_commands
 
     monkeypatch.setattr(play_commands, "utc_today", lambda: dt.date(2026, 11, 30))
     past = play("--daily", "2026-11-29", "--seed", 1, lines=["resign"]).output
@@ -406,7 +405,7 @@ def test_record_with_wrong_inner_types_is_damaged(private_record):
 
 
 def test_a_game_finishing_meanwhile_is_not_overwritten(private_record, monkeypatch):
-    from engines.battleklinge.terminal import commands as play_commands
+    from fechtbuch.engines.battleklinge.terminal import commands as play_commands
 
     real = play_commands._computer
 

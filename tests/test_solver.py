@@ -8,17 +8,16 @@ import random
 
 import pytest
 from click.testing import CliRunner
+from fechtbuch import cli
+from fechtbuch.engines.battleklinge import fast, reference
+from fechtbuch.engines.battleklinge.position import Move, Position
+from fechtbuch.engines.battleklinge.reference import MemoSolver
+from fechtbuch.engines.battleklinge.sampling import random_game
+from fechtbuch.solver import solve
+from fechtbuch.solver.api import UnsolvablePosition
+from fechtbuch.solver.tactics import has_immediate_hit
 from hypothesis import given, settings
 from hypothesis import strategies as st
-
-import cli
-from engines.battleklinge import fast, reference
-from engines.battleklinge.position import Move, Position
-from engines.battleklinge.reference import MemoSolver
-from engines.battleklinge.sampling import random_game
-from solver import solve
-from solver.api import UnsolvablePosition
-from solver.tactics import has_immediate_hit
 
 
 def _positions(seed: int, count: int) -> list[Position]:
@@ -311,7 +310,7 @@ def test_unwritable_tree_file_is_a_one_line_error():
 
 
 def test_verifier_gives_up_visibly_at_its_node_limit():
-    from solver import minimax
+    from fechtbuch.solver import minimax
 
     start = "ssmss/5/5/5/SSMSS g ausfall,volte bindung,stoss riposte"
     st = fast.state_from_position(Position.from_text(start))

@@ -7,20 +7,19 @@ import xml.etree.ElementTree as ET
 
 import pytest
 from click.testing import CliRunner
-from hypothesis import given, settings
-from hypothesis import strategies as st
-
-import cli
-from engines.battleklinge.cards import CARDS, COLOR_CHARS
-from engines.battleklinge.position import (
+from fechtbuch import cli
+from fechtbuch.engines.battleklinge.cards import CARDS, COLOR_CHARS
+from fechtbuch.engines.battleklinge.position import (
     START_EINSTEIGER,
     IllegalMoveError,
     Move,
     Position,
     iter_squares,
 )
-from engines.battleklinge.sampling import random_placement
-from engines.battleklinge.svg import CELL, render_svg, square_centre
+from fechtbuch.engines.battleklinge.sampling import random_placement
+from fechtbuch.engines.battleklinge.svg import CELL, render_svg, square_centre
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 NS = {"s": "http://www.w3.org/2000/svg"}
 SAMPLE = "s1m1s/1s3/2S2/1M1s1/S3S b ausfall,volte bindung,stoss riposte"
@@ -185,8 +184,7 @@ def test_readme_diagrams_are_current(tmp_path):
 
 def test_render_to_standard_output():
     from click.testing import CliRunner
-
-    import cli
+    from fechtbuch import cli
 
     result = CliRunner().invoke(
         cli.main, ["render", "ssmss/5/5/5/SSMSS g ausfall,volte bindung,stoss riposte", "-o", "-"]

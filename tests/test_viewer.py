@@ -15,20 +15,19 @@ import re
 import shutil
 import subprocess
 import urllib.parse
-from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
+from fechtbuch import cli
+from fechtbuch.engines.battleklinge import reference
+from fechtbuch.engines.battleklinge.position import Move, Position
+from fechtbuch.engines.battleklinge.sampling import random_game
+from fechtbuch.engines.clikit import dump_json
+from fechtbuch.engines.errors import InputError
+from fechtbuch.engines.paths import data_path
+from fechtbuch.puzzles.viewer import pack_html
+from fechtbuch.solver import solve
 from pack_fixture import make_pack
-
-import cli
-from engines.battleklinge import reference
-from engines.battleklinge.position import Move, Position
-from engines.battleklinge.sampling import random_game
-from engines.clikit import dump_json
-from engines.errors import InputError
-from puzzles.viewer import pack_html
-from solver import solve
 
 CHROMIUM_FLAGS = [
     "--headless",
@@ -65,7 +64,7 @@ def chromium() -> str:
     pytest.skip("chromium not installed (Debian: apt-get install chromium)")
 
 
-SHIPPED_PACK = Path(__file__).parent.parent / "data" / "packs" / "fechtuebungen.json"
+SHIPPED_PACK = data_path("packs", "fechtuebungen.json")
 
 
 def run_page(page_file, tmp_path, fragment: str, *extra: str, budget_ms=30_000) -> tuple[str, str]:

@@ -37,11 +37,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from engines.battleklinge import fast
-from engines.battleklinge.cards import COLOR_CHARS, COLOR_NAMES, Color
-from engines.battleklinge.gamerecord import GameRecord
-from engines.battleklinge.position import Move, Position
-from engines.battleklinge.search import (
+from fechtbuch.engines.battleklinge import fast
+from fechtbuch.engines.battleklinge.cards import COLOR_CHARS, COLOR_NAMES, Color
+from fechtbuch.engines.battleklinge.gamerecord import GameRecord
+from fechtbuch.engines.battleklinge.position import Move, Position
+from fechtbuch.engines.battleklinge.search import (
     Searcher,
     format_score,
     score_to_students,
@@ -175,7 +175,7 @@ class Analyser:
 
     def __init__(self, depth: int = ANALYSIS_DEPTH):
         self.depth = depth
-        from engines.battleklinge.players import SolverHits
+        from fechtbuch.engines.battleklinge.players import SolverHits
 
         self.hits = SolverHits()
 

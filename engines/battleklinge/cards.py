@@ -17,7 +17,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TypeAlias
 
-from engines.errors import InputError
+from fechtbuch.engines.errors import InputError
 
 Card: TypeAlias = int
 """Index of a card in :data:`CARDS`, 0 to 15."""

@@ -3,9 +3,8 @@
 from __future__ import annotations
 
 import click
-
-from engines.clikit import POSITION, emit_json
-from engines.errors import InputError
+from fechtbuch.engines.clikit import POSITION, emit_json
+from fechtbuch.engines.errors import InputError
 
 
 @click.command()
@@ -25,9 +24,9 @@ def hint(position, strength: str, as_json: bool) -> None:
     side to move; '#2' means a forced hit in two own moves, '-#1' that the
     opponent hits next move whatever is played.
     """
-    from engines.battleklinge.cards import COLOR_CHARS
-    from engines.battleklinge.players import Player
-    from engines.battleklinge.search import format_score, score_to_students
+    from fechtbuch.engines.battleklinge.cards import COLOR_CHARS
+    from fechtbuch.engines.battleklinge.players import Player
+    from fechtbuch.engines.battleklinge.search import format_score, score_to_students
 
     if position.winner() is not None:
         raise InputError(f"position: the game is already decided in {position.to_text()!r}")
@@ -64,8 +63,8 @@ def analyse(game: str, as_json: bool) -> None:
     avoidable), and the better move.  Game records: see
     engines/battleklinge/gamerecord.py.
     """
-    from engines.battleklinge.analysis import Analyser
-    from engines.battleklinge.gamerecord import read_game
+    from fechtbuch.engines.battleklinge.analysis import Analyser
+    from fechtbuch.engines.battleklinge.gamerecord import read_game
 
     record = read_game(game)
     result = Analyser().analyse(record)
@@ -110,8 +109,8 @@ def match(
     """
     from dataclasses import asdict
 
-    from engines.battleklinge.match import run_match
-    from engines.clikit import atomic_write, dump_json
+    from fechtbuch.engines.battleklinge.match import run_match
+    from fechtbuch.engines.clikit import atomic_write, dump_json
 
     if games_out:
         from pathlib import Path

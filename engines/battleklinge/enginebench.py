@@ -12,10 +12,10 @@ import statistics
 import time
 from collections.abc import Callable
 
-from engines.battleklinge.players import STRENGTHS, Player
-from engines.battleklinge.position import START_EINSTEIGER, Position
-from engines.battleklinge.sampling import random_game
-from engines.battleklinge.search import Searcher
+from fechtbuch.engines.battleklinge.players import STRENGTHS, Player
+from fechtbuch.engines.battleklinge.position import START_EINSTEIGER, Position
+from fechtbuch.engines.battleklinge.sampling import random_game
+from fechtbuch.engines.battleklinge.search import Searcher
 
 
 def sample_positions(count: int, seed: int) -> list[Position]:

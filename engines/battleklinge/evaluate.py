@@ -41,9 +41,7 @@ matches between weight sets at a fixed search budget).
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
-
-from engines.battleklinge.fast import (
+from fechtbuch.engines.battleklinge.fast import (
     BANNER_BIT,
     F_HAND,
     F_MASTER,
@@ -55,6 +53,7 @@ from engines.battleklinge.fast import (
     lowest_square,
     popcount,
 )
+from fechtbuch.engines.compiled import njit
 
 W_STUDENT = 0
 W_MOBILITY = 1

@@ -32,12 +32,12 @@ from __future__ import annotations
 import hashlib
 
 import numpy as np
+from fechtbuch.engines.battleklinge.cards import BLAU, CARDS, GOLD, NUM_CARDS
+from fechtbuch.engines.battleklinge.position import BANNER, Move, Position
+from fechtbuch.engines.compiled import njit
 from llvmlite import ir  # noqa: F401  (numba's intrinsic codegen builds on llvmlite)
-from numba import njit, types
+from numba import types
 from numba.extending import intrinsic
-
-from engines.battleklinge.cards import BLAU, CARDS, GOLD, NUM_CARDS
-from engines.battleklinge.position import BANNER, Move, Position
 
 F_PIECES = 0
 F_MASTER = 2

@@ -35,11 +35,11 @@ import os
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from engines.battleklinge import fast
-from engines.battleklinge.cards import COLOR_CHARS, CardError, card_from_id
-from engines.battleklinge.position import IllegalMoveError, Move, NotationError, Position
-from engines.clikit import atomic_write
-from engines.errors import InputError
+from fechtbuch.engines.battleklinge import fast
+from fechtbuch.engines.battleklinge.cards import COLOR_CHARS, CardError, card_from_id
+from fechtbuch.engines.battleklinge.position import IllegalMoveError, Move, NotationError, Position
+from fechtbuch.engines.clikit import atomic_write
+from fechtbuch.engines.errors import InputError
 
 RESULTS = ("g", "b", "abgebrochen", "*")
 HEADER_COMMENT = "# fechtbuch game record"

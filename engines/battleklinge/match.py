@@ -28,12 +28,12 @@ from collections import Counter
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import asdict, dataclass
 
-from engines.battleklinge import fast
-from engines.battleklinge.cards import GOLD
-from engines.battleklinge.evaluate import DEFAULT_WEIGHTS
-from engines.battleklinge.players import Player, strength_from_name
-from engines.battleklinge.position import Position
-from engines.battleklinge.sampling import random_cards, random_deal
+from fechtbuch.engines.battleklinge import fast
+from fechtbuch.engines.battleklinge.cards import GOLD
+from fechtbuch.engines.battleklinge.evaluate import DEFAULT_WEIGHTS
+from fechtbuch.engines.battleklinge.players import Player, strength_from_name
+from fechtbuch.engines.battleklinge.position import Position
+from fechtbuch.engines.battleklinge.sampling import random_cards, random_deal
 
 
 @dataclass

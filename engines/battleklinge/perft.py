@@ -17,8 +17,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from engines.battleklinge import fast, reference
-from engines.battleklinge.position import Move, NotationError, Position
+from fechtbuch.engines.battleklinge import fast, reference
+from fechtbuch.engines.battleklinge.position import Move, NotationError, Position
 
 
 @dataclass

@@ -34,7 +34,7 @@ steer into a threefold repetition.
 >>> player = Player("stark")
 >>> choice = player.choose(Position.from_text(START_EINSTEIGER))
 >>> choice.move.to_text() in {m.to_text() for m in __import__(
-...     "engines.battleklinge.fast", fromlist=["x"]).legal_moves(
+...     "fechtbuch.engines.battleklinge.fast", fromlist=["x"]).legal_moves(
 ...     Position.from_text(START_EINSTEIGER))}
 True
 """
@@ -47,18 +47,17 @@ import time
 from dataclasses import dataclass
 
 import numpy as np
-
-from engines.battleklinge import fast
-from engines.battleklinge.evaluate import DEFAULT_WEIGHTS
-from engines.battleklinge.position import Move, Position
-from engines.battleklinge.search import (
+from fechtbuch.engines.battleklinge import fast
+from fechtbuch.engines.battleklinge.evaluate import DEFAULT_WEIGHTS
+from fechtbuch.engines.battleklinge.position import Move, Position
+from fechtbuch.engines.battleklinge.search import (
     WIN,
     HitSearch,
     Searcher,
     SearchResult,
     score_to_students,
 )
-from engines.errors import InputError
+from fechtbuch.engines.errors import InputError
 
 AHEAD_FOR_REPETITION = 50
 """Centi-students above which the engine avoids repeating a position (+0.5)."""
@@ -162,7 +161,7 @@ class SolverHits:
         self.fallback = fallback or HitSearch()
 
     def _solve(self, pos: Position, max_n: int):
-        from solver import solve
+        from fechtbuch.solver import solve
 
         return solve(pos, max_n=max_n, max_nodes=self.max_nodes)
 

@@ -18,7 +18,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TypeAlias
 
-from engines.battleklinge.cards import (
+from fechtbuch.engines.battleklinge.cards import (
     BLAU,
     COLOR_CHARS,
     GOLD,
@@ -29,7 +29,7 @@ from engines.battleklinge.cards import (
     card_from_id,
     card_id,
 )
-from engines.errors import InputError
+from fechtbuch.engines.errors import InputError
 
 Square: TypeAlias = int
 Bitboard: TypeAlias = int
@@ -144,7 +144,7 @@ class Position:
         >>> Position.start((0, 5), (4, 6), 3).to_text()
         'ssmss/5/5/5/SSMSS g ausfall,volte stoss,bindung riposte'
         """
-        from engines.battleklinge.cards import CARDS
+        from fechtbuch.engines.battleklinge.cards import CARDS
 
         rank1 = sum(1 << square(f, 0) for f in (0, 1, 3, 4))
         rank5 = sum(1 << square(f, 4) for f in (0, 1, 3, 4))

@@ -7,8 +7,8 @@ rule is written out as plainly as the rulebook states it.
 
 from __future__ import annotations
 
-from engines.battleklinge.cards import BLAU, CARDS, GOLD
-from engines.battleklinge.position import BANNER, Move, Position, square
+from fechtbuch.engines.battleklinge.cards import BLAU, CARDS, GOLD
+from fechtbuch.engines.battleklinge.position import BANNER, Move, Position, square
 
 
 def _board(pos: Position) -> dict[tuple[int, int], tuple[int, str]]:

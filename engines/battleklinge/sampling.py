@@ -9,9 +9,9 @@ from __future__ import annotations
 
 import random
 
-from engines.battleklinge import reference
-from engines.battleklinge.cards import CARD_SETS, NUM_CARDS, Card
-from engines.battleklinge.position import BANNER, Position
+from fechtbuch.engines.battleklinge import reference
+from fechtbuch.engines.battleklinge.cards import CARD_SETS, NUM_CARDS, Card
+from fechtbuch.engines.battleklinge.position import BANNER, Position
 
 
 def random_cards(rng: random.Random) -> tuple[Card, ...]:

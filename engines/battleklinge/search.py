@@ -32,10 +32,8 @@ import time
 from dataclasses import dataclass, field
 
 import numpy as np
-from numba import njit
-
-from engines.battleklinge.evaluate import DEFAULT_WEIGHTS, evaluate
-from engines.battleklinge.fast import (
+from fechtbuch.engines.battleklinge.evaluate import DEFAULT_WEIGHTS, evaluate
+from fechtbuch.engines.battleklinge.fast import (
     F_HASH,
     F_PIECES,
     F_TURN,
@@ -51,7 +49,8 @@ from engines.battleklinge.fast import (
     winner,
     winning_move,
 )
-from engines.battleklinge.position import Move, Position
+from fechtbuch.engines.battleklinge.position import Move, Position
+from fechtbuch.engines.compiled import njit
 
 INF = 1_000_000
 WIN = 100_000
@@ -560,7 +559,7 @@ class HitSearch:
 
     def keys(self, position: Position, distance: int) -> list[Move]:
         """All first moves after which the side to move still hits within ``distance``."""
-        from engines.battleklinge import fast
+        from fechtbuch.engines.battleklinge import fast
 
         keys = []
         for move in fast.legal_moves(position):

@@ -30,9 +30,17 @@ from __future__ import annotations
 
 from html import escape
 
-from engines.battleklinge import reference
-from engines.battleklinge.cards import BLAU, CARDS, COLOR_CHARS, COLOR_NAMES, GOLD, Card, Color
-from engines.battleklinge.position import (
+from fechtbuch.engines.battleklinge import reference
+from fechtbuch.engines.battleklinge.cards import (
+    BLAU,
+    CARDS,
+    COLOR_CHARS,
+    COLOR_NAMES,
+    GOLD,
+    Card,
+    Color,
+)
+from fechtbuch.engines.battleklinge.position import (
     BANNER,
     FILE_NAMES,
     RANK_NAMES,

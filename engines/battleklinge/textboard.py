@@ -8,8 +8,8 @@ bottom of the drawing (the opponent's cards point down the board).
 
 from __future__ import annotations
 
-from engines.battleklinge.cards import BLAU, CARDS, COLOR_NAMES, GOLD, Card
-from engines.battleklinge.position import BANNER, FILE_NAMES, Position, square
+from fechtbuch.engines.battleklinge.cards import BLAU, CARDS, COLOR_NAMES, GOLD, Card
+from fechtbuch.engines.battleklinge.position import BANNER, FILE_NAMES, Position, square
 
 LEGEND = "M/S Gold master/student, m/s Blau master/student, * empty banner square"
 

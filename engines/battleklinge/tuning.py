@@ -11,9 +11,8 @@ from __future__ import annotations
 from collections.abc import Callable
 
 import numpy as np
-
-from engines.battleklinge.evaluate import DEFAULT_WEIGHTS, WEIGHT_NAMES
-from engines.battleklinge.match import run_match
+from fechtbuch.engines.battleklinge.evaluate import DEFAULT_WEIGHTS, WEIGHT_NAMES
+from fechtbuch.engines.battleklinge.match import run_match
 
 
 def candidates() -> list[tuple[str, np.ndarray]]:

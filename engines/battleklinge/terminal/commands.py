@@ -9,16 +9,20 @@ import sys
 from pathlib import Path
 
 import click
-
-from engines.battleklinge.cards import CARDS, COLOR_CHARS, COLOR_NAMES, parse_card_list
-from engines.battleklinge.position import Move, Position
-from engines.battleklinge.terminal.draft import DraftQuit, run_draft
-from engines.battleklinge.terminal.records import PlayerRecord
-from engines.battleklinge.terminal.session import Exercise, Session, longest_defence, write_record
-from engines.clikit import POSITION, ensure_writable
-from engines.errors import InputError
-from puzzles.pack import verify_puzzle
-from puzzles.viewer import check_pack
+from fechtbuch.engines.battleklinge.cards import CARDS, COLOR_CHARS, COLOR_NAMES, parse_card_list
+from fechtbuch.engines.battleklinge.position import Move, Position
+from fechtbuch.engines.battleklinge.terminal.draft import DraftQuit, run_draft
+from fechtbuch.engines.battleklinge.terminal.records import PlayerRecord
+from fechtbuch.engines.battleklinge.terminal.session import (
+    Exercise,
+    Session,
+    longest_defence,
+    write_record,
+)
+from fechtbuch.engines.clikit import POSITION, ensure_writable
+from fechtbuch.engines.errors import InputError
+from fechtbuch.puzzles.pack import verify_puzzle
+from fechtbuch.puzzles.viewer import check_pack
 
 STRENGTHS = ("leicht", "mittel", "stark", "meister")
 
@@ -28,14 +32,14 @@ def _writer(text: str, newline: bool = True) -> None:
 
 
 def _computer(strength: str, seed: int):
-    from engines.battleklinge.players import Player
+    from fechtbuch.engines.battleklinge.players import Player
 
     player = Player(strength, seed=seed)
     return lambda pos, earlier: player.choose(pos, earlier).move
 
 
 def _hinter(seed: int):
-    from engines.battleklinge.players import Player
+    from fechtbuch.engines.battleklinge.players import Player
 
     player = Player("stark", seed=seed)
 
@@ -182,7 +186,7 @@ def play_command(
     common = dict(flip=flip, warnings=not no_warnings)
 
     if pack_file:
-        from puzzles.pack import load_pack
+        from fechtbuch.puzzles.pack import load_pack
 
         pack = load_pack(pack_file)
         check_pack(pack)
@@ -272,7 +276,7 @@ def play_command(
 
 
 def _play_daily(daily_date, inp, record, seed, save_file, force, common) -> int:
-    from puzzles.daily import duel_for_date, parse_date
+    from fechtbuch.puzzles.daily import duel_for_date, parse_date
 
     today = utc_today()
     date = today if daily_date == "today" else parse_date(daily_date)

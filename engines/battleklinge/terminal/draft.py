@@ -12,9 +12,9 @@ from __future__ import annotations
 import random
 from typing import TextIO
 
-from engines.battleklinge.cards import CARDS, COLOR_NAMES, Card, CardError, card_from_id
-from engines.battleklinge.position import Position
-from engines.battleklinge.textboard import card_grid
+from fechtbuch.engines.battleklinge.cards import CARDS, COLOR_NAMES, Card, CardError, card_from_id
+from fechtbuch.engines.battleklinge.position import Position
+from fechtbuch.engines.battleklinge.textboard import card_grid
 
 
 def card_value(card: Card) -> float:

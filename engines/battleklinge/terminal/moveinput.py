@@ -16,9 +16,9 @@ Accepted (case-insensitive):
 
 from __future__ import annotations
 
-from engines.battleklinge import fast
-from engines.battleklinge.cards import CARDS, CardError, card_from_id
-from engines.battleklinge.position import (
+from fechtbuch.engines.battleklinge import fast
+from fechtbuch.engines.battleklinge.cards import CARDS, CardError, card_from_id
+from fechtbuch.engines.battleklinge.position import (
     IllegalMoveError,
     Move,
     NotationError,

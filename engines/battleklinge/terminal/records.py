@@ -22,9 +22,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 import orjson
-
-from engines.clikit import atomic_write, dump_json
-from engines.errors import InputError
+from fechtbuch.engines.clikit import atomic_write, dump_json
+from fechtbuch.engines.errors import InputError
 
 RECORD_FORMAT = "fechtbuch-record"
 

@@ -20,13 +20,19 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import TextIO
 
-from engines.battleklinge import fast
-from engines.battleklinge.cards import CARDS, COLOR_CHARS, COLOR_NAMES, CardError, card_from_id
-from engines.battleklinge.position import Move, Position
-from engines.battleklinge.terminal.moveinput import read_move
-from engines.battleklinge.terminal.warnings import card_gift_lines, warning_lines
-from engines.battleklinge.textboard import draw_position
-from engines.errors import InputError
+from fechtbuch.engines.battleklinge import fast
+from fechtbuch.engines.battleklinge.cards import (
+    CARDS,
+    COLOR_CHARS,
+    COLOR_NAMES,
+    CardError,
+    card_from_id,
+)
+from fechtbuch.engines.battleklinge.position import Move, Position
+from fechtbuch.engines.battleklinge.terminal.moveinput import read_move
+from fechtbuch.engines.battleklinge.terminal.warnings import card_gift_lines, warning_lines
+from fechtbuch.engines.battleklinge.textboard import draw_position
+from fechtbuch.engines.errors import InputError
 
 Chooser = Callable[[Position, list[Position]], Move]
 Writer = Callable[..., None]
@@ -390,7 +396,7 @@ class Session:
 def game_record(session: Session):
     """The session's game as a record; resignation and time go into a header, since
     the format's result must agree with the moves."""
-    from engines.battleklinge.gamerecord import GameRecord
+    from fechtbuch.engines.battleklinge.gamerecord import GameRecord
 
     winner = session.position.winner()
     outcome = session.outcome
@@ -408,7 +414,7 @@ def game_record(session: Session):
 
 
 def write_record(session: Session, path: str, force: bool = False) -> None:
-    from engines.battleklinge.gamerecord import write_game
+    from fechtbuch.engines.battleklinge.gamerecord import write_game
 
     write_game(os.path.expanduser(path), game_record(session), force=force)
 

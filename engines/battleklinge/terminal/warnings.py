@@ -12,8 +12,8 @@ changes only your own hand), so these are read off the current position.
 
 from __future__ import annotations
 
-from engines.battleklinge.cards import CARDS, COLOR_NAMES, Card, Color
-from engines.battleklinge.position import BANNER, Position, iter_squares, square_name
+from fechtbuch.engines.battleklinge.cards import CARDS, COLOR_NAMES, Card, Color
+from fechtbuch.engines.battleklinge.position import BANNER, Position, iter_squares, square_name
 
 
 def reach(pos: Position, color: Color, card: Card, pieces: int | None = None) -> int:

@@ -5,8 +5,9 @@ A kernel that inlines another module's function or global array (dfpn.py calls
 fast.py, fast.py reads the card table of cards.py) would keep running machine code
 built from the old source after an edit or an upgrade.  So every fechtbuch kernel
 is cached in a folder named by a fingerprint of *all* fechtbuch sources (every
-``.py`` file of engines/, solver/ and puzzles/) and of the numba and Python
-versions: change any byte and the cache is a new, empty folder.
+``.py`` file of engines/, solver/ and puzzles/), of the name the package was
+imported under, and of the numba and Python versions: change any byte and the
+cache is a new, empty folder.
 
 The folder is ``$FECHTBUCH_CACHE_DIR`` if set, else
 ``$XDG_CACHE_HOME/fechtbuch/numba/<fingerprint>`` (``~/.cache/...`` by default).
@@ -35,7 +36,10 @@ SOURCE_FOLDERS = ("engines", "solver", "puzzles")
 def source_fingerprint() -> str:
     """SHA-256 over every fechtbuch source file (path and bytes) and the toolchain."""
     digest = hashlib.sha256()
-    digest.update(f"numba {numba.__version__}; python {sys.version}; {platform.machine()}".encode())
+    # The module name too: a clone also imports as ``engines.…`` from its root, and
+    # numba's cached code records the module it was built in.
+    toolchain = f"{__name__}; numba {numba.__version__}; python {sys.version}; {platform.machine()}"
+    digest.update(toolchain.encode())
     for folder in SOURCE_FOLDERS:
         for path in sorted((PACKAGE_ROOT / folder).rglob("*.py")):
             digest.update(path.relative_to(PACKAGE_ROOT).as_posix().encode() + b"\0")

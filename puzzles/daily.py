@@ -130,7 +130,7 @@ def parse_date(text: str, what: str = "date") -> date:
     >>> parse_date("2027-02-30")  # doctest: +ELLIPSIS
     Traceback (most recent call last):
     ...
-    engines.errors.InputError: date: '2027-02-30' is not a calendar date (day is out of range ...)
+    fechtbuch.engines.errors.InputError: date: '2027-02-30' is not a calendar date (day is out of range ...)
     """
     if not isinstance(text, str) or not _DATE_PATTERN.fullmatch(text):
         raise InputError(f"{what}: expected a date YYYY-MM-DD, got {text!r}")
@@ -327,7 +327,7 @@ def solver_verdict(
     ``verify`` re-derives the answer with the independent minimax verifier;
     ``verified`` is then False if it disagrees.
 
-    >>> from engines.battleklinge.position import START_EINSTEIGER
+    >>> from fechtbuch.engines.battleklinge.position import START_EINSTEIGER
     >>> solver_verdict(Position.from_text(START_EINSTEIGER)).reason
     'no forced hit within 4 own moves for either side'
     """
@@ -370,7 +370,7 @@ def balance_score(position: Position, depths: tuple[int, ...] = BALANCE_DEPTHS) 
     weights and table size.  Averaging an odd and an even depth cancels the
     swing of the score between odd and even horizons.
 
-    >>> from engines.battleklinge.position import START_EINSTEIGER
+    >>> from fechtbuch.engines.battleklinge.position import START_EINSTEIGER
     >>> balance_score(Position.from_text(START_EINSTEIGER))
     26.0
     """
@@ -536,7 +536,7 @@ def duel_from_json(obj: object, where: str = "duel") -> Duel:
     >>> duel_from_json({"date": "2027-01-01"}, "days[0]")
     Traceback (most recent call last):
     ...
-    engines.errors.InputError: days[0]: missing field 'ruleset'
+    fechtbuch.engines.errors.InputError: days[0]: missing field 'ruleset'
     """
     if not isinstance(obj, dict):
         raise InputError(f"{where}: expected an object, got {obj!r}")

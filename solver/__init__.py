@@ -1,6 +1,6 @@
 """Proof-number search, minimax verification and the solve API for Battleklinge.
 
->>> from solver import solve
+>>> from fechtbuch.solver import solve
 """
 
 from fechtbuch.solver.api import SolveResult, solve

@@ -81,7 +81,7 @@ def card_from_id(text: str) -> Card:
     >>> card_from_id("florett")
     Traceback (most recent call last):
     ...
-    engines.battleklinge.cards.CardError: unknown card 'florett'
+    fechtbuch.engines.battleklinge.cards.CardError: unknown card 'florett'
     """
     key = text.strip().lower()
     key = _ALIASES.get(key, key)

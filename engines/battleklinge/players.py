@@ -30,7 +30,7 @@ position that already stood on the board in this game, the player picks the
 best move that does not (if there is one), so a winning computer does not
 steer into a threefold repetition.
 
->>> from engines.battleklinge.position import Position, START_EINSTEIGER
+>>> from fechtbuch.engines.battleklinge.position import Position, START_EINSTEIGER
 >>> player = Player("stark")
 >>> choice = player.choose(Position.from_text(START_EINSTEIGER))
 >>> choice.move.to_text() in {m.to_text() for m in __import__(

@@ -1,0 +1,69 @@
+"""A stale numba cache is impossible: editing any source gives a fresh cache folder.
+
+The scenario of issue 11: a copy of the package computes perft 4 (36348) and fills
+its cache; then Ausfall's offsets change in cards.py (a module with no numba code,
+compiled into fast.py's kernels as a global array).  The same command must give
+30270, the count under the new card, and the solver must drop its hit in 1.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import fechtbuch
+
+ROOT = Path(fechtbuch.__file__).resolve().parent
+START = "ssmss/5/5/5/SSMSS g ausfall,volte bindung,stoss riposte"
+PROBE = f"""
+import sys
+sys.path.insert(0, sys.argv[1])
+import fechtbuch
+assert fechtbuch.__file__.startswith(sys.argv[1]), fechtbuch.__file__
+from fechtbuch.engines.battleklinge.perft import perft
+from fechtbuch.engines.battleklinge.position import Position
+from fechtbuch.engines.compiled import cache_dir
+from fechtbuch.solver import solve
+print(perft(Position.from_text({START!r}), 4))
+hit = solve(Position.from_text("2m2/5/2M2/5/5 g ausfall,volte bindung,stoss riposte"), max_n=1)
+print(hit.distance)
+print(cache_dir())
+"""
+
+
+def _run(site: Path, cache_home: Path) -> list[str]:
+    env = {k: v for k, v in os.environ.items() if k != "FECHTBUCH_CACHE_DIR"}
+    env["XDG_CACHE_HOME"] = str(cache_home)
+    done = subprocess.run(
+        [sys.executable, "-c", PROBE, str(site)],
+        capture_output=True, text=True, env=env, timeout=600,
+    )
+    assert done.returncode == 0, done.stderr
+    return done.stdout.split()
+
+
+def test_editing_a_module_without_numba_code_recompiles_the_kernels(tmp_path):
+    site = tmp_path / "site"
+    package = site / "fechtbuch"
+    ignore = shutil.ignore_patterns("__pycache__", "*.nbi", "*.nbc")
+    for folder in ("engines", "solver", "puzzles", "data"):
+        shutil.copytree(ROOT / folder, package / folder, ignore=ignore)
+    for name in ("__init__.py", "cli.py"):
+        shutil.copy2(ROOT / name, package / name)
+    cache_home = tmp_path / "cache"
+
+    count, distance, first_cache = _run(site, cache_home)
+    assert (count, distance) == ("36348", "1")
+    assert any(Path(first_cache).rglob("*.nbi")), "the kernels were not cached"
+
+    cards = package / "engines" / "battleklinge" / "cards.py"
+    text = cards.read_text()
+    assert text.count("((0, 2), (0, -1))") == 1
+    cards.write_text(text.replace("((0, 2), (0, -1))", "((0, 1), (0, -1))"))
+
+    count, distance, second_cache = _run(site, cache_home)
+    assert (count, distance) == ("30270", "None")
+    assert second_cache != first_cache

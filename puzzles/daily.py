@@ -130,7 +130,7 @@ def parse_date(text: str, what: str = "date") -> date:
     >>> parse_date("2027-02-30")  # doctest: +ELLIPSIS
     Traceback (most recent call last):
     ...
-    fechtbuch.engines.errors.InputError: date: '2027-02-30' is not a calendar date (day is out of range ...)
+    fechtbuch.engines.errors.InputError: date: '2027-02-30' is not a calendar date (...)
     """
     if not isinstance(text, str) or not _DATE_PATTERN.fullmatch(text):
         raise InputError(f"{what}: expected a date YYYY-MM-DD, got {text!r}")

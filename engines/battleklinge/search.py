@@ -38,13 +38,16 @@ from fechtbuch.engines.battleklinge.fast import (
     F_PIECES,
     F_TURN,
     MAX_MOVES,
-    MOVE_PASS,
     NO_WINNER,
     STATE_SIZE,
     decode_move,
     encode_move,
     gen_moves,
     make_move,
+    move_card,
+    move_is_pass,
+    move_origin,
+    move_target,
     state_from_position,
     winner,
     winning_move,
@@ -180,7 +183,7 @@ def negamax(
                             m_count = 0
                             for i in range(n):
                                 mv = moves[k, i]
-                                if not (mv & MOVE_PASS) and (opp >> ((mv >> 9) & 31)) & 1:
+                                if not move_is_pass(mv) and (opp >> move_target(mv)) & 1:
                                     moves[k, m_count] = mv
                                     keys[k, m_count] = 0
                                     m_count += 1
@@ -219,14 +222,16 @@ def negamax(
                                 mv = moves[k, i]
                                 if mv == hash_move:
                                     key = 1 << 40
-                                elif not (mv & MOVE_PASS) and (opp >> ((mv >> 9) & 31)) & 1:
+                                elif not move_is_pass(mv) and (opp >> move_target(mv)) & 1:
                                     key = 1 << 36
                                 elif mv == killers[ply, 0]:
                                     key = 1 << 35
                                 elif mv == killers[ply, 1]:
                                     key = 1 << 34
                                 else:
-                                    key = history[me, mv & 15, (mv >> 4) & 31, (mv >> 9) & 31]
+                                    key = history[
+                                        me, move_card(mv), move_origin(mv), move_target(mv)
+                                    ]
                                 keys[k, i] = key
                             counts[k] = n
                             index[k] = 0
@@ -252,12 +257,12 @@ def negamax(
                         st = states[k]
                         me = st[F_TURN]
                         ply = ply0 + k
-                        capture = (st[F_PIECES + 1 - me] >> ((mv >> 9) & 31)) & 1
-                        if not capture and not (mv & MOVE_PASS):
+                        capture = (st[F_PIECES + 1 - me] >> move_target(mv)) & 1
+                        if not capture and not move_is_pass(mv):
                             if killers[ply, 0] != mv:
                                 killers[ply, 1] = killers[ply, 0]
                                 killers[ply, 0] = mv
-                            history[me, mv & 15, (mv >> 4) & 31, (mv >> 9) & 31] += (
+                            history[me, move_card(mv), move_origin(mv), move_target(mv)] += (
                                 depths[k] * depths[k]
                             )
                         _store(

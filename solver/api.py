@@ -32,10 +32,13 @@ from dataclasses import dataclass, field
 import numpy as np
 from fechtbuch.engines.battleklinge import fast
 from fechtbuch.engines.battleklinge.cards import COLOR_NAMES
+from fechtbuch.engines.battleklinge.game import GAME
 from fechtbuch.engines.battleklinge.position import Move, Position
 from fechtbuch.engines.errors import InputError
 from fechtbuch.solver import dfpn, minimax
-from fechtbuch.solver.tactics import is_hit_move
+
+KERNEL = GAME.kernel()
+is_hit_move = KERNEL.is_winning_move
 
 DEFAULT_MAX_NODES = 50_000_000
 DEFAULT_VERIFY_NODES = 500_000_000
@@ -66,6 +69,7 @@ class Prover:
         self, max_nodes: int | None = None, time_limit: float | None = None, table_mb: int = 64
     ):
         self.table = dfpn.new_table(table_mb)
+        self._search = dfpn.compiled(KERNEL).search
         self.max_nodes = DEFAULT_MAX_NODES if max_nodes is None else max_nodes
         self.deadline = None if time_limit is None else time.monotonic() + time_limit
         self.nodes = 0
@@ -82,7 +86,7 @@ class Prover:
             if remaining <= 0 or (self.deadline is not None and time.monotonic() > self.deadline):
                 raise SolverLimit
             chunk = min(remaining, CHUNK_NODES)
-            pn, dn, nodes = dfpn.search(st, budget, root_is_or, self.table, chunk)
+            pn, dn, nodes = self._search(st, budget, root_is_or, self.table, chunk)
             self.nodes += int(nodes)
             if pn == 0 or dn == 0:
                 self._memo[memo_key] = pn == 0
@@ -297,13 +301,13 @@ def verify_result(result: SolveResult, max_nodes: int | None = None) -> tuple[bo
 
     def hit(state, b):
         nonlocal nodes
-        answer, spent = minimax.hit_within(state, b, left())
+        answer, spent = minimax.hit_within(KERNEL, state, b, left())
         nodes += spent
         return answer
 
     def lost(state, b):
         nonlocal nodes
-        answer, spent = minimax.lost_within(state, b, left())
+        answer, spent = minimax.lost_within(KERNEL, state, b, left())
         nodes += spent
         return answer
 

@@ -327,7 +327,7 @@ def solver_verdict(
     ``verify`` re-derives the answer with the independent minimax verifier;
     ``verified`` is then False if it disagrees.
 
-    >>> from engines.battleklinge.position import START_EINSTEIGER
+    >>> from fechtbuch.engines.battleklinge.position import START_EINSTEIGER
     >>> solver_verdict(Position.from_text(START_EINSTEIGER)).reason
     'no forced hit within 4 own moves for either side'
     """
@@ -370,7 +370,7 @@ def balance_score(position: Position, depths: tuple[int, ...] = BALANCE_DEPTHS) 
     weights and table size.  Averaging an odd and an even depth cancels the
     swing of the score between odd and even horizons.
 
-    >>> from engines.battleklinge.position import START_EINSTEIGER
+    >>> from fechtbuch.engines.battleklinge.position import START_EINSTEIGER
     >>> balance_score(Position.from_text(START_EINSTEIGER))
     26.0
     """

@@ -11,7 +11,7 @@ rules, fed the card table from :mod:`engines.battleklinge.cards`) so it can show
 legal targets; whether a move keeps the sure path comes only from the puzzle's
 solution tree.
 
->>> from engines.battleklinge.position import Position
+>>> from fechtbuch.engines.battleklinge.position import Position
 >>> pos = "2m2/5/2S2/5/2M2 g ausfall,volte bindung,stoss riposte"
 >>> pack = {"format": "fechtbuch-pack", "version": 1, "puzzles": [{
 ...     "id": "p1", "n": 1, "position": pos, "attacker": "g", "key": "ausfall:c3c5",

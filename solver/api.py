@@ -18,7 +18,7 @@ the distance, the key set and the loss with the independent minimax verifier
 (:mod:`solver.minimax`).  Hitting a limit (nodes, time) gives status
 ``"unknown"`` and no claims, never a wrong answer.
 
->>> from engines.battleklinge.position import Position
+>>> from fechtbuch.engines.battleklinge.position import Position
 >>> r = solve(Position.from_text("2m2/5/2M2/5/5 g ausfall,volte bindung,stoss riposte"), max_n=2)
 >>> r.distance, [k.to_text() for k in r.keys]
 (1, ['ausfall:c3c5'])

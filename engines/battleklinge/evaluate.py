@@ -28,8 +28,8 @@ search scores as a win or loss (see :mod:`engines.battleklinge.search`).
 How the weights were chosen is recorded in ``docs/strength.md`` (self-play
 matches between weight sets at a fixed search budget).
 
->>> from engines.battleklinge.position import Position, START_EINSTEIGER
->>> from engines.battleklinge import fast
+>>> from fechtbuch.engines.battleklinge.position import Position, START_EINSTEIGER
+>>> from fechtbuch.engines.battleklinge import fast
 >>> start = fast.state_from_position(Position.from_text(START_EINSTEIGER))
 >>> int(evaluate(start, DEFAULT_WEIGHTS))  # Gold to move: the side card adds mobility
 16

@@ -140,7 +140,7 @@ class Position:
     def start(cls, gold_hand, blau_hand, side: Card) -> Position:
         """The start position for a deal; the side card's mark decides who starts.
 
-        >>> from engines.battleklinge.cards import CARDS
+        >>> from fechtbuch.engines.battleklinge.cards import CARDS
         >>> Position.start((0, 5), (4, 6), 3).to_text()
         'ssmss/5/5/5/SSMSS g ausfall,volte stoss,bindung riposte'
         """

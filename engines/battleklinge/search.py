@@ -19,7 +19,7 @@ Determinism: with a node limit (and no time limit) every result depends only
 on the position, the limits and the weights; the table starts empty for each
 :class:`Searcher`.
 
->>> from engines.battleklinge.position import Position
+>>> from fechtbuch.engines.battleklinge.position import Position
 >>> pos = Position.from_text("2m2/5/2M2/5/5 g ausfall,volte bindung,stoss riposte")
 >>> result = Searcher().search(pos, max_depth=3)
 >>> result.move.to_text(), result.score == WIN - 1
@@ -516,7 +516,7 @@ class HitSearch:
     avoid the opponent's hit within n of the opponent's moves.  Both are exact;
     they are checked against the pure-Python oracle in the tests.
 
-    >>> from engines.battleklinge.position import Position
+    >>> from fechtbuch.engines.battleklinge.position import Position
     >>> hs = HitSearch()
     >>> hs.distance(Position.from_text("2m2/5/5/2M2/5 g ausfall,volte bindung,stoss riposte"), 3)
     3

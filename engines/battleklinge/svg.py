@@ -20,7 +20,7 @@ squares, ``rect.slot[data-slot]`` for the five card places
 ``g.grid`` (rotated 180 degrees for a card pointing down), ``use.piece[data-sq]``
 in ``g.pieces``, and empty ``g.marks``/``g.arrows`` layers.
 
->>> from engines.battleklinge.position import START_EINSTEIGER, Move, Position
+>>> from fechtbuch.engines.battleklinge.position import START_EINSTEIGER, Move, Position
 >>> svg = render_svg(Position.from_text(START_EINSTEIGER), Move.from_text("ausfall:c1c3"))
 >>> svg.count('class="piece"'), svg.count('class="card"'), 'class="arrow"' in svg
 (10, 5, True)
@@ -288,7 +288,7 @@ def render_svg(
     ``note`` replaces the caption under the board (who is to move, the move).
     Raises :class:`IllegalMoveError` for a move that is not legal in the position.
 
-    >>> from engines.battleklinge.position import START_EINSTEIGER
+    >>> from fechtbuch.engines.battleklinge.position import START_EINSTEIGER
     >>> import xml.etree.ElementTree as ET
     >>> root = ET.fromstring(render_svg(Position.from_text(START_EINSTEIGER), flip=True))
     >>> root.get("data-bottom")

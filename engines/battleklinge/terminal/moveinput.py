@@ -8,7 +8,7 @@ Accepted (case-insensitive):
 * ``pass ausfall`` or ``ausfall pass``, and ``pass`` alone is refused with the
   two choices named, since passing always gives one of two cards away.
 
->>> from engines.battleklinge.position import Position
+>>> from fechtbuch.engines.battleklinge.position import Position
 >>> pos = Position.from_text("ssmss/5/5/5/SSMSS g ausfall,volte bindung,stoss riposte")
 >>> read_move(pos, "c1c3").to_text()
 'ausfall:c1c3'

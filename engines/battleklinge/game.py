@@ -10,10 +10,11 @@ offered through :meth:`BattleklingeGame.kernel` for the compiled proof search.
 
 from __future__ import annotations
 
+import hashlib
 from collections.abc import Hashable, Sequence
 
 from fechtbuch.engines.battleklinge import fast
-from fechtbuch.engines.battleklinge.cards import BLAU, GOLD, Color
+from fechtbuch.engines.battleklinge.cards import BLAU, GOLD, NUM_CARDS, Color
 from fechtbuch.engines.battleklinge.position import (
     IllegalMoveError,
     Move,
@@ -80,6 +81,19 @@ class BattleklingeGame(Game[Position, Move]):
         """The Zobrist hash of the fast kernel (int)."""
         return int(fast.state_from_position(state)[fast.F_HASH])
 
+    def initial_state(self, seed: int) -> Position:
+        """A start position: five of the sixteen cards, dealt by SHA-256 of ``seed``."""
+
+        def rank(card: int) -> bytes:
+            return hashlib.sha256(f"battleklinge-initial/{seed}/{card}".encode()).digest()
+
+        order = sorted(range(NUM_CARDS), key=rank)
+        return Position.start(order[:2], order[2:4], order[4])
+
+    def reference(self) -> Game[Position, Move] | None:
+        """The pure-Python rules of reference.py behind the same interface."""
+        return ReferenceBattleklinge()
+
     def kernel(self) -> CompiledKernel:
         """fast.py's generator for the compiled df-pn and minimax of ``solver/``."""
         from fechtbuch.engines.battleklinge.kernel import KERNEL
@@ -88,6 +102,27 @@ class BattleklingeGame(Game[Position, Move]):
 
     def hit_problem(self, attacker: Color) -> HitProblem:
         return HitProblem(attacker)
+
+
+class ReferenceBattleklinge(BattleklingeGame):
+    """Battleklinge with legal moves and their effect from reference.py (the oracle)."""
+
+    def legal_actions(self, state: Position) -> Sequence[Move]:
+        from fechtbuch.engines.battleklinge import reference
+
+        return reference.legal_moves(state)
+
+    def apply(self, state: Position, action: Move) -> Position:
+        from fechtbuch.engines.battleklinge import reference
+
+        if action not in reference.legal_moves(state):
+            raise IllegalMoveError(
+                f"move: {action.to_text()!r} is not legal in {state.to_text()!r}"
+            )
+        return reference.play(state, action)
+
+    def reference(self) -> Game[Position, Move] | None:
+        return None
 
 
 class HitProblem(AndOrProblem[Position, Move]):

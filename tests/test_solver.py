@@ -15,7 +15,7 @@ from fechtbuch.engines.battleklinge.position import Move, Position
 from fechtbuch.engines.battleklinge.reference import MemoSolver
 from fechtbuch.engines.battleklinge.sampling import random_game
 from fechtbuch.solver import solve
-from fechtbuch.solver.api import UnsolvablePosition
+from fechtbuch.solver.api import SolutionTree, UnsolvablePosition
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -141,7 +141,7 @@ def test_keys_leave_the_defender_lost_and_trees_are_sound(seed):
         for key in result.keys:
             child = reference.play(pos, key)
             assert child.winner() == pos.turn or memo.lost(child, result.distance - 1)
-        _check_tree(pos, result.tree(), result.distance, memo)
+        _check_tree(pos, result.tree().to_json(), result.distance, memo)
         break
 
 
@@ -168,7 +168,8 @@ def test_tree_keys_are_sorted_and_json_stable():
     for pos in _positions(303, 200):
         result = solve(pos, max_n=2)
         if result.distance == 2:
-            tree = result.tree()
+            tree = result.tree().to_json()
+            assert SolutionTree.from_json(tree) == result.tree()
             assert list(tree) == sorted(tree)
             assert json.dumps(tree, sort_keys=True) == json.dumps(tree)
             return

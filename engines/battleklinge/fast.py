@@ -148,11 +148,11 @@ def move_is_pass(move):
 
 @njit(cache=True, inline="always")
 def winner(st):
-    """0 or 1 for the school that has already won, NO_WINNER (-1) if the game goes on."""
-    if st[F_MASTER + 1] == 0 or st[F_MASTER + 0] == BANNER_BIT[1]:
-        return 0
-    if st[F_MASTER + 0] == 0 or st[F_MASTER + 1] == BANNER_BIT[0]:
-        return 1
+    """The school that has already won (GOLD or BLAU), NO_WINNER (-1) if the game goes on."""
+    if st[F_MASTER + BLAU] == 0 or st[F_MASTER + GOLD] == BANNER_BIT[BLAU]:
+        return GOLD
+    if st[F_MASTER + GOLD] == 0 or st[F_MASTER + BLAU] == BANNER_BIT[GOLD]:
+        return BLAU
     return NO_WINNER
 
 
@@ -337,50 +337,17 @@ def _perft2(st):
 
 
 @njit(cache=True)
-def perft(st, depth):
-    """Leaf count ``depth`` plies below ``st``: a decided position is one leaf, a pass
-    position has one child per card.  Iterative (explicit stack); the last two plies
-    are counted in bulk by :func:`_perft2`."""
+def _perft_walk(st, depth, bulk):
+    """The one perft driver (explicit stack): leaves ``depth`` plies below ``st``, a
+    decided position one leaf, a pass position one child per card.  With ``bulk`` the
+    last two plies are counted by :func:`_perft2` without making them."""
     if depth == 0 or winner(st) != NO_WINNER:
         return np.int64(1)
-    if depth == 1:
+    if bulk and depth == 1:
         n = count_moves(st[F_TURN], st[F_PIECES + st[F_TURN]], st[F_HAND + st[F_TURN]])
         return np.int64(n if n else 2)
-    if depth == 2:
+    if bulk and depth == 2:
         return _perft2(st)
-    states = np.empty((depth, STATE_SIZE), dtype=np.int64)
-    moves = np.empty((depth, MAX_MOVES), dtype=np.int32)
-    counts = np.zeros(depth, dtype=np.int64)
-    index = np.zeros(depth, dtype=np.int64)
-    states[0] = st
-    counts[0] = gen_moves(states[0], moves[0])
-    ply = 0
-    total = np.int64(0)
-    while ply >= 0:
-        if index[ply] == counts[ply]:
-            ply -= 1
-            continue
-        move = moves[ply, index[ply]]
-        index[ply] += 1
-        child = states[ply + 1]
-        make_move(states[ply], move, child)
-        if winner(child) != NO_WINNER:
-            total += 1
-        elif depth - ply - 1 == 2:
-            total += _perft2(child)
-        else:
-            ply += 1
-            counts[ply] = gen_moves(states[ply], moves[ply])
-            index[ply] = 0
-    return total
-
-
-@njit(cache=True)
-def perft_plain(st, depth):
-    """Perft that makes every move down to the leaves: the honest nodes/s figure of
-    gen_moves + make_move, and a second opinion on :func:`perft`'s bulk counting."""
-    if depth == 0 or winner(st) != NO_WINNER:
-        return np.int64(1)
     states = np.empty((depth + 1, STATE_SIZE), dtype=np.int64)
     moves = np.empty((depth + 1, MAX_MOVES), dtype=np.int32)
     counts = np.zeros(depth + 1, dtype=np.int64)
@@ -399,11 +366,26 @@ def perft_plain(st, depth):
         make_move(states[ply], move, child)
         if ply + 1 == depth or winner(child) != NO_WINNER:
             total += 1
+        elif bulk and depth - ply - 1 == 2:
+            total += _perft2(child)
         else:
             ply += 1
             counts[ply] = gen_moves(states[ply], moves[ply])
             index[ply] = 0
     return total
+
+
+@njit(cache=True)
+def perft(st, depth):
+    """Leaf count ``depth`` plies below ``st``, the last two plies counted in bulk."""
+    return _perft_walk(st, depth, True)
+
+
+@njit(cache=True)
+def perft_plain(st, depth):
+    """Perft that makes every move down to the leaves: the honest nodes/s figure of
+    gen_moves + make_move, and a second opinion on :func:`perft`'s bulk counting."""
+    return _perft_walk(st, depth, False)
 
 
 # ---- conversions between the Python types and the compiled encoding -------

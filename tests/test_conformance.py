@@ -176,3 +176,8 @@ def test_compiled_kernel_agrees_with_the_game(states):
             a for a in actions if g.returns(g.apply(state, a))[g.current_player(state)] == 1.0
         }
         assert bool(kernel.has_immediate_win(st)) == bool(wins)
+
+
+def test_unknown_game_names_the_known_ones():
+    with pytest.raises(InputError, match=r"game: unknown game 'schach'; known: battleklinge"):
+        game("schach")

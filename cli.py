@@ -12,8 +12,8 @@ import time
 import click
 from fechtbuch.engines import __version__
 from fechtbuch.engines.battleklinge.commands import COMMANDS as ENGINE_COMMANDS
+from fechtbuch.engines.battleklinge.players import use_hit_oracle
 from fechtbuch.engines.battleklinge.position import START_EINSTEIGER, Position
-from fechtbuch.engines.battleklinge.terminal.commands import play_command
 from fechtbuch.engines.clikit import POSITION, dump_json, emit_json
 from fechtbuch.engines.errors import InputError
 from fechtbuch.puzzles import (
@@ -22,7 +22,13 @@ from fechtbuch.puzzles import (
 from fechtbuch.puzzles.daily_commands import daily_group
 from fechtbuch.puzzles.mine_commands import mine_command
 from fechtbuch.puzzles.pack_commands import pack
+from fechtbuch.puzzles.play_commands import play_command
 from fechtbuch.solver.commands import solve_command
+from fechtbuch.solver.hits import SolverHits
+
+# The composition root: the players and the analysis ask the solver for forced hits
+# (engines/ cannot import solver/ itself; see engines/battleklinge/players.py).
+use_hit_oracle(SolverHits)
 
 
 class FechtbuchGroup(click.Group):

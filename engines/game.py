@@ -27,7 +27,10 @@ import enum
 from abc import ABC, abstractmethod
 from collections.abc import Hashable, Sequence
 from dataclasses import dataclass
-from typing import Generic, TypeVar
+from typing import TYPE_CHECKING, Generic, TypeVar
+
+if TYPE_CHECKING:
+    from fechtbuch.engines.kernel import CompiledKernel
 
 State = TypeVar("State")
 Action = TypeVar("Action")
@@ -103,6 +106,23 @@ class Game(ABC, Generic[State, Action]):
     def information_state(self, state: State, player: int) -> str:
         """What ``player`` sees, as notation (the full state for perfect information)."""
         return self.format_state(state)
+
+    # ---- optional parts (tests/test_conformance.py uses each one a game offers) ------
+    def initial_state(self, seed: int) -> State:
+        """A start state dealt from ``seed`` (derived with SHA-256, so the same on every
+        machine): what the conformance test plays out from (OpenSpiel's
+        ``new_initial_state`` with the chance outcomes fixed by the seed)."""
+        raise NotImplementedError(f"{type(self).__name__} deals no initial state")
+
+    def reference(self) -> Game[State, Action] | None:
+        """The same rules as a deliberately simple implementation (the test oracle), or
+        ``None`` when this game's rules are written only once."""
+        return None
+
+    def kernel(self) -> CompiledKernel | None:
+        """The compiled kernel for the compiled proof search (``engines/kernel.py``),
+        or ``None``: then the generic solver of ``solver/andor*.py`` is the one."""
+        return None
 
 
 class Outcome(enum.Enum):

@@ -354,7 +354,7 @@ def solver_verdict(
     return Verdict(
         fair=result.status == "solved" and result.distance is None and result.loss_in is None,
         reason=reason,
-        status=result.status,
+        status=result.status.value,
         distance=result.distance,
         loss_in=result.loss_in,
         nodes=result.nodes,

@@ -61,7 +61,7 @@ def examine_position(pos: Position, ns: tuple[int, ...]) -> dict | None:
         if len(winning) != 1:
             return None
         line = [fast.decode_move(c) for c in prover.attack_line(st, n)]
-        tree = prover.tree(st, n)
+        tree = prover.tree(st, n).to_json()
     except SolverLimit:
         return None
     key = line[0]

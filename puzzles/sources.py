@@ -22,9 +22,9 @@ from __future__ import annotations
 import numpy as np
 from fechtbuch.engines.battleklinge import fast
 from fechtbuch.engines.battleklinge.cards import NUM_CARDS
+from fechtbuch.engines.battleklinge.kernel import has_immediate_hit, is_hit_move
 from fechtbuch.engines.battleklinge.position import Position
 from fechtbuch.puzzles.hashrng import HashRandom
-from fechtbuch.solver.tactics import has_immediate_hit, is_hit_move
 
 SOURCES = ("random", "greedy", "engine")
 ENGINE_DEPTH = 2

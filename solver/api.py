@@ -26,21 +26,74 @@ the distance, the key set and the loss with the independent minimax verifier
 
 from __future__ import annotations
 
+import enum
 import time
 from dataclasses import dataclass, field
 
 import numpy as np
 from fechtbuch.engines.battleklinge import fast
 from fechtbuch.engines.battleklinge.cards import COLOR_NAMES
+from fechtbuch.engines.battleklinge.game import GAME
 from fechtbuch.engines.battleklinge.position import Move, Position
 from fechtbuch.engines.errors import InputError
 from fechtbuch.solver import dfpn, minimax
-from fechtbuch.solver.tactics import is_hit_move
+
+KERNEL = GAME.kernel()
+is_hit_move = KERNEL.is_winning_move
 
 DEFAULT_MAX_NODES = 50_000_000
 DEFAULT_VERIFY_NODES = 500_000_000
 """About half a minute of plain minimax: enough for every bound up to 5 and most of 6."""
 CHUNK_NODES = 2_000_000
+
+
+class SolveStatus(str, enum.Enum):
+    """Whether :func:`solve` answered (``solved``) or a limit ended it first (``unknown``).
+
+    A ``str`` so that JSON output and comparisons with the text stay as they were."""
+
+    SOLVED = "solved"
+    UNKNOWN = "unknown"
+
+    def __str__(self) -> str:
+        return self.value
+
+
+HIT = "hit"
+"""How a solution tree marks a move that hits at once."""
+
+
+@dataclass(frozen=True)
+class SolutionTree:
+    """An attacker node of a solution tree: every winning move (notation, sorted), each
+    with ``None`` if it hits at once, else every defender reply (notation, sorted)
+    with the attacker node after it.
+
+    :meth:`to_json` gives the issue-3 format of packs and ``solve --tree``:
+    ``{"move": "hit" | {"reply": {...}}}``."""
+
+    moves: tuple[tuple[str, tuple[tuple[str, SolutionTree], ...] | None], ...]
+
+    def to_json(self) -> dict:
+        return {
+            move: HIT if replies is None else {reply: node.to_json() for reply, node in replies}
+            for move, replies in self.moves
+        }
+
+    @classmethod
+    def from_json(cls, data: dict) -> SolutionTree:
+        """The inverse of :meth:`to_json` (shape only; solver.verify checks the content)."""
+        return cls(
+            tuple(
+                (
+                    move,
+                    None
+                    if sub == HIT
+                    else tuple((reply, cls.from_json(node)) for reply, node in sub.items()),
+                )
+                for move, sub in data.items()
+            )
+        )
 
 
 class SolverLimit(Exception):
@@ -66,6 +119,7 @@ class Prover:
         self, max_nodes: int | None = None, time_limit: float | None = None, table_mb: int = 64
     ):
         self.table = dfpn.new_table(table_mb)
+        self._search = dfpn.compiled(KERNEL).search
         self.max_nodes = DEFAULT_MAX_NODES if max_nodes is None else max_nodes
         self.deadline = None if time_limit is None else time.monotonic() + time_limit
         self.nodes = 0
@@ -82,7 +136,7 @@ class Prover:
             if remaining <= 0 or (self.deadline is not None and time.monotonic() > self.deadline):
                 raise SolverLimit
             chunk = min(remaining, CHUNK_NODES)
-            pn, dn, nodes = dfpn.search(st, budget, root_is_or, self.table, chunk)
+            pn, dn, nodes = self._search(st, budget, root_is_or, self.table, chunk)
             self.nodes += int(nodes)
             if pn == 0 or dn == 0:
                 self._memo[memo_key] = pn == 0
@@ -146,18 +200,18 @@ class Prover:
         assert best is not None
         return best[1], best[2]
 
-    def tree(self, st: np.ndarray, budget: int) -> dict:
+    def tree(self, st: np.ndarray, budget: int) -> SolutionTree:
         """Solution tree of an attacker node (issue 3 format), keys sorted."""
-        node: dict = {}
+        moves = []
         for code, child in self.winning_moves(st, budget):
-            if child is None:
-                node[_text(code)] = "hit"
-            else:
-                node[_text(code)] = {
-                    _text(reply): self.tree(grandchild, budget - 1)
+            replies = None
+            if child is not None:
+                replies = tuple(
+                    (_text(reply), self.tree(grandchild, budget - 1))
                     for reply, grandchild in sorted(fast.children(child), key=lambda c: _text(c[0]))
-                }
-        return dict(sorted(node.items()))
+                )
+            moves.append((_text(code), replies))
+        return SolutionTree(tuple(sorted(moves, key=lambda item: item[0])))
 
 
 @dataclass
@@ -166,7 +220,7 @@ class SolveResult:
 
     position: Position
     max: int
-    status: str
+    status: SolveStatus
     distance: int | None = None
     keys: list[Move] = field(default_factory=list)
     loss_in: int | None = None
@@ -179,7 +233,7 @@ class SolveResult:
     verify_note: str = ""
     _prover: Prover | None = field(default=None, repr=False, compare=False)
 
-    def tree(self) -> dict | None:
+    def tree(self) -> SolutionTree | None:
         """The solution tree for the side to move (None without a hit).
 
         Building it continues under the same node and time limits; reaching one
@@ -192,7 +246,7 @@ class SolveResult:
         return {
             "position": self.position.to_text(),
             "max": self.max,
-            "status": self.status,
+            "status": self.status.value,
             "distance": self.distance,
             "keys": [m.to_text() for m in self.keys],
             "loss_in": self.loss_in,
@@ -206,7 +260,7 @@ class SolveResult:
     def summary(self) -> str:
         """The human-readable answer, one or two sentences."""
         mover = COLOR_NAMES[self.position.turn]
-        if self.status != "solved":
+        if self.status is not SolveStatus.SOLVED:
             return (
                 f"Unknown: a limit was reached after {self.nodes:,} nodes ({self.seconds:.2f} s)."
             )
@@ -251,7 +305,7 @@ def solve(
         raise UnsolvablePosition(f"max: must be 1 to {dfpn.MAX_BUDGET}, got {max_n}")
     started = time.perf_counter()
     prover = Prover(max_nodes=max_nodes, time_limit=time_limit, table_mb=table_mb)
-    result = SolveResult(position=position, max=max_n, status="unknown", _prover=prover)
+    result = SolveResult(position=position, max=max_n, status=SolveStatus.UNKNOWN, _prover=prover)
     st = fast.state_from_position(position)
     try:
         distance = prover.distance(st, max_n)
@@ -269,13 +323,13 @@ def solve(
                 result.main_line = [fast.decode_move(c) for c in line]
                 result.longest_defence = result.main_line[0::2]
         result.distance = distance
-        result.status = "solved"
+        result.status = SolveStatus.SOLVED
     except SolverLimit:
         # an unknown result makes no claims: drop whatever was found before the limit
         result.distance, result.loss_in = None, None
         result.keys, result.main_line, result.longest_defence = [], [], []
     result.nodes = prover.nodes
-    if verify and result.status == "solved":
+    if verify and result.status is SolveStatus.SOLVED:
         try:
             result.verified, result.verifier_nodes = verify_result(result, verify_max_nodes)
         except minimax.VerifierLimit as limit:
@@ -297,13 +351,13 @@ def verify_result(result: SolveResult, max_nodes: int | None = None) -> tuple[bo
 
     def hit(state, b):
         nonlocal nodes
-        answer, spent = minimax.hit_within(state, b, left())
+        answer, spent = minimax.hit_within(KERNEL, state, b, left())
         nodes += spent
         return answer
 
     def lost(state, b):
         nonlocal nodes
-        answer, spent = minimax.lost_within(state, b, left())
+        answer, spent = minimax.lost_within(KERNEL, state, b, left())
         nodes += spent
         return answer
 

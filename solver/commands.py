@@ -95,7 +95,7 @@ def solve_command(
         if tree is None and not tree_failed:
             click.echo("note: no tree written: the side to move has no forced hit", err=True)
         elif tree is not None:
-            atomic_write(tree_file, dump_json(tree), force=force)
+            atomic_write(tree_file, dump_json(tree.to_json()), force=force)
     if as_json:
         emit_json(result.to_json())
     else:

@@ -10,6 +10,12 @@ Nodes: an OR node is the attacker to move with ``b`` own moves left (this one
 included); its children are AND nodes with ``b - 1`` left.  An AND node is the
 defender to move; its children are OR nodes with the same ``b``.
 
+Game-independent: the functions marked ``@template()`` are compiled once per game
+kernel by :func:`fechtbuch.solver.kernels.specialise` (use :func:`compiled`), so
+``gen_moves``, ``make_move`` and the other kernel names below are the game's
+(see ``engines/kernel.py`` for what a kernel must satisfy: two players who
+alternate, every attacker move spends a turn).
+
 Assumptions, checked by the caller (solver.api): the root is not decided,
 ``1 <= b <= MAX_BUDGET``.  Exactness under transpositions: the table key is
 (position hash, attacker, budget), and the budget strictly falls every two
@@ -34,18 +40,18 @@ applied by the caller between calls).
 from __future__ import annotations
 
 import hashlib
+import sys
+import types
 
 import numpy as np
-from fechtbuch.engines.battleklinge.fast import (
-    F_HASH,
-    F_TURN,
-    MAX_MOVES,
-    STATE_SIZE,
-    gen_moves,
-    make_move,
-)
 from fechtbuch.engines.compiled import njit
-from fechtbuch.solver.tactics import has_immediate_hit, is_hit_move
+from fechtbuch.engines.kernel import CompiledKernel
+from fechtbuch.solver.kernels import specialise, template, unbound
+
+# The kernel's names, bound per game by specialise() (see solver/kernels.py).
+gen_moves = make_move = side_to_move = state_hash = unbound
+has_immediate_win = is_winning_move = unbound
+STATE_SIZE = MAX_MOVES = 0
 
 INF = np.int64(1) << 40
 MAX_BUDGET = 8
@@ -108,29 +114,29 @@ def _cap(x):
     return INF if x > INF else x
 
 
-@njit(cache=True)
+@template()
 def _leaf_values(st, is_or, budget, scratch_moves, scratch_state):
     """(pn, dn, nodes) for a node seen for the first time (see the module docstring)."""
     if is_or:
-        if has_immediate_hit(st):
+        if has_immediate_win(st):
             return np.int64(0), INF, 0
         if budget == 1:
             return INF, np.int64(0), 0
         n = gen_moves(st, scratch_moves)
         return np.int64(1), np.int64(n), 0
-    if has_immediate_hit(st):
+    if has_immediate_win(st):
         return INF, np.int64(0), 0
     n = gen_moves(st, scratch_moves)
     if budget == 1:
         for i in range(n):
             make_move(st, scratch_moves[i], scratch_state)
-            if not has_immediate_hit(scratch_state):
+            if not has_immediate_win(scratch_state):
                 return INF, np.int64(0), i + 1
         return np.int64(0), INF, n
     return np.int64(n), np.int64(1), 0
 
 
-@njit(cache=True)
+@template()
 def search(st0, budget, root_is_or, table, max_nodes):
     """Run df-pn from ``st0``; returns (pn, dn, nodes) of the root.
 
@@ -138,7 +144,7 @@ def search(st0, budget, root_is_or, table, max_nodes):
     attacker hits within ``budget``); dn == 0: disproved; otherwise the node
     limit ended the call.
     """
-    attacker = st0[F_TURN] if root_is_or else 1 - st0[F_TURN]
+    attacker = side_to_move(st0) if root_is_or else 1 - side_to_move(st0)
     depth = 2 * budget + 2
     states = np.empty((depth, STATE_SIZE), dtype=np.int64)
     moves = np.empty((depth, MAX_MOVES), dtype=np.int32)
@@ -179,13 +185,13 @@ def search(st0, budget, root_is_or, table, max_nodes):
             akey = BUDGET_KEYS[attacker, child_left]
             for i in range(n):
                 move = moves[ply, i]
-                if is_or[ply] and is_hit_move(st, move):
+                if is_or[ply] and is_winning_move(st, move):
                     child_pn[ply, i] = 0
                     child_dn[ply, i] = INF
                     continue
                 make_move(st, move, child)
                 nodes += 1
-                entry = _tt_index(table, child[F_HASH] ^ akey)
+                entry = _tt_index(table, state_hash(child) ^ akey)
                 if entry >= 0:
                     child_pn[ply, i] = table[entry, T_PN]
                     child_dn[ply, i] = table[entry, T_DN]
@@ -197,7 +203,7 @@ def search(st0, budget, root_is_or, table, max_nodes):
                     child_pn[ply, i] = pn
                     child_dn[ply, i] = dn
                     if spent > 8:  # exact leaf answers that cost work are worth keeping
-                        _tt_store(table, child[F_HASH] ^ akey, pn, dn, spent)
+                        _tt_store(table, state_hash(child) ^ akey, pn, dn, spent)
             expand = False
         n = count[ply]
         # this node's numbers from its children
@@ -229,7 +235,7 @@ def search(st0, budget, root_is_or, table, max_nodes):
                 elif v < second:
                     second = v
         if pn >= th_pn[ply] or dn >= th_dn[ply] or nodes >= max_nodes:
-            key = states[ply, F_HASH] ^ BUDGET_KEYS[attacker, left[ply]]
+            key = state_hash(states[ply]) ^ BUDGET_KEYS[attacker, left[ply]]
             _tt_store(table, key, pn, dn, nodes - work_at_entry[ply])
             if ply == 0:
                 return pn, dn, nodes
@@ -251,3 +257,8 @@ def search(st0, budget, root_is_or, table, max_nodes):
         make_move(states[ply], moves[ply, best], states[ply + 1])
         ply += 1
         expand = True
+
+
+def compiled(kernel: CompiledKernel) -> types.SimpleNamespace:
+    """This module's search compiled for one game: ``compiled(kernel).search(...)``."""
+    return specialise(sys.modules[__name__], kernel)

@@ -1,6 +1,6 @@
 """The independent verifier: plain exhaustive minimax over a move budget.
 
-It shares nothing with the proof-number search but the move generator: no
+It shares nothing with the proof-number search but the game's kernel: no
 transposition table, no heuristics, no move ordering; it visits moves in
 generator order and stops a node only when its value is settled (an
 attacker node at its first winning move, a defender node at its first
@@ -9,21 +9,24 @@ refutation).  Slow by design, simple enough to trust.
 Definitions (as in docs/solver.md): the attacker has a *hit within n* if it
 wins with its n-th own move at the latest, whatever the defence; n own moves
 span 2n-1 plies.
+
+Game-independent: :func:`compiled` specialises the search for one game's
+:class:`~fechtbuch.engines.kernel.CompiledKernel` (see solver/kernels.py), and
+every function here takes that kernel.
 """
 
 from __future__ import annotations
 
+import sys
+import types
+
 import numpy as np
-from fechtbuch.engines.battleklinge.fast import (
-    F_TURN,
-    MAX_MOVES,
-    NO_WINNER,
-    STATE_SIZE,
-    gen_moves,
-    make_move,
-    winner,
-)
-from fechtbuch.engines.compiled import njit
+from fechtbuch.engines.kernel import NO_WINNER, CompiledKernel
+from fechtbuch.solver.kernels import specialise, template, unbound
+
+# The kernel's names, bound per game by specialise() (see solver/kernels.py).
+gen_moves = make_move = side_to_move = winner = unbound
+STATE_SIZE = MAX_MOVES = 0
 
 UNLIMITED = np.int64(2**62)
 
@@ -33,7 +36,7 @@ class VerifierLimit(Exception):
     bounds cost exponentially)."""
 
 
-@njit(cache=True)
+@template()
 def _search(st0, budget, attacker_to_move, max_nodes):
     """Minimax with an explicit stack; returns (attacker wins within budget, nodes,
     finished): ``finished`` is False when ``max_nodes`` ended the search.
@@ -49,7 +52,7 @@ def _search(st0, budget, attacker_to_move, max_nodes):
     index = np.zeros(plies + 1, dtype=np.int64)
     left = np.zeros(plies + 1, dtype=np.int64)  # attacker moves left, this one included
     is_or = np.zeros(plies + 1, dtype=np.bool_)
-    attacker = st0[F_TURN] if attacker_to_move else 1 - st0[F_TURN]
+    attacker = side_to_move(st0) if attacker_to_move else 1 - side_to_move(st0)
     states[0] = st0
     is_or[0] = attacker_to_move
     left[0] = budget
@@ -100,25 +103,40 @@ def _search(st0, budget, attacker_to_move, max_nodes):
         index[ply] = 0
 
 
-def _run(st: np.ndarray, budget: int, attacker_to_move: bool, max_nodes: int | None):
+def compiled(kernel: CompiledKernel) -> types.SimpleNamespace:
+    """This module's search compiled for one game: ``compiled(kernel)._search(...)``."""
+    return specialise(sys.modules[__name__], kernel)
+
+
+def _run(
+    kernel: CompiledKernel,
+    st: np.ndarray,
+    budget: int,
+    attacker_to_move: bool,
+    max_nodes: int | None,
+):
     if budget < 1:
         return False, 0
-    if winner(st) != NO_WINNER:
+    if kernel.winner(st) != NO_WINNER:
         raise ValueError("position is already decided")
     limit = UNLIMITED if max_nodes is None else np.int64(max_nodes)
-    answer, nodes, finished = _search(st, budget, attacker_to_move, limit)
+    answer, nodes, finished = compiled(kernel)._search(st, budget, attacker_to_move, limit)
     if not finished:
         raise VerifierLimit(f"the verifier gave up after {int(nodes):,} nodes")
     return bool(answer), int(nodes)
 
 
-def hit_within(st: np.ndarray, budget: int, max_nodes: int | None = None) -> tuple[bool, int]:
+def hit_within(
+    kernel: CompiledKernel, st: np.ndarray, budget: int, max_nodes: int | None = None
+) -> tuple[bool, int]:
     """Does the side to move hit within ``budget`` own moves? Returns (answer, nodes);
     raises :class:`VerifierLimit` past ``max_nodes``."""
-    return _run(st, budget, True, max_nodes)
+    return _run(kernel, st, budget, True, max_nodes)
 
 
-def lost_within(st: np.ndarray, budget: int, max_nodes: int | None = None) -> tuple[bool, int]:
+def lost_within(
+    kernel: CompiledKernel, st: np.ndarray, budget: int, max_nodes: int | None = None
+) -> tuple[bool, int]:
     """Is every move of the side to move answered by a hit within ``budget``
     opponent moves?  Returns (answer, nodes); raises :class:`VerifierLimit`."""
-    return _run(st, budget, False, max_nodes)
+    return _run(kernel, st, budget, False, max_nodes)

@@ -11,8 +11,11 @@ from __future__ import annotations
 
 import numpy as np
 from fechtbuch.engines.battleklinge import fast
+from fechtbuch.engines.battleklinge.game import GAME
 from fechtbuch.engines.battleklinge.position import Move, NotationError, Position
 from fechtbuch.solver import minimax
+
+KERNEL = GAME.kernel()
 
 
 def _children(st: np.ndarray) -> dict[str, tuple[int, np.ndarray]]:
@@ -28,7 +31,7 @@ def winning_first_moves(st: np.ndarray, budget: int) -> set[str]:
     """Moves that hit at once or leave the defender lost within ``budget - 1`` (verifier)."""
     winning = set()
     for text, (_, child) in _children(st).items():
-        if _hits(st, child) or (budget >= 2 and minimax.lost_within(child, budget - 1)[0]):
+        if _hits(st, child) or (budget >= 2 and minimax.lost_within(KERNEL, child, budget - 1)[0]):
             winning.add(text)
     return winning
 
@@ -47,7 +50,7 @@ def main_line(pos: Position, n: int) -> list[str]:
                 speed = 0
             else:
                 speed = next(
-                    (j for j in range(1, budget) if minimax.lost_within(child, j)[0]), None
+                    (j for j in range(1, budget) if minimax.lost_within(KERNEL, child, j)[0]), None
                 )
                 if speed is None:
                     continue
@@ -61,7 +64,9 @@ def main_line(pos: Position, n: int) -> list[str]:
             return line
         reply = None
         for text, (_, grandchild) in sorted(_children(child).items()):
-            delay = next(k for k in range(1, speed + 1) if minimax.hit_within(grandchild, k)[0])
+            delay = next(
+                k for k in range(1, speed + 1) if minimax.hit_within(KERNEL, grandchild, k)[0]
+            )
             if reply is None or delay > reply[0]:
                 reply = (delay, text, grandchild)
         assert reply is not None
@@ -75,9 +80,9 @@ def verify_exercise(pos: Position, n: int, key: Move) -> list[str]:
     if pos.winner() is not None:
         return ["position is already decided"]
     st = fast.state_from_position(pos)
-    if not minimax.hit_within(st, n)[0]:
+    if not minimax.hit_within(KERNEL, st, n)[0]:
         problems.append(f"no forced hit within {n}")
-    elif n > 1 and minimax.hit_within(st, n - 1)[0]:
+    elif n > 1 and minimax.hit_within(KERNEL, st, n - 1)[0]:
         problems.append(f"a hit within {n - 1} exists, so it is not exactly {n}")
     keys = sorted(winning_first_moves(st, n))
     if keys != [key.to_text()]:

@@ -150,7 +150,7 @@ def test_strength_names():
 
 def test_solver_and_hit_search_agree(hit_positions, danger_positions):
     """The solver (issue 3) and the engine's own exact hit search agree."""
-    from fechtbuch.engines.battleklinge.players import SolverHits
+    from fechtbuch.solver.hits import SolverHits
 
     exact, via_solver = HitSearch(), SolverHits()
     for pos, distance, keys in hit_positions:

@@ -330,7 +330,7 @@ def test_unsound_tree_is_refused_before_play(tmp_path):
 def test_only_todays_daily_duel_counts_and_leaving_it_is_a_loss(monkeypatch, private_record):
     import datetime as dt
 
-    from fechtbuch.engines.battleklinge.terminal import commands as play_commands
+    from fechtbuch.puzzles import play_commands
 
     monkeypatch.setattr(play_commands, "utc_today", lambda: dt.date(2026, 11, 30))
     past = play("--daily", "2026-11-29", "--seed", 1, lines=["resign"]).output
@@ -405,7 +405,7 @@ def test_record_with_wrong_inner_types_is_damaged(private_record):
 
 
 def test_a_game_finishing_meanwhile_is_not_overwritten(private_record, monkeypatch):
-    from fechtbuch.engines.battleklinge.terminal import commands as play_commands
+    from fechtbuch.puzzles import play_commands
 
     real = play_commands._computer
 

@@ -10,12 +10,12 @@ import pytest
 from click.testing import CliRunner
 from fechtbuch import cli
 from fechtbuch.engines.battleklinge import fast, reference
+from fechtbuch.engines.battleklinge.kernel import KERNEL, has_immediate_hit
 from fechtbuch.engines.battleklinge.position import Move, Position
 from fechtbuch.engines.battleklinge.reference import MemoSolver
 from fechtbuch.engines.battleklinge.sampling import random_game
 from fechtbuch.solver import solve
-from fechtbuch.solver.api import UnsolvablePosition
-from fechtbuch.solver.tactics import has_immediate_hit
+from fechtbuch.solver.api import SolutionTree, UnsolvablePosition
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -141,7 +141,7 @@ def test_keys_leave_the_defender_lost_and_trees_are_sound(seed):
         for key in result.keys:
             child = reference.play(pos, key)
             assert child.winner() == pos.turn or memo.lost(child, result.distance - 1)
-        _check_tree(pos, result.tree(), result.distance, memo)
+        _check_tree(pos, result.tree().to_json(), result.distance, memo)
         break
 
 
@@ -168,7 +168,8 @@ def test_tree_keys_are_sorted_and_json_stable():
     for pos in _positions(303, 200):
         result = solve(pos, max_n=2)
         if result.distance == 2:
-            tree = result.tree()
+            tree = result.tree().to_json()
+            assert SolutionTree.from_json(tree) == result.tree()
             assert list(tree) == sorted(tree)
             assert json.dumps(tree, sort_keys=True) == json.dumps(tree)
             return
@@ -315,8 +316,8 @@ def test_verifier_gives_up_visibly_at_its_node_limit():
     start = "ssmss/5/5/5/SSMSS g ausfall,volte bindung,stoss riposte"
     st = fast.state_from_position(Position.from_text(start))
     with pytest.raises(minimax.VerifierLimit, match="gave up after"):
-        minimax.hit_within(st, 5, max_nodes=1000)
-    assert minimax.hit_within(st, 3, max_nodes=10**9)[0] is False
+        minimax.hit_within(KERNEL, st, 5, max_nodes=1000)
+    assert minimax.hit_within(KERNEL, st, 3, max_nodes=10**9)[0] is False
     out = run("solve", start, "--max", "5", "--verify", "--verify-nodes", "1000", "--json")
     data = json.loads(out.output)
     assert out.exit_code == 1 and data["verified"] is False and "gave up" in data["verify_note"]

@@ -40,6 +40,7 @@ from dataclasses import dataclass
 from fechtbuch.engines.battleklinge import fast
 from fechtbuch.engines.battleklinge.cards import COLOR_CHARS, COLOR_NAMES, Color
 from fechtbuch.engines.battleklinge.gamerecord import GameRecord
+from fechtbuch.engines.battleklinge.players import HitOracle, default_hit_oracle
 from fechtbuch.engines.battleklinge.position import Move, Position
 from fechtbuch.engines.battleklinge.search import (
     Searcher,
@@ -173,11 +174,9 @@ class GameAnalysis:
 class Analyser:
     """Analyses positions and games; holds the exact hit search and the depth."""
 
-    def __init__(self, depth: int = ANALYSIS_DEPTH):
+    def __init__(self, depth: int = ANALYSIS_DEPTH, hits: HitOracle | None = None):
         self.depth = depth
-        from fechtbuch.engines.battleklinge.players import SolverHits
-
-        self.hits = SolverHits()
+        self.hits = hits or default_hit_oracle()
 
     def analyse_move(self, pos: Position, move: Move, number: int) -> MoveAnalysis:
         result = Searcher().search(pos, max_depth=self.depth, all_scores=True)

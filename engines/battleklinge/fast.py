@@ -18,6 +18,10 @@ Move encoding (an ``int32``)::
     bits 9-13  to square (0..24)
     bit  14    MOVE_PASS: exchange without moving (from/to are 0)
 
+Read and build move codes only through :func:`pack_move`, :func:`move_card`,
+:func:`move_origin`, :func:`move_target` and :func:`move_is_pass` (compiled inline,
+so they cost nothing), never with shifts of one's own.
+
 Target tables: ``TARGETS[colour, card, square]`` is the bitboard of squares a
 piece of that colour on that square reaches with that card (on the board, not
 yet masked by own pieces).  Blau's offsets are the negated card offsets.
@@ -113,12 +117,42 @@ def lowest_square(typingctx, x):
 
 
 @njit(cache=True, inline="always")
+def pack_move(card, origin, target):
+    """The code of the move of ``card`` from square ``origin`` to square ``target``."""
+    return card | (origin << 4) | (target << 9)
+
+
+@njit(cache=True, inline="always")
+def move_card(move):
+    """The card index (0..15) of a move code."""
+    return move & 15
+
+
+@njit(cache=True, inline="always")
+def move_origin(move):
+    """The from square (0..24) of a move code; 0 for a pass."""
+    return (move >> 4) & 31
+
+
+@njit(cache=True, inline="always")
+def move_target(move):
+    """The to square (0..24) of a move code; 0 for a pass."""
+    return (move >> 9) & 31
+
+
+@njit(cache=True, inline="always")
+def move_is_pass(move):
+    """Whether a move code is a pass (an exchange without moving)."""
+    return (move & MOVE_PASS) != 0
+
+
+@njit(cache=True, inline="always")
 def winner(st):
-    """0 or 1 for the school that has already won, NO_WINNER (-1) if the game goes on."""
-    if st[F_MASTER + 1] == 0 or st[F_MASTER + 0] == BANNER_BIT[1]:
-        return 0
-    if st[F_MASTER + 0] == 0 or st[F_MASTER + 1] == BANNER_BIT[0]:
-        return 1
+    """The school that has already won (GOLD or BLAU), NO_WINNER (-1) if the game goes on."""
+    if st[F_MASTER + BLAU] == 0 or st[F_MASTER + GOLD] == BANNER_BIT[BLAU]:
+        return GOLD
+    if st[F_MASTER + GOLD] == 0 or st[F_MASTER + BLAU] == BANNER_BIT[GOLD]:
+        return BLAU
     return NO_WINNER
 
 
@@ -141,9 +175,9 @@ def winning_move(st):
             pieces &= pieces - 1
             targets = TARGETS[me, card, sq] & ~own
             if targets & enemy_master:
-                return card | (sq << 4) | (lowest_square(enemy_master) << 9)
+                return pack_move(card, sq, lowest_square(enemy_master))
             if (np.int64(1) << sq) == my_master and targets & BANNER_BIT[op]:
-                return card | (sq << 4) | (BANNER_SQUARE[op] << 9)
+                return pack_move(card, sq, BANNER_SQUARE[op])
     return -1
 
 
@@ -190,7 +224,7 @@ def gen_moves(st, out):
             while targets:
                 to = lowest_square(targets)
                 targets &= targets - 1
-                out[n] = card | (sq << 4) | (to << 9)
+                out[n] = pack_move(card, sq, to)
                 n += 1
     if n == 0:
         hand = st[F_HAND + me]
@@ -209,11 +243,11 @@ def make_move(st, move, out):
         out[i] = st[i]
     me = st[F_TURN]
     op = 1 - me
-    card = move & 15
+    card = move_card(move)
     h = st[F_HASH]
-    if not (move & MOVE_PASS):
-        fr = (move >> 4) & 31
-        to = (move >> 9) & 31
+    if not move_is_pass(move):
+        fr = move_origin(move)
+        to = move_target(move)
         from_bit = np.int64(1) << fr
         to_bit = np.int64(1) << to
         if st[F_PIECES + op] & to_bit:
@@ -303,50 +337,17 @@ def _perft2(st):
 
 
 @njit(cache=True)
-def perft(st, depth):
-    """Leaf count ``depth`` plies below ``st``: a decided position is one leaf, a pass
-    position has one child per card.  Iterative (explicit stack); the last two plies
-    are counted in bulk by :func:`_perft2`."""
+def _perft_walk(st, depth, bulk):
+    """The one perft driver (explicit stack): leaves ``depth`` plies below ``st``, a
+    decided position one leaf, a pass position one child per card.  With ``bulk`` the
+    last two plies are counted by :func:`_perft2` without making them."""
     if depth == 0 or winner(st) != NO_WINNER:
         return np.int64(1)
-    if depth == 1:
+    if bulk and depth == 1:
         n = count_moves(st[F_TURN], st[F_PIECES + st[F_TURN]], st[F_HAND + st[F_TURN]])
         return np.int64(n if n else 2)
-    if depth == 2:
+    if bulk and depth == 2:
         return _perft2(st)
-    states = np.empty((depth, STATE_SIZE), dtype=np.int64)
-    moves = np.empty((depth, MAX_MOVES), dtype=np.int32)
-    counts = np.zeros(depth, dtype=np.int64)
-    index = np.zeros(depth, dtype=np.int64)
-    states[0] = st
-    counts[0] = gen_moves(states[0], moves[0])
-    ply = 0
-    total = np.int64(0)
-    while ply >= 0:
-        if index[ply] == counts[ply]:
-            ply -= 1
-            continue
-        move = moves[ply, index[ply]]
-        index[ply] += 1
-        child = states[ply + 1]
-        make_move(states[ply], move, child)
-        if winner(child) != NO_WINNER:
-            total += 1
-        elif depth - ply - 1 == 2:
-            total += _perft2(child)
-        else:
-            ply += 1
-            counts[ply] = gen_moves(states[ply], moves[ply])
-            index[ply] = 0
-    return total
-
-
-@njit(cache=True)
-def perft_plain(st, depth):
-    """Perft that makes every move down to the leaves: the honest nodes/s figure of
-    gen_moves + make_move, and a second opinion on :func:`perft`'s bulk counting."""
-    if depth == 0 or winner(st) != NO_WINNER:
-        return np.int64(1)
     states = np.empty((depth + 1, STATE_SIZE), dtype=np.int64)
     moves = np.empty((depth + 1, MAX_MOVES), dtype=np.int32)
     counts = np.zeros(depth + 1, dtype=np.int64)
@@ -365,11 +366,26 @@ def perft_plain(st, depth):
         make_move(states[ply], move, child)
         if ply + 1 == depth or winner(child) != NO_WINNER:
             total += 1
+        elif bulk and depth - ply - 1 == 2:
+            total += _perft2(child)
         else:
             ply += 1
             counts[ply] = gen_moves(states[ply], moves[ply])
             index[ply] = 0
     return total
+
+
+@njit(cache=True)
+def perft(st, depth):
+    """Leaf count ``depth`` plies below ``st``, the last two plies counted in bulk."""
+    return _perft_walk(st, depth, True)
+
+
+@njit(cache=True)
+def perft_plain(st, depth):
+    """Perft that makes every move down to the leaves: the honest nodes/s figure of
+    gen_moves + make_move, and a second opinion on :func:`perft`'s bulk counting."""
+    return _perft_walk(st, depth, False)
 
 
 # ---- conversions between the Python types and the compiled encoding -------
@@ -405,14 +421,14 @@ def position_from_state(st: np.ndarray) -> Position:
 def encode_move(move: Move) -> int:
     if move.from_sq is None or move.to_sq is None:
         return move.card | MOVE_PASS
-    return move.card | (move.from_sq << 4) | (move.to_sq << 9)
+    return int(pack_move(move.card, move.from_sq, move.to_sq))
 
 
 def decode_move(code: int) -> Move:
     code = int(code)
-    if code & MOVE_PASS:
-        return Move(code & 15)
-    return Move(code & 15, (code >> 4) & 31, (code >> 9) & 31)
+    if move_is_pass(code):
+        return Move(int(move_card(code)))
+    return Move(int(move_card(code)), int(move_origin(code)), int(move_target(code)))
 
 
 def children(st: np.ndarray) -> list[tuple[int, np.ndarray]]:

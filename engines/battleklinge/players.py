@@ -20,10 +20,12 @@ than the best are still played now and then.
 Exact forced play (stark, meister; :class:`ForcedPlay`): a hit within 3 own
 moves is never missed, and a move after which the opponent forces a hit
 within 2 of its moves is never chosen while another move avoids it.  The
-checks ask the solver (issue 3, :class:`SolverHits`), falling back to the
-exact full-width :class:`engines.battleklinge.search.HitSearch` should the
-solver hit its node limit; the budgeted search only chooses among the moves
-that pass.
+checks ask a :class:`HitOracle`: the solver (issue 3,
+``fechtbuch.solver.hits.SolverHits``, installed by the command layer with
+:func:`use_hit_oracle`), which falls back to the exact full-width
+:class:`~fechtbuch.engines.battleklinge.search.HitSearch` should it hit its node
+limit, or HitSearch itself; the budgeted search only chooses among the moves that
+pass.
 
 Repetition: when the chosen move scores above +0.5 students and leads to a
 position that already stood on the board in this game, the player picks the
@@ -44,7 +46,9 @@ from __future__ import annotations
 import math
 import random
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Protocol
 
 import numpy as np
 from fechtbuch.engines.battleklinge import fast
@@ -118,6 +122,38 @@ class Choice:
         return score_to_students(self.score)
 
 
+class HitOracle(Protocol):
+    """Exact answers to the forced-hit questions of :class:`ForcedPlay` and the analysis.
+
+    ``distance(pos, max_n)``: the shortest forced hit of the side to move within
+    ``max_n`` own moves, or ``None``; ``keys(pos, distance)``: every move that keeps
+    it, in the move generator's order.  :class:`HitSearch` is one (exact, full
+    width); the command layer plugs in the faster ``fechtbuch.solver.hits.SolverHits``
+    with :func:`use_hit_oracle`, because engines/ never imports solver/.
+    """
+
+    def distance(self, pos: Position, max_n: int) -> int | None: ...
+
+    def keys(self, pos: Position, distance: int) -> list[Move]: ...
+
+
+_hit_oracle_factory: Callable[[], HitOracle] = HitSearch
+
+
+def use_hit_oracle(factory: Callable[[], HitOracle]) -> None:
+    """Make ``factory`` the source of the exact forced-hit answers of every player and
+    analyser made from now on without an explicit one (cli.py installs the solver's).
+
+    The answers are exact either way, so only the speed depends on it."""
+    global _hit_oracle_factory
+    _hit_oracle_factory = factory
+
+
+def default_hit_oracle() -> HitOracle:
+    """A new hit oracle from the factory installed by :func:`use_hit_oracle`."""
+    return _hit_oracle_factory()
+
+
 class ForcedPlay:
     """The exact forced-play guarantees as a filter on the root moves.
 
@@ -128,8 +164,8 @@ class ForcedPlay:
     else all legal moves (``"search"``).
     """
 
-    def __init__(self, hit_search=None, attack_n: int = 3, defend_n: int = 2):
-        self.hits = hit_search or SolverHits()
+    def __init__(self, hit_search: HitOracle | None = None, attack_n: int = 3, defend_n: int = 2):
+        self.hits = hit_search or default_hit_oracle()
         self.attack_n = attack_n
         self.defend_n = defend_n
 
@@ -143,42 +179,6 @@ class ForcedPlay:
         if safe and len(safe) < len(legal):
             return safe, "defence", None
         return legal, "search", None
-
-
-class SolverHits:
-    """The forced-hit questions of :class:`ForcedPlay`, answered by the solver (issue 3).
-
-    ``distance`` and ``keys`` come from ``solver.solve`` (df-pn, exact when its
-    status is ``"solved"``).  Should the solver ever report ``"unknown"`` (its
-    node limit was hit), the exact full-width :class:`HitSearch` answers
-    instead, so the guarantees never rest on a budget.  Keys are returned in
-    the move generator's order, so the choice does not depend on the order
-    in which the solver found them.
-    """
-
-    def __init__(self, max_nodes: int = 2_000_000, fallback: HitSearch | None = None):
-        self.max_nodes = max_nodes
-        self.fallback = fallback or HitSearch()
-
-    def _solve(self, pos: Position, max_n: int):
-        from fechtbuch.solver import solve
-
-        return solve(pos, max_n=max_n, max_nodes=self.max_nodes)
-
-    def distance(self, pos: Position, max_n: int) -> int | None:
-        if pos.winner() is not None:
-            return None
-        result = self._solve(pos, max_n)
-        if result.status != "solved":
-            return self.fallback.distance(pos, max_n)
-        return result.distance
-
-    def keys(self, pos: Position, distance: int) -> list[Move]:
-        result = self._solve(pos, distance)
-        if result.status != "solved" or result.distance != distance:
-            return self.fallback.keys(pos, distance)
-        keys = set(result.keys)
-        return [m for m in fast.legal_moves(pos) if m in keys]
 
 
 class Player:

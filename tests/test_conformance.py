@@ -1,0 +1,183 @@
+"""The conformance test every registered game runs (engines/registry.py).
+
+Seeded random playouts from ``game.initial_state(seed)`` (moves chosen by SHA-256,
+so the same on every machine), and at every state:
+
+* notation round trips of the state and of every legal action;
+* every legal action applies, an action legal elsewhere but not here is refused
+  with an ``InputError``; terminal states have no actions and one return per
+  player (in 0..1);
+* ``state_key`` is equal for equal states (re-parsed) and different for states
+  with different notation; ``information_state`` is text for every player (the
+  full notation where information is perfect);
+* where the game has a reference implementation: the same actions, in the same
+  order, the same successors, terminal flags and returns;
+* where the game has a compiled kernel: its move list, winner and successor
+  hashes agree with the game.
+
+A new game is picked up once its module is listed in ``GAME_MODULES``.
+"""
+
+from __future__ import annotations
+
+import hashlib
+
+import pytest
+from fechtbuch.engines.errors import InputError
+from fechtbuch.engines.kernel import NO_WINNER
+from fechtbuch.engines.registry import GAME_MODULES, game
+
+PLAYOUTS = 40
+MAX_PLIES = 80
+
+
+def _names() -> list[str]:
+    from fechtbuch.engines.registry import GAMES
+
+    return list(GAMES)
+
+
+def _pick(name: str, playout: int, ply: int, count: int) -> int:
+    digest = hashlib.sha256(f"conformance/{name}/{playout}/{ply}".encode()).digest()
+    return int.from_bytes(digest[:8], "little") % count
+
+
+def playout_states(name: str):
+    """(playout, state) for every state of the seeded playouts of one game."""
+    g = game(name)
+    for playout in range(PLAYOUTS):
+        state = g.initial_state(playout)
+        for ply in range(MAX_PLIES + 1):
+            yield playout, state
+            if g.is_terminal(state):
+                break
+            actions = g.legal_actions(state)
+            state = g.apply(state, actions[_pick(name, playout, ply, len(actions))])
+
+
+@pytest.fixture(scope="module", params=_names())
+def states(request):
+    return request.param, list(playout_states(request.param))
+
+
+def test_every_listed_module_is_registered():
+    assert len(_names()) == len(GAME_MODULES)
+
+
+def test_playouts_reach_many_states_and_ends(states):
+    name, sample = states
+    g = game(name)
+    assert len(sample) >= 1000
+    assert sum(g.is_terminal(s) for _, s in sample) >= PLAYOUTS // 4
+
+
+def test_notation_round_trips(states):
+    name, sample = states
+    g = game(name)
+    for _, state in sample:
+        text = g.format_state(state)
+        again = g.parse_state(text)
+        assert again == state and g.format_state(again) == text, text
+        if g.is_terminal(state):
+            continue
+        for action in g.legal_actions(state):
+            action_text = g.format_action(state, action)
+            parsed = g.parse_action(state, action_text)
+            assert parsed == action and g.format_action(state, parsed) == action_text
+
+
+def test_actions_apply_and_outcomes(states):
+    name, sample = states
+    g = game(name)
+    elsewhere = []
+    for _, state in sample:
+        players = g.num_players(state)
+        assert g.info.min_players <= players <= g.info.max_players
+        if g.is_terminal(state):
+            assert list(g.legal_actions(state)) == []
+            returns = g.returns(state)
+            assert len(returns) == players and all(0.0 <= r <= 1.0 for r in returns)
+            continue
+        assert 0 <= g.current_player(state) < players
+        actions = list(g.legal_actions(state))
+        assert actions, g.format_state(state)
+        for action in actions:
+            g.apply(state, action)
+        illegal = [a for a in elsewhere if a not in actions]
+        if illegal:
+            with pytest.raises(InputError):
+                g.apply(state, illegal[0])
+        elsewhere = actions
+
+
+def test_state_keys_and_information_states(states):
+    name, sample = states
+    g = game(name)
+    notation_of_key = {}
+    for _, state in sample:
+        text = g.format_state(state)
+        key = g.state_key(state)
+        assert g.state_key(g.parse_state(text)) == key
+        assert notation_of_key.setdefault(key, text) == text, "two states share a key"
+        for player in range(g.num_players(state)):
+            seen = g.information_state(state, player)
+            assert isinstance(seen, str) and seen
+            if not g.info.hidden_information:
+                assert seen == text
+
+
+def test_fast_rules_agree_with_the_reference(states):
+    name, sample = states
+    g = game(name)
+    ref = g.reference()
+    if ref is None:
+        pytest.skip(f"{name} has no separate reference implementation")
+    for _, state in sample:
+        assert ref.is_terminal(state) == g.is_terminal(state)
+        if g.is_terminal(state):
+            assert ref.returns(state) == g.returns(state)
+            continue
+        actions = list(g.legal_actions(state))
+        assert list(ref.legal_actions(state)) == actions, g.format_state(state)
+        for action in actions:
+            assert ref.apply(state, action) == g.apply(state, action)
+
+
+def test_compiled_kernel_agrees_with_the_game(states):
+    import numpy as np
+
+    name, sample = states
+    g = game(name)
+    kernel = g.kernel()
+    if kernel is None:
+        pytest.skip(f"{name} has no compiled kernel")
+    out = np.empty(kernel.max_moves, dtype=np.int32)
+    child = np.empty(kernel.state_size, dtype=np.int64)
+    for _, state in sample:
+        st = kernel.encode_state(state)
+        assert int(kernel.state_hash(st)) == g.state_key(state)
+        winner = int(kernel.winner(st))
+        if g.is_terminal(state):
+            assert winner != NO_WINNER and g.returns(state)[winner] == 1.0
+            continue
+        assert winner == NO_WINNER and int(kernel.side_to_move(st)) == g.current_player(state)
+        n = kernel.gen_moves(st, out)
+        actions = list(g.legal_actions(state))
+        assert [kernel.decode_move(code) for code in out[:n]] == actions
+        wins = set()
+        for code, action in zip(out[:n], actions, strict=True):
+            assert kernel.encode_move(action) == code
+            kernel.make_move(st, code, child)
+            after = g.apply(state, action)
+            assert int(kernel.state_hash(child)) == g.state_key(after)
+            if kernel.is_winning_move(st, code):
+                wins.add(action)
+        assert wins == {
+            a for a in actions if g.returns(g.apply(state, a))[g.current_player(state)] == 1.0
+        }
+        assert bool(kernel.has_immediate_win(st)) == bool(wins)
+
+
+def test_unknown_game_names_the_known_ones():
+    with pytest.raises(InputError, match=r"game: unknown game 'schach'; known: battleklinge"):
+        game("schach")

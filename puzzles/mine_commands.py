@@ -11,7 +11,14 @@ from pathlib import Path
 import click
 import orjson
 from fechtbuch.engines.battleklinge.cards import CARDS, parse_card_list
-from fechtbuch.engines.clikit import atomic_write, emit_json, ensure_writable, read_json_file
+from fechtbuch.engines.clikit import (
+    CARD_LIST,
+    atomic_write,
+    emit_json,
+    ensure_writable,
+    int_range,
+    read_json_file,
+)
 from fechtbuch.engines.errors import InputError
 from fechtbuch.puzzles.mining import Pool, examine_game, warm_up
 from fechtbuch.puzzles.pack import build_pack, pack_bytes
@@ -54,13 +61,13 @@ def _pool_full(pool: Pool, ns, count) -> bool:
 @click.option(
     "--n",
     "ns",
-    type=click.IntRange(2, 3),
+    type=int_range(2, 3),
     multiple=True,
     help="Exercise length in own moves; repeat for both (default: --n 2 --n 3).",
 )
 @click.option(
     "--count",
-    type=click.IntRange(1, 500),
+    type=int_range(1, 500),
     default=6,
     show_default=True,
     help="Exercises per N in the pack.",
@@ -68,16 +75,16 @@ def _pool_full(pool: Pool, ns, count) -> bool:
 @click.option(
     "--cards",
     "cards_text",
+    type=CARD_LIST,
     default=None,
-    metavar="SET|LIST",
     help="Play every game with these five cards: einsteiger, angriff, verteidigung, "
     "or five ids joined by ','. Default (zufall): five of sixteen at random per game.",
 )
-@click.option("--seed", type=click.IntRange(0), default=1, show_default=True)
+@click.option("--seed", type=int_range(0), default=1, show_default=True)
 @click.option(
     "-j",
     "--jobs",
-    type=click.IntRange(1, 256),
+    type=int_range(1, 256),
     default=None,
     help="Worker processes (default: all cores). The output does not depend on it.",
 )

@@ -9,7 +9,7 @@ import click
 from fechtbuch.engines.battleklinge.cards import COLOR_NAMES
 from fechtbuch.engines.battleklinge.position import Move, Position
 from fechtbuch.engines.battleklinge.svg import render_svg
-from fechtbuch.engines.clikit import MOVE, POSITION, atomic_write, read_json_file
+from fechtbuch.engines.clikit import MOVE, POSITION, atomic_write, int_range, read_json_file
 from fechtbuch.engines.errors import InputError
 from fechtbuch.puzzles import viewer
 from fechtbuch.puzzles.pack_commands import pack
@@ -65,11 +65,11 @@ def pack_html(pack_file: str, output: str, force: bool) -> None:
 @pack.command("svg")
 @click.argument("pack_file", metavar="PACK", type=click.Path(dir_okay=False))
 @click.option("-d", "--directory", type=click.Path(file_okay=False), required=True)
-@click.option("--count", type=click.IntRange(1), help="Only the first COUNT puzzles.")
+@click.option("--count", type=int_range(1), help="Only the first COUNT puzzles.")
 @click.option(
     "--only",
     "numbers",
-    type=click.IntRange(1),
+    type=int_range(1),
     multiple=True,
     help="Only puzzle NUMBER (from 1, in pack order); repeatable.",
 )

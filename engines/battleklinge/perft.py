@@ -19,6 +19,7 @@ from pathlib import Path
 
 from fechtbuch.engines.battleklinge import fast, reference
 from fechtbuch.engines.battleklinge.position import Move, NotationError, Position
+from fechtbuch.engines.errors import quote
 
 
 @dataclass
@@ -65,7 +66,7 @@ def parse_suite(text: str, source: str = "<suite>") -> list[PerftCase]:
         if keyword == "id":
             cases.append(PerftCase(rest.strip()))
         elif not cases:
-            raise NotationError(f"{where}: expected 'id' first, got {raw!r}")
+            raise NotationError(f"{where}: expected 'id' first, got {quote(raw)}")
         elif keyword == "position":
             try:
                 cases[-1].position = Position.from_text(rest)
@@ -76,16 +77,18 @@ def parse_suite(text: str, source: str = "<suite>") -> list[PerftCase]:
                 raise NotationError(f"{where}: 'perft' before 'position' in case {cases[-1].id!r}")
             parts = rest.split()
             if len(parts) != 2 or not all(p.isdigit() for p in parts):
-                raise NotationError(f"{where}: expected 'perft <depth> <count>', got {raw!r}")
+                raise NotationError(f"{where}: expected 'perft <depth> <count>', got {quote(raw)}")
             cases[-1].counts[int(parts[0])] = int(parts[1])
         else:
-            raise NotationError(f"{where}: unknown keyword {keyword!r}")
+            raise NotationError(f"{where}: unknown keyword {quote(keyword)}")
     return cases
 
 
-def load_suite(path: str | Path) -> list[PerftCase]:
-    path = Path(path)
-    return parse_suite(path.read_text(encoding="utf-8"), str(path))
+def load_suite(path: str | Path, what: str = "suite") -> list[PerftCase]:
+    """Read and parse a suite file; every problem is one InputError naming ``what``."""
+    from fechtbuch.engines.clikit import read_text_file
+
+    return parse_suite(read_text_file(path, what), f"{what} {quote(str(path))}")
 
 
 def check_suite(cases: list[PerftCase], max_depth: int = 99) -> list[str]:

@@ -19,7 +19,7 @@ from fechtbuch.engines.battleklinge.terminal.session import (
     longest_defence,
     write_record,
 )
-from fechtbuch.engines.clikit import POSITION, ensure_writable
+from fechtbuch.engines.clikit import CARD_LIST, INT, POSITION, ensure_writable, float_range
 from fechtbuch.engines.errors import InputError
 from fechtbuch.puzzles.pack import verify_puzzle
 from fechtbuch.puzzles.viewer import check_pack
@@ -84,9 +84,9 @@ def _pick_puzzle(
 @click.option(
     "--cards",
     "cards_text",
+    type=CARD_LIST,
     default="zufall",
     show_default=True,
-    metavar="SET|LIST",
     help="einsteiger, angriff, verteidigung, zufall, or five card ids joined by ','.",
 )
 @click.option("--draft", is_flag=True, help="Kartenwahl: pick cards alternately from eight.")
@@ -118,14 +118,14 @@ def _pick_puzzle(
 @click.option("--rotate", is_flag=True, help="Two players: turn the board after every move.")
 @click.option(
     "--clock",
-    type=click.FloatRange(0.1, 600),
+    type=float_range(0.1, 600),
     default=None,
     metavar="MINUTES",
     help="Two players: a chess clock with MINUTES per player.",
 )
 @click.option("--flip", is_flag=True, help="Draw the board from the other side.")
 @click.option("--no-warnings", is_flag=True, help="Hide the threat warnings.")
-@click.option("--seed", type=int, default=None, help="Seed for the deal and the computer.")
+@click.option("--seed", type=INT, default=None, help="Seed for the deal and the computer.")
 @click.option(
     "--save",
     "save_file",

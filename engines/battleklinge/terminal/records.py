@@ -22,7 +22,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 import orjson
-from fechtbuch.engines.clikit import atomic_write, dump_json
+from fechtbuch.engines.clikit import atomic_write, dump_json, read_input_bytes
 from fechtbuch.engines.errors import InputError
 
 RECORD_FORMAT = "fechtbuch-record"
@@ -46,8 +46,9 @@ class PlayerRecord:
         path = path or record_path()
         if not path.exists():
             return cls()
+        raw = read_input_bytes(path, "record")  # a FIFO or folder there cannot hang play
         try:
-            data = orjson.loads(path.read_bytes())
+            data = orjson.loads(raw)
             if data.get("format") != RECORD_FORMAT or data.get("version") != 1:
                 raise ValueError("wrong format or version")
             record = cls(dict(data["computer"]), dict(data["exercises"]), dict(data["daily"]))

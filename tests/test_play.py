@@ -305,9 +305,10 @@ def _pack_file(tmp_path, pack) -> str:
 @pytest.mark.parametrize(
     "damage, fragment",
     [
-        (lambda pack: pack.pop("puzzles"), "field 'puzzles' must be a list"),
-        (lambda pack: pack["puzzles"].insert(0, {}), "puzzle"),
-        (lambda pack: pack.update(puzzles="x"), "field 'puzzles' must be a list"),
+        (lambda pack: pack.pop("puzzles"), "schema: (top): 'puzzles' is a required property"),
+        (lambda pack: pack["puzzles"].insert(0, {}), "schema: puzzles/0"),
+        (lambda pack: pack.update(puzzles="x"), "schema: puzzles: 'x' is not of type 'array'"),
+        (lambda pack: pack["puzzles"][10].update(n=8), "schema: puzzles/10/n: 8 is greater"),
     ],
 )
 def test_malformed_pack_is_a_one_line_error(tmp_path, damage, fragment):

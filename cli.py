@@ -89,7 +89,7 @@ def main() -> None:
 
 @main.command()
 @click.argument("position", type=POSITION, default=START_EINSTEIGER)
-@click.argument("depth", type=int_range(0, 12), default=6)
+@click.argument("depth", type=int_range(0, 10), default=6)
 @click.option("--divide", is_flag=True, help="Print the leaf count under each first move.")
 @click.option("--stats", is_flag=True, help="Add time and leaves/s (start-up excluded).")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object instead of text.")
@@ -102,7 +102,7 @@ def main() -> None:
 )
 @click.option(
     "--max-depth",
-    type=int_range(1, 12),
+    type=int_range(1, 10),
     default=6,
     show_default=True,
     help="With --suite: the deepest counts to check.",
@@ -125,15 +125,28 @@ def perft(
     \b
       fechtbuch perft 'ssmss/5/5/5/SSMSS g ausfall,volte bindung,stoss riposte' 6
       9664055
+
+    DEPTH goes up to 10 (minutes from the start position; 11 would take hours).
+    Deep counts show a progress bar and stop at once on Ctrl-C.
     """
     from fechtbuch.engines.battleklinge import perft as perft_mod
+    from tqdm import tqdm
 
     if suite_file:
         return _check_perft_suite(suite_file, max_depth)
     perft_mod.perft(position, 1)  # load or compile the generator outside the timing
     started = time.perf_counter()
-    split = perft_mod.divide(position, depth) if divide else []
-    leaves = sum(c for _, c in split) if divide and split else perft_mod.perft(position, depth)
+    with tqdm(desc="perft", unit=" chunks", disable=depth < 9 or None, leave=False) as bar:
+
+        def progress(done: int, total: int) -> None:
+            bar.total = total
+            bar.update(done - bar.n)
+
+        split = perft_mod.divide(position, depth, progress) if divide else []
+        if divide and split:
+            leaves = sum(c for _, c in split)
+        else:
+            leaves = perft_mod.perft(position, depth, progress)
     seconds = time.perf_counter() - started
     rate = leaves / seconds if seconds > 0 else float("inf")
     if as_json:

@@ -14,9 +14,11 @@ generator and the pure-Python reference, so the faulty move shows at once.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
+import numpy as np
 from fechtbuch.engines.battleklinge import fast, reference
 from fechtbuch.engines.battleklinge.position import Move, NotationError, Position
 from fechtbuch.engines.errors import quote
@@ -29,22 +31,72 @@ class PerftCase:
     counts: dict[int, int] = field(default_factory=dict)
 
 
-def perft(pos: Position, depth: int) -> int:
-    """Leaf count by the fast generator.
+MAX_DEPTH = 10
+"""The deepest perft the command line accepts: depth 10 from the start position is
+about 1.3e11 leaves, minutes at 1 G leaves/s; depth 11 would take hours and 12 a day."""
+
+CHUNK_DEPTH = 7
+"""No compiled perft call goes deeper than this (depth 7 from the start position is
+about 0.2 s), so Python regains control, and sees Ctrl-C, several times a second."""
+
+Progress = Callable[[int, int], None]
+"""Called with (chunks done, chunks in all) after each compiled call."""
+
+
+def _chunks(
+    st: np.ndarray, depth: int, root: int | None
+) -> list[tuple[int | None, np.ndarray, int]]:
+    """The subtrees of at most CHUNK_DEPTH plies that make up perft(st, depth), each
+    labelled with the root move code it lies under (None at the root itself)."""
+    if depth <= CHUNK_DEPTH or fast.winner(st) != fast.NO_WINNER:
+        return [(root, st, depth)]
+    out = []
+    for code, child in fast.children(st):
+        out += _chunks(child, depth - 1, code if root is None else root)
+    return out
+
+
+def _count(pos: Position, depth: int, progress: Progress | None) -> tuple[int, dict[int, int]]:
+    """(leaves, leaves under each root move code) from the compiled perft, called in
+    chunks so that the loop is interruptible and can report progress."""
+    if depth < 0:
+        raise ValueError(f"depth: must be 0 or more, got {depth}")
+    st = fast.state_from_position(pos)
+    chunks = _chunks(st, depth, None)
+    total, split = 0, {}
+    for done, (root, sub, d) in enumerate(chunks, 1):
+        leaves = int(fast.perft(sub, d))
+        total += leaves
+        if root is not None:
+            split[root] = split.get(root, 0) + leaves
+        if progress is not None:
+            progress(done, len(chunks))
+    return total, split
+
+
+def perft(pos: Position, depth: int, progress: Progress | None = None) -> int:
+    """Leaf count by the fast generator (interruptible at any depth: see CHUNK_DEPTH).
 
     >>> perft(Position.from_text("ssmss/5/5/5/SSMSS g ausfall,volte bindung,stoss riposte"), 3)
     2483
     """
-    if depth < 0:
-        raise ValueError(f"depth: must be 0 or more, got {depth}")
-    return int(fast.perft(fast.state_from_position(pos), depth))
+    return _count(pos, depth, progress)[0]
 
 
-def divide(pos: Position, depth: int) -> list[tuple[Move, int]]:
+def divide(pos: Position, depth: int, progress: Progress | None = None) -> list[tuple[Move, int]]:
     """The leaf count under each first move (fast generator); empty if decided or depth 0."""
-    if depth < 1:
+    if depth < 1 or pos.winner() is not None:
         return []
-    return [(m, perft(fast.play(pos, m), depth - 1)) for m in fast.legal_moves(pos)]
+    moves = fast.legal_moves(pos)
+    if depth - 1 <= CHUNK_DEPTH:
+        out = []
+        for i, m in enumerate(moves, 1):
+            out.append((m, perft(fast.play(pos, m), depth - 1)))
+            if progress is not None:
+                progress(i, len(moves))
+        return out
+    _, split = _count(pos, depth, progress)
+    return [(m, split[fast.encode_move(m)]) for m in moves]
 
 
 def reference_divide(pos: Position, depth: int) -> list[tuple[Move, int]]:

@@ -64,6 +64,7 @@ def quality(candidate: dict) -> int:
 def select(pool: list[dict], counts: dict[int, int], seed: int) -> list[dict]:
     """The chosen candidates (in pool order); raises PoolTooSmall."""
     from ortools.sat.python import cp_model  # heavy: imported only when a pack is chosen
+
     for n, count in counts.items():
         have = sum(1 for c in pool if c["n"] == n)
         if have < count:

@@ -224,9 +224,8 @@ def play_command(
         )
         outcome = session.run()
         if outcome.exercise_solved:
-            record = PlayerRecord.load()  # another game may have written it meanwhile
-            record.count_exercise(puzzle["id"], outcome.helped)
-            record.save()
+            with PlayerRecord.update() as record:  # another game may write it meanwhile
+                record.count_exercise(puzzle["id"], outcome.helped)
             state = "solved with help (yellow)" if outcome.helped else "solved (green)"
             click.echo(f"Exercise {number} {state}.")
         _maybe_save(session, save_file, force)
@@ -263,9 +262,8 @@ def play_command(
     )
     outcome = session.run()
     if outcome.winner is not None:
-        record = PlayerRecord.load()  # another game may have written it meanwhile
-        record.count_game(strength, won=outcome.winner == me, helped=outcome.helped)
-        record.save()
+        with PlayerRecord.update() as record:  # another game may write it meanwhile
+            record.count_game(strength, won=outcome.winner == me, helped=outcome.helped)
         entry = record.computer[strength]
         click.echo(
             f"Your record against {strength}: {entry['wins']} wins "
@@ -285,10 +283,11 @@ def _play_daily(daily_date, inp, record, seed, save_file, force, common) -> int:
     me = COLOR_CHARS.index(duel["school"])
     # only today's first game counts; it is booked as lost until it ends, so leaving a
     # losing game (quit, Ctrl-C, a closed terminal) cannot buy a second try
-    counted = date == today and date.isoformat() not in record.daily
+    counted = False
+    if date == today:  # checked and booked under the lock: of two sessions one counts
+        with PlayerRecord.update() as locked:
+            counted = locked.count_daily(date, "lost")
     if counted:
-        record.count_daily(date, "lost")
-        record.save()
         note = "This game counts for your streak (leaving it counts as a loss)."
     elif date != today:
         note = "Only today's duel counts for the streak; this one is for practice."
@@ -308,13 +307,13 @@ def _play_daily(daily_date, inp, record, seed, save_file, force, common) -> int:
         **common,
     )
     outcome = session.run()
-    record = PlayerRecord.load()
     if counted and outcome.how != "quit":
         result = (
             "aborted" if outcome.winner is None else ("won" if outcome.winner == me else "lost")
         )
-        record.daily[date.isoformat()] = result
-        record.save()
+        with PlayerRecord.update() as locked:
+            locked.daily[date.isoformat()] = result
+    record = PlayerRecord.load()
     click.echo(f"Streak: {record.streak(today)} day(s) in a row with a win.")
     _maybe_save(session, save_file, force)
     return 0

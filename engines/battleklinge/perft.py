@@ -141,7 +141,10 @@ def load_suite(path: str | Path, what: str = "suite") -> list[PerftCase]:
     """Read and parse a suite file; every problem is one InputError naming ``what``."""
     from fechtbuch.engines.clikit import read_text_file
 
-    return parse_suite(read_text_file(path, what), f"{what} {quote(str(path))}")
+    cases = parse_suite(read_text_file(path, what), f"{what} {quote(str(path))}")
+    if not cases:
+        raise NotationError(f"{what}: {quote(str(path))} has no cases ('id' lines)")
+    return cases
 
 
 def check_suite(cases: list[PerftCase], max_depth: int = 99) -> list[str]:

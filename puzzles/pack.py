@@ -129,7 +129,7 @@ def verify_puzzle(puzzle: dict) -> list[str]:
         problems.append("cards: not the five cards of the position")
     if not line or line[0] != key:
         problems.append("line: must start with the key")
-    exercise_problems = verify_exercise(pos, n, key)
+    exercise_problems = [_field_of(p) for p in verify_exercise(pos, n, key)]
     problems += exercise_problems
     if exercise_problems:
         return problems  # the tree and line of a position without an exact-N hit mean nothing
@@ -155,6 +155,15 @@ def derived_field_problems(puzzle: dict, pos: Position, key: Move, line: list[Mo
     if puzzle["difficulty"] != expected_difficulty:
         problems.append(f"difficulty: {puzzle['difficulty']} but recomputed {expected_difficulty}")
     return problems
+
+
+def _field_of(problem: str) -> str:
+    """The verifier's exercise problems, prefixed with the field whose claim fails."""
+    if problem.startswith("keys are"):
+        return f"key: {problem}"
+    if problem.startswith("position"):
+        return f"position: {problem}"
+    return f"n: {problem}"
 
 
 def _line_problems(pos: Position, line: list[Move], tree) -> list[str]:

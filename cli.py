@@ -43,12 +43,15 @@ class FechtbuchGroup(click.Group):
             result = super().main(args=args, prog_name=prog_name, standalone_mode=False, **extra)
         except click.exceptions.Exit as stop:
             sys.exit(stop.exit_code)
-        except KeyboardInterrupt:
+        except (KeyboardInterrupt, _Interrupted):
+            interrupts.acknowledge()
             _fail("interrupted", 130)
         except click.Abort:
+            interrupts.acknowledge()
             _fail("interrupted" if interrupts.received() else "stopped (end of input)", 130)
         except Exception as err:
             if interrupts.received():  # e.g. a C extension turned Ctrl-C into its own error
+                interrupts.acknowledge()
                 _fail("interrupted", 130)
             if isinstance(err, click.ClickException):
                 status = 2 if isinstance(err, click.UsageError) else err.exit_code
@@ -57,6 +60,19 @@ class FechtbuchGroup(click.Group):
                 _fail(str(err), 2)
             raise
         sys.exit(result if isinstance(result, int) else 0)
+
+    def invoke(self, ctx: click.Context):
+        # click would turn Ctrl-C into Abort after printing an empty line on stderr;
+        # passing it through as another exception keeps the error to one line
+        try:
+            return super().invoke(ctx)
+        except KeyboardInterrupt:
+            interrupts.acknowledge()
+            raise _Interrupted() from None
+
+
+class _Interrupted(Exception):
+    """Ctrl-C on its way out of click (see :meth:`FechtbuchGroup.invoke`)."""
 
 
 ERROR_LINE_LIMIT = 400

@@ -9,10 +9,12 @@ avoids each:
   Until :func:`started` is called the handler prints the one error line and
   leaves at once with status 130: nothing has been written yet, so there is
   nothing to clean up.
-* **Finalisers** (llvmlite's ``__del__`` runs whenever the garbage collector
-  likes): Python prints ``Exception ignored in ...`` and *swallows* the
-  interrupt, so the run goes on.  The handler notices a finaliser on the stack
-  and asks again 20 ms later (SIGALRM), when the finaliser is done.
+* **Callbacks whose exceptions Python cannot raise** (llvmlite's ``__del__``,
+  numba's object-cache callbacks called from LLVM, logging's after-fork hook):
+  Python prints ``Exception ignored in ...`` and *swallows* the interrupt, so the
+  run goes on.  Such a KeyboardInterrupt is dropped silently (:data:`sys.unraisablehook`),
+  and after raising, the handler checks back 250 ms later: if no handler has called
+  :func:`acknowledge` by then, the interrupt was swallowed and is raised again.
 * **C code that turns exceptions into its own** (an extension's import): the
   CLI asks :func:`received` and reports any error after Ctrl-C as
   "interrupted".
@@ -30,19 +32,47 @@ import sys
 from types import FrameType
 
 EXIT_INTERRUPTED = 130
-RETRY_SECONDS = 0.02
+CHECK_BACK_SECONDS = 0.25
 MESSAGE = b"fechtbuch: error: interrupted\n"
 
-_state = {"received": False, "started": False}
+_state = {"received": False, "started": False, "acknowledged": False, "fork_hook": False}
 
 
 def install() -> None:
-    """Take over SIGINT (idempotent; only from the main thread of the main program)."""
+    """Take over SIGINT (idempotent; only from the main thread of the main program).
+
+    Forked children (mining and match workers) ignore SIGINT from their first
+    instruction: the parent stops them, and a child interrupted between fork and
+    its own set-up would print a traceback of its own."""
     try:
         signal.signal(signal.SIGINT, _on_interrupt)
         signal.signal(signal.SIGALRM, _on_retry)
     except ValueError:  # not the main thread (an embedding program): keep its handlers
-        pass
+        return
+    if sys.unraisablehook is not _unraisable:
+        _state["previous_hook"] = sys.unraisablehook
+        sys.unraisablehook = _unraisable
+    if not _state["fork_hook"] and hasattr(os, "register_at_fork"):
+        os.register_at_fork(after_in_child=_child_ignores_interrupts)
+        _state["fork_hook"] = True
+
+
+def _unraisable(info) -> None:
+    """A Ctrl-C that Python had to drop is raised again by the check-back; say nothing."""
+    if info.exc_type is KeyboardInterrupt and _state["received"]:
+        return
+    _state.get("previous_hook", sys.__unraisablehook__)(info)
+
+
+def _child_ignores_interrupts() -> None:
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.setitimer(signal.ITIMER_REAL, 0)
+
+
+def acknowledge() -> None:
+    """A handler has caught the KeyboardInterrupt: stop checking back."""
+    _state["acknowledged"] = True
+    signal.setitimer(signal.ITIMER_REAL, 0)
 
 
 def started() -> None:
@@ -62,16 +92,15 @@ def _on_interrupt(signum: int, frame: FrameType | None) -> None:
 
 
 def _on_retry(signum: int, frame: FrameType | None) -> None:
-    if _state["received"]:
+    if _state["received"] and not _state["acknowledged"]:
         _deliver(frame)
 
 
 def _deliver(frame: FrameType | None) -> None:
     if not _state["started"]:
         _leave_now()
-    if _in_finaliser(frame):
-        signal.setitimer(signal.ITIMER_REAL, RETRY_SECONDS)
-        return
+    _state["acknowledged"] = False
+    signal.setitimer(signal.ITIMER_REAL, CHECK_BACK_SECONDS)
     raise KeyboardInterrupt
 
 
@@ -85,15 +114,3 @@ def _leave_now() -> None:
         os.write(2, MESSAGE)
     finally:
         os._exit(EXIT_INTERRUPTED)
-
-
-def _in_finaliser(frame: FrameType | None) -> bool:
-    """A ``__del__`` (or weakref finaliser) on the stack: an exception there is lost."""
-    while frame is not None:
-        code = frame.f_code
-        if code.co_name == "__del__" or (
-            code.co_name == "__call__" and code.co_filename.endswith("weakref.py")
-        ):
-            return True
-        frame = frame.f_back
-    return False

@@ -10,6 +10,7 @@ import time
 from pathlib import Path
 
 import click
+from fechtbuch.engines import interrupts
 from fechtbuch.engines.battleklinge.cards import CARDS, parse_card_list
 from fechtbuch.engines.clikit import (
     CARD_LIST,
@@ -61,11 +62,12 @@ def _examine(task):
     return examine_game(task)
 
 
-def _interrupted_note(partial: Path, resume: bool, pool: Pool, first: int, done: int) -> str:
+def _interrupted_note(partial: Path, claimed: bool, pool: Pool, first: int, done: int) -> str:
     """What Ctrl-C left behind, said truthfully: the state file only when it exists
     and holds games (a run interrupted before its first batch removes its own)."""
-    if done == 0 and not resume:
-        partial.unlink(missing_ok=True)
+    if done == 0:
+        if claimed:
+            partial.unlink(missing_ok=True)
         return "interrupted before the first batch of games was done; nothing kept"
     if not partial.exists():
         return f"interrupted; {partial} is gone, so nothing is kept"
@@ -164,13 +166,14 @@ def mine_command(ns, count, cards_text, seed, jobs, output, resume, force, as_js
     next_game = 0
     if resume:
         pool, next_game = load_state(partial, params)
-    else:
-        claim(partial, params, force)  # before any work: a second run refuses here
     first_game = next_game
     started = time.perf_counter()
     workers = None
+    claimed = False
     bar = tqdm(desc="mining", unit=" games", initial=next_game, disable=None, leave=False)
     try:
+        if not resume:
+            claimed = claim(partial, params, force)  # before any work: a second run refuses
         warm_up()
         if jobs > 1:
             context = multiprocessing.get_context("fork")
@@ -192,15 +195,16 @@ def mine_command(ns, count, cards_text, seed, jobs, output, resume, force, as_js
         mined = time.perf_counter() - started
         chosen = select(pool.candidates, {n: count for n in ns}, seed)
     except KeyboardInterrupt:
+        interrupts.acknowledge()
         if workers:
             workers.terminate()
             workers.join()
             workers = None
         bar.close()
-        click.echo(_interrupted_note(partial, resume, pool, first_game, next_game), err=True)
+        click.echo(_interrupted_note(partial, claimed, pool, first_game, next_game), err=True)
         return 130
     except BaseException:
-        if next_game == 0 and not resume:
+        if claimed and next_game == 0:
             partial.unlink(missing_ok=True)
         raise
     finally:

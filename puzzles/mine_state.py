@@ -103,7 +103,7 @@ def load_state(path: Path, params: dict) -> tuple[Pool, int]:
     return Pool.from_json(state["pool"]), state["next_game"]
 
 
-def claim(path: Path, params: dict, force: bool) -> None:
+def claim(path: Path, params: dict, force: bool) -> bool:
     """Create the state file of a new run (empty pool) or refuse: without ``force`` an
     existing one belongs to an interrupted or running mine of the same OUTPUT.  Created
     exclusively (O_EXCL), so of two runs started at once one refuses before mining."""
@@ -119,5 +119,10 @@ def claim(path: Path, params: dict, force: bool) -> None:
         ) from None
     except OSError as err:
         raise InputError(f"output: cannot write {quote(str(path))} ({err.strerror})") from None
-    with os.fdopen(fd, "wb") as handle:
-        handle.write(data)
+    try:
+        with os.fdopen(fd, "wb") as handle:
+            handle.write(data)
+    except BaseException:  # Ctrl-C or a full disk: leave nothing behind
+        path.unlink(missing_ok=True)
+        raise
+    return True

@@ -100,6 +100,13 @@ def main() -> None:
     (ranks 5 to 1, M/S Gold master/student, m/s Blau, digits for empty runs).
     Moves are '<card>:<from><to>' such as 'ausfall:c1c3', or '<card>:pass'.
     Quote positions on the command line: they contain spaces.
+
+    \b
+    Input rules, the same for every command: numbers are plain ASCII digits
+    (blanks around them are ignored; '２', '1_000', '+2', 'nan', 'inf', '1e3' are
+    errors); card lists are five ids joined by ',' (blanks around ids and letter
+    case are ignored; '' and empty items are errors).  Bad input is one line
+    'fechtbuch: error: ...' and exit 2; Ctrl-C is one line and exit 130.
     """
 
 

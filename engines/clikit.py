@@ -185,6 +185,13 @@ def _cannot_read(what: str, path: object, reason: str) -> InputError:
     return InputError(f"{what}: cannot read {quote(path)} ({reason})")
 
 
+def _refuse_special(mode: int, what: str, path: object) -> None:
+    if stat.S_ISDIR(mode):
+        raise _cannot_read(what, path, "it is a folder")
+    if not stat.S_ISREG(mode):
+        raise _cannot_read(what, path, "not a regular file: a FIFO, device or socket")
+
+
 def read_input_bytes(path: str | os.PathLike, what: str) -> bytes:
     """The bytes of the user's file ``path``; every failure is one :class:`InputError`
     naming ``what`` (the option or argument) and quoting the path.
@@ -197,7 +204,10 @@ def read_input_bytes(path: str | os.PathLike, what: str) -> bytes:
     """
     try:
         name = os.fspath(path)
+        _refuse_special(os.stat(name).st_mode, what, path)  # before opening anything
         fd = os.open(name, os.O_RDONLY | os.O_NONBLOCK | os.O_NOCTTY | getattr(os, "O_CLOEXEC", 0))
+    except InputError:
+        raise
     except ValueError:  # an embedded NUL byte
         raise _cannot_read(what, path, "bad file name") from None
     except FileNotFoundError:
@@ -208,10 +218,7 @@ def read_input_bytes(path: str | os.PathLike, what: str) -> bytes:
         raise _cannot_read(what, path, err.strerror or type(err).__name__) from None
     try:
         info = os.fstat(fd)
-        if stat.S_ISDIR(info.st_mode):
-            raise _cannot_read(what, path, "it is a folder")
-        if not stat.S_ISREG(info.st_mode):
-            raise _cannot_read(what, path, "not a regular file: a FIFO, device or socket")
+        _refuse_special(info.st_mode, what, path)  # again: it may have been swapped
         if info.st_size > MAX_INPUT_BYTES:
             raise _cannot_read(what, path, f"larger than {MAX_INPUT_BYTES >> 20} MiB")
         os.set_blocking(fd, True)

@@ -324,3 +324,18 @@ def test_blanks_around_numbers_and_card_ids_are_accepted(tmp_path):
         input="quit\n",
     )
     assert result.exit_code == 0, result.output
+
+
+def test_the_reader_refuses_specials_by_name(tmp_path):
+    from fechtbuch.engines.clikit import read_input_bytes
+    from fechtbuch.engines.errors import InputError
+
+    os.mkfifo(tmp_path / "f")
+    for path, fragment in [
+        (tmp_path / "f", "FIFO"),
+        (tmp_path, "folder"),
+        ("/dev/null", "device"),
+        ("a\0b", "bad file name"),
+    ]:
+        with pytest.raises(InputError, match=fragment):
+            read_input_bytes(path, "--x")

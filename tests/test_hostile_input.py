@@ -278,7 +278,12 @@ def mutated_positions(count: int) -> list[str]:
 
 def test_mutated_positions_answer_or_fail_in_one_line():
     for text in mutated_positions(50):
-        for args in (["show", text], ["perft", text, "1"], ["solve", text, "--max", "1"]):
+        for args in (
+            ["show", text],
+            ["perft", text, "1"],
+            ["solve", text, "--max", "1"],
+            ["render", text, "-o", "-"],
+        ):
             result = run(*args)
             if result.exit_code != 0:
                 assert_one_line_error(result)

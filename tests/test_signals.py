@@ -94,7 +94,16 @@ def test_ctrl_c_during_start_up_and_work(tmp_path):
         "mine": [*MINE, "-o", "p.json", "--force"],
         "perft": ["perft", START, "10"],
         "pack verify": ["pack", "verify", str(data_path("packs", "fechtuebungen.json"))],
-        "daily export": ["daily", "export", "--from", "2027-01-01", "--days", "3000", "-o", "d.json"],
+        "daily export": [
+            "daily",
+            "export",
+            "--from",
+            "2027-01-01",
+            "--days",
+            "3000",
+            "-o",
+            "d.json",
+        ],
     }
     for delay in (0.3, 1.5, 2.5, 4.0):
         runs = {}

@@ -57,16 +57,22 @@ def _chunks(
     return out
 
 
-def _count(pos: Position, depth: int, progress: Progress | None) -> tuple[int, dict[int, int]]:
-    """(leaves, leaves under each root move code) from the compiled perft, called in
-    chunks so that the loop is interruptible and can report progress."""
+def _count(
+    pos: Position | np.ndarray,
+    depth: int,
+    progress: Progress | None,
+    kernel: Callable[[np.ndarray, int], int] = fast.perft,
+) -> tuple[int, dict[int, int]]:
+    """(leaves, leaves under each root move code) from a compiled perft ``kernel``
+    (fast.perft or fast.perft_plain), called in chunks so that the loop is
+    interruptible and can report progress."""
     if depth < 0:
         raise ValueError(f"depth: must be 0 or more, got {depth}")
-    st = fast.state_from_position(pos)
+    st = fast.state_from_position(pos) if isinstance(pos, Position) else pos
     chunks = _chunks(st, depth, None)
     total, split = 0, {}
     for done, (root, sub, d) in enumerate(chunks, 1):
-        leaves = int(fast.perft(sub, d))
+        leaves = int(kernel(sub, d))
         total += leaves
         if root is not None:
             split[root] = split.get(root, 0) + leaves
@@ -82,6 +88,11 @@ def perft(pos: Position, depth: int, progress: Progress | None = None) -> int:
     2483
     """
     return _count(pos, depth, progress)[0]
+
+
+def count_state(st: np.ndarray, depth: int, kernel=fast.perft) -> int:
+    """Leaves below a compiled state by ``kernel``, interruptible (for benchmarks)."""
+    return _count(st, depth, None, kernel)[0]
 
 
 def divide(pos: Position, depth: int, progress: Progress | None = None) -> list[tuple[Move, int]]:

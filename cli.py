@@ -6,11 +6,14 @@ input into one line on stderr and exit status 2; see :class:`FechtbuchGroup`.
 
 from __future__ import annotations
 
+import os
+import sys
+
 from fechtbuch.engines import interrupts
 
-interrupts.install()  # first of all: Ctrl-C during the imports below is one clean line
+if __name__ == "__main__" or os.path.basename(sys.argv[0]) == "fechtbuch":
+    interrupts.install()  # first of all: Ctrl-C during the imports below is one clean line
 
-import sys  # noqa: E402
 import time  # noqa: E402
 
 import click  # noqa: E402

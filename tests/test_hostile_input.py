@@ -344,3 +344,55 @@ def test_the_reader_refuses_specials_by_name(tmp_path):
     ]:
         with pytest.raises(InputError, match=fragment):
             read_input_bytes(path, "--x")
+
+
+def _state(**changes) -> dict:
+    params = {"ns": [2, 3], "count": 6, "cards": None, "seed": 7}
+    pool = {
+        "candidates": [],
+        "positions": {"random": 0, "greedy": 0, "engine": 0},
+        "found": {"random": 0, "greedy": 0, "engine": 0},
+        "games": 0,
+        "rejected": 0,
+    }
+    state = {"format": "fechtbuch-mine-state", "params": params, "next_game": 16, "pool": pool}
+    for path, value in changes.items():
+        node = state
+        keys = path.split("__")
+        for key in keys[:-1]:
+            node = node[key]
+        if value is KeyError:
+            del node[keys[-1]]
+        else:
+            node[keys[-1]] = value
+    return state
+
+
+@pytest.mark.parametrize(
+    "state",
+    [
+        _state(pool=KeyError),
+        _state(pool=None),
+        _state(pool__candidates=[{}]),
+        _state(pool__candidates=[{"n": 2}]),
+        _state(pool__positions={}),
+        _state(pool__games="3"),
+        _state(next_game=16.0),
+        _state(next_game=-1),
+        _state(format="other"),
+        [],
+        "x",
+    ],
+)
+def test_damaged_resume_state_is_one_line(tmp_path, state):
+    (tmp_path / "p.json.partial").write_bytes(json.dumps(state).encode())
+    args = ["mine", "--count", "6", "--seed", "7", "-o", tmp_path / "p.json", "--resume"]
+    line = assert_one_line_error(run(*args))
+    assert "--resume" in line and "damaged" in line
+    assert (tmp_path / "p.json.partial").exists() and not (tmp_path / "p.json").exists()
+
+
+def test_resume_state_with_other_options_is_refused(tmp_path):
+    (tmp_path / "p.json.partial").write_bytes(json.dumps(_state(params={"seed": 1})).encode())
+    args = ["mine", "--count", "6", "--seed", "7", "-o", tmp_path / "p.json", "--resume"]
+    assert "other options" in assert_one_line_error(run(*args))

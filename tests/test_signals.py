@@ -91,7 +91,7 @@ def test_ctrl_c_during_start_up_and_work(tmp_path):
     """Four jobs at once, interrupted in start-up (0.3 s: importing numba; 1.5 s:
     loading compiled code), and in later runs in the middle of their work."""
     jobs = {
-        "mine": [*MINE, "-o", "p.json", "--force"],
+        "mine": [*MINE, "--count", "24", "-o", "p.json", "--force"],
         "perft": ["perft", START, "10"],
         "pack verify": ["pack", "verify", str(data_path("packs", "fechtuebungen.json"))],
         "daily export": [

@@ -1,5 +1,9 @@
 """``python -m fechtbuch``: the same as the ``fechtbuch`` command."""
 
-from fechtbuch.cli import main
+from fechtbuch.engines import interrupts
+
+interrupts.install()  # before the heavy imports, as the console script does
+
+from fechtbuch.cli import main  # noqa: E402
 
 main()

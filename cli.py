@@ -6,25 +6,32 @@ input into one line on stderr and exit status 2; see :class:`FechtbuchGroup`.
 
 from __future__ import annotations
 
+import os
 import sys
-import time
 
-import click
-from fechtbuch.engines import __version__
-from fechtbuch.engines.battleklinge.commands import COMMANDS as ENGINE_COMMANDS
-from fechtbuch.engines.battleklinge.players import use_hit_oracle
-from fechtbuch.engines.battleklinge.position import START_EINSTEIGER, Position
-from fechtbuch.engines.clikit import POSITION, dump_json, emit_json
-from fechtbuch.engines.errors import InputError
-from fechtbuch.puzzles import (
+from fechtbuch.engines import interrupts
+
+if __name__ == "__main__" or os.path.basename(sys.argv[0]) == "fechtbuch":
+    interrupts.install()  # first of all: Ctrl-C during the imports below is one clean line
+
+import time  # noqa: E402
+
+import click  # noqa: E402
+from fechtbuch.engines import __version__  # noqa: E402
+from fechtbuch.engines.battleklinge.commands import COMMANDS as ENGINE_COMMANDS  # noqa: E402
+from fechtbuch.engines.battleklinge.players import use_hit_oracle  # noqa: E402
+from fechtbuch.engines.battleklinge.position import START_EINSTEIGER, Position  # noqa: E402
+from fechtbuch.engines.clikit import INT, POSITION, dump_json, emit_json, int_range  # noqa: E402
+from fechtbuch.engines.errors import InputError  # noqa: E402
+from fechtbuch.puzzles import (  # noqa: E402
     render_commands,  # attaches `pack html` and `pack svg` to the pack group
 )
-from fechtbuch.puzzles.daily_commands import daily_group
-from fechtbuch.puzzles.mine_commands import mine_command
-from fechtbuch.puzzles.pack_commands import pack
-from fechtbuch.puzzles.play_commands import play_command
-from fechtbuch.solver.commands import solve_command
-from fechtbuch.solver.hits import SolverHits
+from fechtbuch.puzzles.daily_commands import daily_group  # noqa: E402
+from fechtbuch.puzzles.mine_commands import mine_command  # noqa: E402
+from fechtbuch.puzzles.pack_commands import pack  # noqa: E402
+from fechtbuch.puzzles.play_commands import play_command  # noqa: E402
+from fechtbuch.solver.commands import solve_command  # noqa: E402
+from fechtbuch.solver.hits import SolverHits  # noqa: E402
 
 # The composition root: the players and the analysis ask the solver for forced hits
 # (engines/ cannot import solver/ itself; see engines/battleklinge/players.py).
@@ -39,23 +46,54 @@ class FechtbuchGroup(click.Group):
     """
 
     def main(self, args=None, prog_name=None, **extra):  # type: ignore[override]
+        interrupts.install()
+        interrupts.started()
         try:
             result = super().main(args=args, prog_name=prog_name, standalone_mode=False, **extra)
         except click.exceptions.Exit as stop:
             sys.exit(stop.exit_code)
-        except click.ClickException as err:
-            _fail(err.format_message(), 2 if isinstance(err, click.UsageError) else err.exit_code)
-        except InputError as err:
-            _fail(str(err), 2)
-        except click.Abort:
-            _fail("stopped (Ctrl-C or end of input)", 130)
-        except KeyboardInterrupt:
+        except (KeyboardInterrupt, _Interrupted):
+            interrupts.acknowledge()
             _fail("interrupted", 130)
+        except click.Abort:
+            interrupts.acknowledge()
+            _fail("interrupted" if interrupts.received() else "stopped (end of input)", 130)
+        except Exception as err:
+            if interrupts.received():  # e.g. a C extension turned Ctrl-C into its own error
+                interrupts.acknowledge()
+                _fail("interrupted", 130)
+            if isinstance(err, click.ClickException):
+                status = 2 if isinstance(err, click.UsageError) else err.exit_code
+                _fail(err.format_message(), status)
+            if isinstance(err, InputError):
+                _fail(str(err), 2)
+            raise
         sys.exit(result if isinstance(result, int) else 0)
+
+    def invoke(self, ctx: click.Context):
+        # click would turn Ctrl-C into Abort after printing an empty line on stderr;
+        # passing it through as another exception keeps the error to one line
+        try:
+            return super().invoke(ctx)
+        except KeyboardInterrupt:
+            interrupts.acknowledge()
+            raise _Interrupted() from None
+
+
+class _Interrupted(Exception):
+    """Ctrl-C on its way out of click (see :meth:`FechtbuchGroup.invoke`)."""
+
+
+ERROR_LINE_LIMIT = 400
+"""An error line is cut to this length: messages quote at most ~200 characters of bad
+input (:func:`fechtbuch.engines.clikit.quote`); this is the backstop for any that
+does not (click's own messages, text from other libraries)."""
 
 
 def _fail(message: str, status: int) -> None:
     one_line = " ".join(message.split())
+    if len(one_line) > ERROR_LINE_LIMIT:
+        one_line = one_line[: ERROR_LINE_LIMIT - 100] + " ... " + one_line[-95:]
     click.echo(f"fechtbuch: error: {one_line}", err=True)
     sys.exit(status)
 
@@ -71,12 +109,19 @@ def main() -> None:
     (ranks 5 to 1, M/S Gold master/student, m/s Blau, digits for empty runs).
     Moves are '<card>:<from><to>' such as 'ausfall:c1c3', or '<card>:pass'.
     Quote positions on the command line: they contain spaces.
+
+    \b
+    Input rules, the same for every command: numbers are plain ASCII digits
+    (blanks around them are ignored; '２', '1_000', '+2', 'nan', 'inf', '1e3' are
+    errors); card lists are five ids joined by ',' (blanks around ids and letter
+    case are ignored; '' and empty items are errors).  Bad input is one line
+    'fechtbuch: error: ...' and exit 2; Ctrl-C is one line and exit 130.
     """
 
 
 @main.command()
 @click.argument("position", type=POSITION, default=START_EINSTEIGER)
-@click.argument("depth", type=click.IntRange(0, 12), default=6)
+@click.argument("depth", type=int_range(0, 10), default=6)
 @click.option("--divide", is_flag=True, help="Print the leaf count under each first move.")
 @click.option("--stats", is_flag=True, help="Add time and leaves/s (start-up excluded).")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object instead of text.")
@@ -89,7 +134,7 @@ def main() -> None:
 )
 @click.option(
     "--max-depth",
-    type=click.IntRange(1, 12),
+    type=int_range(1, 10),
     default=6,
     show_default=True,
     help="With --suite: the deepest counts to check.",
@@ -112,15 +157,28 @@ def perft(
     \b
       fechtbuch perft 'ssmss/5/5/5/SSMSS g ausfall,volte bindung,stoss riposte' 6
       9664055
+
+    DEPTH goes up to 10 (minutes from the start position; 11 would take hours).
+    Deep counts show a progress bar and stop at once on Ctrl-C.
     """
     from fechtbuch.engines.battleklinge import perft as perft_mod
+    from tqdm import tqdm
 
     if suite_file:
         return _check_perft_suite(suite_file, max_depth)
     perft_mod.perft(position, 1)  # load or compile the generator outside the timing
     started = time.perf_counter()
-    split = perft_mod.divide(position, depth) if divide else []
-    leaves = sum(c for _, c in split) if divide and split else perft_mod.perft(position, depth)
+    with tqdm(desc="perft", unit=" chunks", disable=depth < 9 or None, leave=False) as bar:
+
+        def progress(done: int, total: int) -> None:
+            bar.total = total
+            bar.update(done - bar.n)
+
+        split = perft_mod.divide(position, depth, progress) if divide else []
+        if divide and split:
+            leaves = sum(c for _, c in split)
+        else:
+            leaves = perft_mod.perft(position, depth, progress)
     seconds = time.perf_counter() - started
     rate = leaves / seconds if seconds > 0 else float("inf")
     if as_json:
@@ -145,10 +203,7 @@ def _check_perft_suite(path: str, max_depth: int) -> int:
     wrong count; exit 1 on a failure."""
     from fechtbuch.engines.battleklinge.perft import check_suite, load_suite
 
-    try:
-        cases = load_suite(path)
-    except FileNotFoundError:
-        raise InputError(f"suite: no such file {path!r}") from None
+    cases = load_suite(path, "--suite")
     failures = check_suite(cases, max_depth=max_depth)
     for report in failures:
         click.echo(report)
@@ -200,8 +255,8 @@ def bench() -> None:
 
 
 @bench.command("perft")
-@click.option("--depth", type=click.IntRange(3, 10), default=8, show_default=True)
-@click.option("--runs", type=click.IntRange(1, 50), default=5, show_default=True)
+@click.option("--depth", type=int_range(3, 10), default=8, show_default=True)
+@click.option("--runs", type=int_range(1, 50), default=5, show_default=True)
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object instead of text.")
 def bench_perft(depth: int, runs: int, as_json: bool) -> None:
     """Leaves/s of perft DEPTH from the einsteiger start, single-threaded.
@@ -213,6 +268,7 @@ def bench_perft(depth: int, runs: int, as_json: bool) -> None:
     import statistics
 
     from fechtbuch.engines.battleklinge import fast
+    from fechtbuch.engines.battleklinge.perft import count_state
 
     st = fast.state_from_position(Position.from_text(START_EINSTEIGER))
     fast.perft(st, 3)
@@ -222,7 +278,7 @@ def bench_perft(depth: int, runs: int, as_json: bool) -> None:
         times = []
         for _ in range(runs):
             started = time.perf_counter()
-            leaves = int(function(st, d))
+            leaves = count_state(st, d, function)  # in chunks: Ctrl-C works at depth 10
             times.append(time.perf_counter() - started)
         return leaves, statistics.median(times)
 
@@ -254,8 +310,8 @@ def bench_perft(depth: int, runs: int, as_json: bool) -> None:
 
 
 @bench.command("solve")
-@click.option("--runs", type=click.IntRange(1, 20), default=3, show_default=True)
-@click.option("--table-mb", type=click.IntRange(1, 8192), default=16, show_default=True)
+@click.option("--runs", type=int_range(1, 20), default=3, show_default=True)
+@click.option("--table-mb", type=int_range(1, 8192), default=16, show_default=True)
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object instead of text.")
 def bench_solve(runs: int, table_mb: int, as_json: bool) -> int:
     """Solve the 220-position suite in data/bench/solver.jsonl (bound 4), check every
@@ -287,10 +343,8 @@ def bench_solve(runs: int, table_mb: int, as_json: bool) -> int:
 
 
 @bench.command("mine")
-@click.option("--runs", type=click.IntRange(1, 10), default=3, show_default=True)
-@click.option(
-    "-j", "--jobs", type=click.IntRange(1, 64), default=None, help="Workers (default: all)."
-)
+@click.option("--runs", type=int_range(1, 10), default=3, show_default=True)
+@click.option("-j", "--jobs", type=int_range(1, 64), default=None, help="Workers (default: all).")
 def bench_mine(runs: int, jobs: int | None) -> int:
     """Mine the shipped pack from scratch (its recorded command, into a temporary
     folder) and print candidates/s, the yield per source and the wall time; the
@@ -343,8 +397,8 @@ def bench_mine(runs: int, jobs: int | None) -> int:
 
 
 @bench.command("engine")
-@click.option("--positions", type=click.IntRange(1, 1000), default=40, show_default=True)
-@click.option("--seed", type=int, default=2026, show_default=True)
+@click.option("--positions", type=int_range(1, 1000), default=40, show_default=True)
+@click.option("--seed", type=INT, default=2026, show_default=True)
 def bench_engine(positions: int, seed: int) -> None:
     """Engine search nodes/s and seconds per move of each strength (docs/strength.md)."""
     from fechtbuch.engines.battleklinge.enginebench import run_engine_bench
@@ -359,9 +413,9 @@ def bench_engine(positions: int, seed: int) -> None:
     default="stark",
     show_default=True,
 )
-@click.option("--games", type=click.IntRange(2, 10_000), default=100, show_default=True)
-@click.option("--seed", type=int, default=11, show_default=True)
-@click.option("-j", "--jobs", type=click.IntRange(1, 64), default=2, show_default=True)
+@click.option("--games", type=int_range(2, 10_000), default=100, show_default=True)
+@click.option("--seed", type=INT, default=11, show_default=True)
+@click.option("-j", "--jobs", type=int_range(1, 64), default=2, show_default=True)
 @click.option("--only", default=None, help="Comma-separated feature names to try.")
 @click.option(
     "--candidate", default=None, help="One weight set to confirm, e.g. 'mobility=2,race=6'."

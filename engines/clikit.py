@@ -1,5 +1,5 @@
 """Pieces every fechtbuch command shares: click parameter types, JSON output,
-atomic file writes.
+reading user files, atomic file writes.
 
 Commands live next to the code they drive (``solver/commands.py``,
 ``puzzles/...``) and ``cli.py`` registers them, so each feature stays in its
@@ -9,13 +9,15 @@ own package.
 from __future__ import annotations
 
 import os
+import re
+import stat
 import tempfile
 from pathlib import Path
 
 import click
 import orjson
 from fechtbuch.engines.battleklinge.position import Move, Position
-from fechtbuch.engines.errors import InputError
+from fechtbuch.engines.errors import InputError, quote
 
 
 class PositionType(click.ParamType):
@@ -42,6 +44,73 @@ class MoveType(click.ParamType):
 
 POSITION = PositionType()
 MOVE = MoveType()
+
+# Numbers on the command line: ASCII digits only, surrounding blanks allowed (a quoted
+# ' 2 ' is still the number 2), no full-width digits, underscores, '+' or exponents that
+# Python's int()/float() would quietly accept.
+_INT_TEXT = re.compile(r"-?[0-9]+")
+_FLOAT_TEXT = re.compile(r"-?([0-9]+(\.[0-9]*)?|\.[0-9]+)")
+
+
+class StrictIntRange(click.IntRange):
+    """``click.IntRange`` that takes only plain decimal integers (``' 2 '`` is 2;
+    ``'２'``, ``'1_000'``, ``'+3'``, ``'2.0'`` are errors)."""
+
+    def convert(self, value, param, ctx):
+        if isinstance(value, str):
+            text = value.strip()
+            if not _INT_TEXT.fullmatch(text):
+                self.fail(f"{quote(value)} is not a whole number in plain digits", param, ctx)
+            value = int(text)
+        return super().convert(value, param, ctx)
+
+
+class StrictFloatRange(click.FloatRange):
+    """``click.FloatRange`` for plain decimals only: ``nan``, ``inf``, ``1e3`` and
+    full-width digits are errors, so a range check can never be bypassed by NaN."""
+
+    def convert(self, value, param, ctx):
+        if isinstance(value, str):
+            text = value.strip()
+            if not _FLOAT_TEXT.fullmatch(text):
+                self.fail(f"{quote(value)} is not a plain decimal number", param, ctx)
+            value = float(text)
+        elif isinstance(value, float) and value != value:
+            self.fail("NaN is not a number", param, ctx)
+        return super().convert(value, param, ctx)
+
+
+def int_range(minimum: int | None = None, maximum: int | None = None) -> StrictIntRange:
+    """The integer type of every fechtbuch option (see :class:`StrictIntRange`)."""
+    return StrictIntRange(minimum, maximum)
+
+
+def float_range(minimum: float | None = None, maximum: float | None = None) -> StrictFloatRange:
+    """The decimal type of every fechtbuch option (see :class:`StrictFloatRange`)."""
+    return StrictFloatRange(minimum, maximum)
+
+
+INT = StrictIntRange()
+
+
+class CardListType(click.ParamType):
+    """A card set for a deal: ``zufall`` (five at random), a named set, or five card ids
+    joined by ',' (blanks around ids and any letter case are accepted: ``'Ausfall, volte,
+    ...'``); ``''`` and empty items are errors.  Checked at once; the value is the text
+    without blanks, lower case (``'ausfall,volte,...'``), as recorded in a pack's command."""
+
+    name = "SET|LIST"
+
+    def convert(self, value, param, ctx):
+        from fechtbuch.engines.battleklinge.cards import parse_card_list
+
+        text = ",".join(part.strip() for part in value.split(",")).lower()
+        if text != "zufall":
+            parse_card_list(value)
+        return text
+
+
+CARD_LIST = CardListType()
 
 
 def emit_json(obj) -> None:
@@ -108,12 +177,79 @@ def _umask() -> int:
     return mask
 
 
-def read_json_file(path: str | os.PathLike, what: str):
-    """Load a JSON file; a missing or malformed file is an InputError naming it."""
-    target = Path(path)
+MAX_INPUT_BYTES = 256 * 1024 * 1024
+"""Larger input files are refused rather than read into memory."""
+
+
+def _cannot_read(what: str, path: object, reason: str) -> InputError:
+    return InputError(f"{what}: cannot read {quote(path)} ({reason})")
+
+
+def _refuse_special(mode: int, what: str, path: object) -> None:
+    if stat.S_ISDIR(mode):
+        raise _cannot_read(what, path, "it is a folder")
+    if not stat.S_ISREG(mode):
+        raise _cannot_read(what, path, "not a regular file: a FIFO, device or socket")
+
+
+def read_input_bytes(path: str | os.PathLike, what: str) -> bytes:
+    """The bytes of the user's file ``path``; every failure is one :class:`InputError`
+    naming ``what`` (the option or argument) and quoting the path.
+
+    The one way fechtbuch reads a user's file.  FIFOs, devices, sockets and folders
+    are refused before anything could block on them (the file is opened non-blocking
+    and checked again after opening, so a swap in between cannot hang either); every
+    OS error (no such file, permission denied, symlink loop, name too long, a path
+    through a file) becomes the one-line error.
+    """
     try:
-        return orjson.loads(target.read_bytes())
+        name = os.fspath(path)
+        _refuse_special(os.stat(name).st_mode, what, path)  # before opening anything
+        fd = os.open(name, os.O_RDONLY | os.O_NONBLOCK | os.O_NOCTTY | getattr(os, "O_CLOEXEC", 0))
+    except InputError:
+        raise
+    except ValueError:  # an embedded NUL byte
+        raise _cannot_read(what, path, "bad file name") from None
     except FileNotFoundError:
-        raise InputError(f"{what}: no such file {str(target)!r}") from None
+        raise InputError(f"{what}: no such file {quote(path)}") from None
+    except IsADirectoryError:
+        raise _cannot_read(what, path, "it is a folder") from None
+    except OSError as err:
+        raise _cannot_read(what, path, err.strerror or type(err).__name__) from None
+    try:
+        info = os.fstat(fd)
+        _refuse_special(info.st_mode, what, path)  # again: it may have been swapped
+        if info.st_size > MAX_INPUT_BYTES:
+            raise _cannot_read(what, path, f"larger than {MAX_INPUT_BYTES >> 20} MiB")
+        os.set_blocking(fd, True)
+        with os.fdopen(fd, "rb", closefd=False) as handle:
+            data = handle.read(MAX_INPUT_BYTES + 1)
+    except OSError as err:
+        raise _cannot_read(what, path, err.strerror or type(err).__name__) from None
+    finally:
+        os.close(fd)
+    if len(data) > MAX_INPUT_BYTES:
+        raise _cannot_read(what, path, f"larger than {MAX_INPUT_BYTES >> 20} MiB")
+    return data
+
+
+def read_text_file(path: str | os.PathLike, what: str) -> str:
+    """The UTF-8 text of ``path`` (:func:`read_input_bytes`); other encodings are an
+    InputError that says where the first bad byte is."""
+    data = read_input_bytes(path, what)
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as err:
+        raise _cannot_read(
+            what, path, f"not UTF-8 text: byte 0x{data[err.start]:02x} at offset {err.start}"
+        ) from None
+
+
+def read_json_file(path: str | os.PathLike, what: str):
+    """Load a JSON file (:func:`read_input_bytes`); malformed JSON is an InputError."""
+    data = read_input_bytes(path, what)
+    try:
+        return orjson.loads(data)
     except orjson.JSONDecodeError as err:
-        raise InputError(f"{what}: {str(target)!r} is not valid JSON ({err})") from None
+        reason = quote(err, 120)[1:-1]
+        raise InputError(f"{what}: {quote(path)} is not valid JSON ({reason})") from None

@@ -7,7 +7,7 @@ import time
 from datetime import date, datetime, timezone
 
 import click
-from fechtbuch.engines.clikit import atomic_write, dump_json, emit_json, read_json_file
+from fechtbuch.engines.clikit import atomic_write, dump_json, emit_json, int_range, read_json_file
 from fechtbuch.engines.errors import InputError
 from fechtbuch.puzzles import daily
 
@@ -113,7 +113,7 @@ def _check_duel(
 @daily_group.command("verify")
 @click.argument("day", metavar="[DATE]", type=DateType(), required=False)
 @click.option("--from", "first", type=DateType("--from"), help="First date of a range.")
-@click.option("--days", type=click.IntRange(1, 100_000), help="Number of days of the range.")
+@click.option("--days", type=int_range(1, 100_000), help="Number of days of the range.")
 @click.option(
     "--file",
     "file",
@@ -167,7 +167,7 @@ def verify_command(day, first, days, file) -> int:
 
 @daily_group.command("export")
 @click.option("--from", "first", type=DateType("--from"), required=True, help="First date.")
-@click.option("--days", type=click.IntRange(1, 100_000), required=True, help="Number of days.")
+@click.option("--days", type=int_range(1, 100_000), required=True, help="Number of days.")
 @click.option(
     "-o", "--output", type=click.Path(dir_okay=False), required=True, help="Schedule file to write."
 )
@@ -202,13 +202,9 @@ def export_command(first: date, days: int, output: str, force: bool) -> None:
 
 @daily_group.command("measure")
 @click.option("--from", "first", type=DateType("--from"), help="First date (not with --all-sets).")
-@click.option("--days", type=click.IntRange(1, 100_000), default=300, show_default=True)
-@click.option(
-    "--k", "ks", type=click.IntRange(1, 8), multiple=True, default=(4, 5), show_default=True
-)
-@click.option(
-    "--max-nodes", type=click.IntRange(1), default=daily.FAIR_MAX_NODES, show_default=True
-)
+@click.option("--days", type=int_range(1, 100_000), default=300, show_default=True)
+@click.option("--k", "ks", type=int_range(1, 8), multiple=True, default=(4, 5), show_default=True)
+@click.option("--max-nodes", type=int_range(1), default=daily.FAIR_MAX_NODES, show_default=True)
 @click.option(
     "--all-sets",
     is_flag=True,

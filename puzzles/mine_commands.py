@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import ctypes
 import multiprocessing
 import os
 import signal
@@ -9,28 +10,71 @@ import time
 from pathlib import Path
 
 import click
-import orjson
+from fechtbuch.engines import interrupts
 from fechtbuch.engines.battleklinge.cards import CARDS, parse_card_list
-from fechtbuch.engines.clikit import atomic_write, emit_json, ensure_writable, read_json_file
+from fechtbuch.engines.clikit import (
+    CARD_LIST,
+    atomic_write,
+    emit_json,
+    ensure_writable,
+    int_range,
+)
 from fechtbuch.engines.errors import InputError
+from fechtbuch.puzzles.mine_state import claim, load_state, state_json, state_path
 from fechtbuch.puzzles.mining import Pool, examine_game, warm_up
-from fechtbuch.puzzles.pack import build_pack, pack_bytes
+from fechtbuch.puzzles.pack import build_pack, pack_bytes, schema_problems
 from fechtbuch.puzzles.selection import select
 from tqdm import tqdm
 
 BATCH_GAMES = 16
 POOL_FACTOR = 4
 MAX_GAMES = 50_000
-STATE_FORMAT = "fechtbuch-mine-state"
 
 
-def _ignore_interrupts() -> None:
-    """Workers leave Ctrl-C to the main process, which saves the pool and stops them."""
+def _init_worker(parent: int) -> None:
+    """Workers leave Ctrl-C to the main process, which saves the pool and stops them,
+    and die with their parent: the kernel sends SIGKILL when it exits (Linux
+    PR_SET_PDEATHSIG), and a worker whose parent is already gone leaves at once."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    _die_with_parent()
+    if os.getppid() != parent:  # the parent died before prctl took effect
+        os._exit(1)
+    _PARENT["pid"] = parent
 
 
-def _state_path(output: Path) -> Path:
-    return output.with_name(output.name + ".partial")
+_PARENT = {"pid": 0}
+PR_SET_PDEATHSIG = 1
+
+
+def _die_with_parent() -> None:
+    try:
+        libc = ctypes.CDLL(None, use_errno=True)
+        libc.prctl(PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
+    except (OSError, AttributeError):  # not Linux: the parent-pid checks remain
+        pass
+
+
+def _examine(task):
+    """Worker entry point: stop if the parent is gone (the check for systems without
+    PR_SET_PDEATHSIG)."""
+    if _PARENT["pid"] and os.getppid() != _PARENT["pid"]:
+        os._exit(1)
+    return examine_game(task)
+
+
+def _interrupted_note(partial: Path, claimed: bool, pool: Pool, first: int, done: int) -> str:
+    """What Ctrl-C left behind, said truthfully: the state file only when it exists
+    and holds games (a run interrupted before its first batch removes its own)."""
+    if done == 0:
+        if claimed:
+            partial.unlink(missing_ok=True)
+        return "interrupted before the first batch of games was done; nothing kept"
+    if not partial.exists():
+        return f"interrupted; {partial} is gone, so nothing is kept"
+    return (
+        f"interrupted: {len(pool.candidates)} candidates from {done} games "
+        f"({done - first} in this run) kept in {partial}; continue with --resume"
+    )
 
 
 def _command_text(ns, count, cards_text, seed, output) -> str:
@@ -54,13 +98,13 @@ def _pool_full(pool: Pool, ns, count) -> bool:
 @click.option(
     "--n",
     "ns",
-    type=click.IntRange(2, 3),
+    type=int_range(2, 3),
     multiple=True,
     help="Exercise length in own moves; repeat for both (default: --n 2 --n 3).",
 )
 @click.option(
     "--count",
-    type=click.IntRange(1, 500),
+    type=int_range(1, 500),
     default=6,
     show_default=True,
     help="Exercises per N in the pack.",
@@ -68,16 +112,16 @@ def _pool_full(pool: Pool, ns, count) -> bool:
 @click.option(
     "--cards",
     "cards_text",
+    type=CARD_LIST,
     default=None,
-    metavar="SET|LIST",
     help="Play every game with these five cards: einsteiger, angriff, verteidigung, "
     "or five ids joined by ','. Default (zufall): five of sixteen at random per game.",
 )
-@click.option("--seed", type=click.IntRange(0), default=1, show_default=True)
+@click.option("--seed", type=int_range(0), default=1, show_default=True)
 @click.option(
     "-j",
     "--jobs",
-    type=click.IntRange(1, 256),
+    type=int_range(1, 256),
     default=None,
     help="Worker processes (default: all cores). The output does not depend on it.",
 )
@@ -117,26 +161,26 @@ def mine_command(ns, count, cards_text, seed, jobs, output, resume, force, as_js
     ensure_writable(output, force=force)
     jobs = jobs or os.cpu_count() or 1
     params = {"ns": list(ns), "count": count, "cards": cards_text or None, "seed": seed}
-    state_path = _state_path(output)
+    partial = state_path(output)
     pool = Pool()
     next_game = 0
     if resume:
-        state = read_json_file(state_path, "resume state")
-        if state.get("format") != STATE_FORMAT or state.get("params") != params:
-            raise InputError(
-                f"resume: {str(state_path)!r} was made with other options {state.get('params')}"
-            )
-        pool = Pool.from_json(state["pool"])
-        next_game = int(state["next_game"])
+        pool, next_game = load_state(partial, params)
+    first_game = next_game
     started = time.perf_counter()
-    warm_up()
-    context = multiprocessing.get_context("fork")
-    workers = context.Pool(jobs, initializer=_ignore_interrupts) if jobs > 1 else None
+    workers = None
+    claimed = False
     bar = tqdm(desc="mining", unit=" games", initial=next_game, disable=None, leave=False)
     try:
+        if not resume:
+            claimed = claim(partial, params, force)  # before any work: a second run refuses
+        warm_up()
+        if jobs > 1:
+            context = multiprocessing.get_context("fork")
+            workers = context.Pool(jobs, initializer=_init_worker, initargs=(os.getpid(),))
         while not _pool_full(pool, ns, count) and next_game < MAX_GAMES:
             tasks = [(seed, i, ns, cards) for i in range(next_game, next_game + BATCH_GAMES)]
-            results = workers.imap(examine_game, tasks) if workers else map(examine_game, tasks)
+            results = workers.imap(_examine, tasks) if workers else map(examine_game, tasks)
             for game in results:
                 pool.add(game)
                 bar.update(1)
@@ -146,33 +190,35 @@ def mine_command(ns, count, cards_text, seed, jobs, output, resume, force, as_js
                     | {"kept": len(pool.candidates)}
                 )
             next_game += BATCH_GAMES
-            state = {
-                "format": STATE_FORMAT,
-                "params": params,
-                "next_game": next_game,
-                "pool": pool.to_json(),
-            }
-            atomic_write(state_path, orjson.dumps(state), force=True)
+            atomic_write(partial, state_json(params, next_game, pool), force=True)
+        bar.close()
+        mined = time.perf_counter() - started
+        chosen = select(pool.candidates, {n: count for n in ns}, seed)
     except KeyboardInterrupt:
+        interrupts.acknowledge()
         if workers:
             workers.terminate()
+            workers.join()
+            workers = None
         bar.close()
-        click.echo(
-            f"interrupted: {len(pool.candidates)} candidates from {next_game} games kept in "
-            f"{state_path}; continue with --resume",
-            err=True,
-        )
+        click.echo(_interrupted_note(partial, claimed, pool, first_game, next_game), err=True)
         return 130
+    except BaseException:
+        if claimed and next_game == 0:
+            partial.unlink(missing_ok=True)
+        raise
     finally:
         if workers:
             workers.close()
+            workers.join()
         bar.close()
-    mined = time.perf_counter() - started
-    chosen = select(pool.candidates, {n: count for n in ns}, seed)
     command = _command_text(ns, count, cards_text, seed, output)
     pack = build_pack(chosen, seed, command)
+    problems = schema_problems(pack)
+    if problems:  # only a hand-edited resume state can get here; never write a bad pack
+        raise InputError(f"pack: the mined pack fails its schema: {problems[0]}")
     atomic_write(output, pack_bytes(pack), force=force)
-    state_path.unlink(missing_ok=True)
+    partial.unlink(missing_ok=True)
     seconds = time.perf_counter() - started
     summary = {
         "output": str(output),

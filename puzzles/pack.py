@@ -6,10 +6,26 @@ Format (schema: data/schema/pack.schema.json): top level ``format``
 ``attacker``, ``key``, ``line``, ``solution`` (the solution tree of
 docs/solver.md), ``tags``, ``difficulty``, ``cards``.  Puzzles are ordered by
 N, then difficulty, then id.
+
+Every pack is checked against the schema (strict types: ``2.0`` is not an
+integer) before anything else reads it: :func:`load_pack` refuses a pack that
+fails, so no command ever meets a malformed one.  The schema is also the pack's
+declared range of N: a version-1 pack claims hits within at most :data:`MAX_N`
+own moves (what ``fechtbuch mine`` makes), so verifying any claim of a valid pack
+is bounded; a larger ``n`` is an error of the pack, found before any search.
+
+``pack verify`` (:func:`verify_pack`) re-derives every derived field of every
+puzzle and compares: ``n`` and ``key`` (exactly N, the only key), ``solution``
+(complete and correct), ``line`` (the main line), ``id``, ``attacker``,
+``cards``, ``tags`` (:func:`puzzles.tags.tags_for`) and ``difficulty``
+(:func:`puzzles.rating.difficulty`), plus order and mirror duplicates.  Only
+``generator``, ``seed`` and ``command`` are informative: they say how the pack
+was made and are not verified.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from functools import cache
 
 import jsonschema
@@ -17,15 +33,19 @@ import orjson
 from fechtbuch.engines import __version__
 from fechtbuch.engines.battleklinge.cards import COLOR_CHARS, card_id
 from fechtbuch.engines.battleklinge.position import Move, NotationError, Position
-from fechtbuch.engines.clikit import dump_json
-from fechtbuch.engines.errors import InputError
+from fechtbuch.engines.clikit import dump_json, read_json_file
+from fechtbuch.engines.errors import InputError, quote
 from fechtbuch.engines.paths import data_file
 from fechtbuch.puzzles.mining import mirror_class, puzzle_id
+from fechtbuch.puzzles.rating import difficulty, features
+from fechtbuch.puzzles.tags import PuzzleFacts, tags_for
 from fechtbuch.solver.verify import main_line as verifier_main_line
 from fechtbuch.solver.verify import verify_exercise, verify_tree
 
 PACK_FORMAT = "fechtbuch-pack"
 PACK_VERSION = 1
+MAX_N = 3
+"""The largest N a version-1 pack may claim (the schema's maximum of ``n``)."""
 PUZZLE_FIELDS = (
     "id",
     "n",
@@ -45,9 +65,20 @@ class PackError(InputError):
     """A pack file that is not a pack at all (unreadable, not JSON, wrong format)."""
 
 
+def _is_integer(checker, instance) -> bool:
+    """JSON Schema calls 2.0 an integer; a pack's counts must be written as integers."""
+    return type(instance) is int
+
+
+StrictValidator = jsonschema.validators.extend(
+    jsonschema.Draft202012Validator,
+    type_checker=jsonschema.Draft202012Validator.TYPE_CHECKER.redefine("integer", _is_integer),
+)
+
+
 @cache
 def _validator() -> jsonschema.Draft202012Validator:
-    return jsonschema.Draft202012Validator(orjson.loads(SCHEMA_PATH.read_bytes()))
+    return StrictValidator(orjson.loads(SCHEMA_PATH.read_bytes()))
 
 
 def build_pack(selected: list[dict], seed: int, command: str) -> dict:
@@ -88,6 +119,8 @@ def verify_puzzle(puzzle: dict) -> list[str]:
     except NotationError as err:
         return [str(err)]
     n = puzzle["n"]
+    if not 1 <= n <= MAX_N:  # the schema says so; checked again for callers without it
+        return [f"n: {n} is outside this pack's range 1-{MAX_N}"]
     if puzzle["id"] != puzzle_id(puzzle["position"], n, puzzle["key"]):
         problems.append(f"id: expected {puzzle_id(puzzle['position'], n, puzzle['key'])}")
     if puzzle["attacker"] != COLOR_CHARS[pos.turn]:
@@ -96,7 +129,7 @@ def verify_puzzle(puzzle: dict) -> list[str]:
         problems.append("cards: not the five cards of the position")
     if not line or line[0] != key:
         problems.append("line: must start with the key")
-    exercise_problems = verify_exercise(pos, n, key)
+    exercise_problems = [_field_of(p) for p in verify_exercise(pos, n, key)]
     problems += exercise_problems
     if exercise_problems:
         return problems  # the tree and line of a position without an exact-N hit mean nothing
@@ -105,7 +138,32 @@ def verify_puzzle(puzzle: dict) -> list[str]:
     expected_line = verifier_main_line(pos, n)
     if puzzle["line"] != expected_line:
         problems.append(f"line: not the main line; expected {' '.join(expected_line)}")
+        return problems  # tags are facts of the main line: without it they mean nothing
+    return problems + derived_field_problems(puzzle, pos, key, line)
+
+
+def derived_field_problems(puzzle: dict, pos: Position, key: Move, line: list[Move]) -> list[str]:
+    """``tags`` and ``difficulty`` recomputed by the functions that mining used, for a
+    puzzle whose key, line and tree are already verified."""
+    problems = []
+    n = puzzle["n"]
+    facts = PuzzleFacts(pos, n, key, tuple(line), puzzle["solution"], frozenset([key]))
+    expected_tags = tags_for(facts)
+    if puzzle["tags"] != expected_tags:
+        problems.append(f"tags: {puzzle['tags']} but recomputed {expected_tags}")
+    expected_difficulty = difficulty(features(pos, n, key))
+    if puzzle["difficulty"] != expected_difficulty:
+        problems.append(f"difficulty: {puzzle['difficulty']} but recomputed {expected_difficulty}")
     return problems
+
+
+def _field_of(problem: str) -> str:
+    """The verifier's exercise problems, prefixed with the field whose claim fails."""
+    if problem.startswith("keys are"):
+        return f"key: {problem}"
+    if problem.startswith("position"):
+        return f"position: {problem}"
+    return f"n: {problem}"
 
 
 def _line_problems(pos: Position, line: list[Move], tree) -> list[str]:
@@ -119,15 +177,22 @@ def _line_problems(pos: Position, line: list[Move], tree) -> list[str]:
     return [] if node == "hit" else ["line: does not end in a hit"]
 
 
-def verify_pack(pack) -> list[str]:
-    """All problems of a pack: schema, every puzzle, ids, mirror duplicates."""
+def verify_pack(pack, progress: Callable[[], None] | None = None) -> list[str]:
+    """All problems of a pack: schema, every puzzle (every derived field re-derived),
+    ids, mirror duplicates, order.  ``progress`` is called after each puzzle."""
     problems = schema_problems(pack)
     if problems:
         return problems
     classes: dict[str, str] = {}
+    ids: dict[str, int] = {}
     for number, puzzle in enumerate(pack["puzzles"], 1):
         label = f"puzzle {number} ({puzzle['id']})"
         problems += [f"{label}: {p}" for p in verify_puzzle(puzzle)]
+        if progress is not None:
+            progress()
+        if puzzle["id"] in ids:
+            problems.append(f"{label}: id: same id as puzzle {ids[puzzle['id']]}")
+        ids.setdefault(puzzle["id"], number)
         try:
             cls = mirror_class(Position.from_text(puzzle["position"]))
         except NotationError:
@@ -141,12 +206,17 @@ def verify_pack(pack) -> list[str]:
     return problems
 
 
-def load_pack(path) -> dict:
-    from fechtbuch.engines.clikit import read_json_file
-
-    data = read_json_file(path, "pack")
+def load_pack(path, what: str = "pack") -> dict:
+    """Read a pack file and check it against the schema; the one way commands get a
+    pack.  Anything wrong is one :class:`PackError` line: the first schema problem
+    with its JSON path, and how many more there are."""
+    data = read_json_file(path, what)
     if not isinstance(data, dict) or data.get("format") != PACK_FORMAT:
         raise PackError(
-            f"pack: {str(path)!r} is not a fechtbuch pack (format must be {PACK_FORMAT!r})"
+            f"{what}: {quote(str(path))} is not a fechtbuch pack (format must be {PACK_FORMAT!r})"
         )
+    problems = schema_problems(data)
+    if problems:
+        more = f" (and {len(problems) - 1} more)" if len(problems) > 1 else ""
+        raise PackError(f"{what}: {quote(str(path))}: {problems[0]}{more}")
     return data

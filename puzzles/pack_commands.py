@@ -23,15 +23,24 @@ def pack() -> None:
 def pack_verify(pack_file: Path, as_json: bool) -> int:
     """Check PACK completely, with the independent minimax verifier.
 
-    Schema; every puzzle re-proved (exactly N, one key); every solution tree
-    complete and correct (every winning attacker alternative listed and none
-    that fails, every defender reply present, every "hit" a real hit); the
-    line inside the tree; ids; mirror duplicates; order.  One line per
-    problem; exit 1 on any.
+    Schema first (exit 2 if it fails: strict types, N at most 3).  Then every
+    derived field of every puzzle is re-derived and compared: re-proved
+    (exactly N, one key); every solution tree complete and correct (every
+    winning attacker alternative listed and none that fails, every defender
+    reply present, every "hit" a real hit); the main line; id, attacker,
+    cards; tags and difficulty recomputed; mirror duplicates; order.  One line
+    per problem naming the puzzle and the field; exit 1 on any.  Only
+    generator, seed and command are informative and not checked.
+
+    \b
+      fechtbuch pack verify data/packs/fechtuebungen.json
     """
-    data = load_pack(pack_file)
-    problems = verify_pack(data)
-    puzzles = data.get("puzzles", [])
+    from tqdm import tqdm
+
+    data = load_pack(pack_file)  # schema first: a malformed pack is exit 2, before any search
+    puzzles = data["puzzles"]
+    with tqdm(total=len(puzzles), desc="verifying", unit=" puzzles", disable=None) as bar:
+        problems = verify_pack(data, progress=lambda: bar.update(1))
     if as_json:
         emit_json({"pack": str(pack_file), "puzzles": len(puzzles), "problems": problems})
     else:

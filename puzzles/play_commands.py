@@ -19,7 +19,7 @@ from fechtbuch.engines.battleklinge.terminal.session import (
     longest_defence,
     write_record,
 )
-from fechtbuch.engines.clikit import POSITION, ensure_writable
+from fechtbuch.engines.clikit import CARD_LIST, INT, POSITION, ensure_writable, float_range
 from fechtbuch.engines.errors import InputError
 from fechtbuch.puzzles.pack import verify_puzzle
 from fechtbuch.puzzles.viewer import check_pack
@@ -84,9 +84,9 @@ def _pick_puzzle(
 @click.option(
     "--cards",
     "cards_text",
+    type=CARD_LIST,
     default="zufall",
     show_default=True,
-    metavar="SET|LIST",
     help="einsteiger, angriff, verteidigung, zufall, or five card ids joined by ','.",
 )
 @click.option("--draft", is_flag=True, help="Kartenwahl: pick cards alternately from eight.")
@@ -118,14 +118,14 @@ def _pick_puzzle(
 @click.option("--rotate", is_flag=True, help="Two players: turn the board after every move.")
 @click.option(
     "--clock",
-    type=click.FloatRange(0.1, 600),
+    type=float_range(0.1, 600),
     default=None,
     metavar="MINUTES",
     help="Two players: a chess clock with MINUTES per player.",
 )
 @click.option("--flip", is_flag=True, help="Draw the board from the other side.")
 @click.option("--no-warnings", is_flag=True, help="Hide the threat warnings.")
-@click.option("--seed", type=int, default=None, help="Seed for the deal and the computer.")
+@click.option("--seed", type=INT, default=None, help="Seed for the deal and the computer.")
 @click.option(
     "--save",
     "save_file",
@@ -224,9 +224,8 @@ def play_command(
         )
         outcome = session.run()
         if outcome.exercise_solved:
-            record = PlayerRecord.load()  # another game may have written it meanwhile
-            record.count_exercise(puzzle["id"], outcome.helped)
-            record.save()
+            with PlayerRecord.update() as record:  # another game may write it meanwhile
+                record.count_exercise(puzzle["id"], outcome.helped)
             state = "solved with help (yellow)" if outcome.helped else "solved (green)"
             click.echo(f"Exercise {number} {state}.")
         _maybe_save(session, save_file, force)
@@ -263,9 +262,8 @@ def play_command(
     )
     outcome = session.run()
     if outcome.winner is not None:
-        record = PlayerRecord.load()  # another game may have written it meanwhile
-        record.count_game(strength, won=outcome.winner == me, helped=outcome.helped)
-        record.save()
+        with PlayerRecord.update() as record:  # another game may write it meanwhile
+            record.count_game(strength, won=outcome.winner == me, helped=outcome.helped)
         entry = record.computer[strength]
         click.echo(
             f"Your record against {strength}: {entry['wins']} wins "
@@ -285,10 +283,11 @@ def _play_daily(daily_date, inp, record, seed, save_file, force, common) -> int:
     me = COLOR_CHARS.index(duel["school"])
     # only today's first game counts; it is booked as lost until it ends, so leaving a
     # losing game (quit, Ctrl-C, a closed terminal) cannot buy a second try
-    counted = date == today and date.isoformat() not in record.daily
+    counted = False
+    if date == today:  # checked and booked under the lock: of two sessions one counts
+        with PlayerRecord.update() as locked:
+            counted = locked.count_daily(date, "lost")
     if counted:
-        record.count_daily(date, "lost")
-        record.save()
         note = "This game counts for your streak (leaving it counts as a loss)."
     elif date != today:
         note = "Only today's duel counts for the streak; this one is for practice."
@@ -308,13 +307,13 @@ def _play_daily(daily_date, inp, record, seed, save_file, force, common) -> int:
         **common,
     )
     outcome = session.run()
-    record = PlayerRecord.load()
     if counted and outcome.how != "quit":
         result = (
             "aborted" if outcome.winner is None else ("won" if outcome.winner == me else "lost")
         )
-        record.daily[date.isoformat()] = result
-        record.save()
+        with PlayerRecord.update() as locked:
+            locked.daily[date.isoformat()] = result
+    record = PlayerRecord.load()
     click.echo(f"Streak: {record.streak(today)} day(s) in a row with a win.")
     _maybe_save(session, save_file, force)
     return 0

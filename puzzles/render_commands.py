@@ -9,9 +9,10 @@ import click
 from fechtbuch.engines.battleklinge.cards import COLOR_NAMES
 from fechtbuch.engines.battleklinge.position import Move, Position
 from fechtbuch.engines.battleklinge.svg import render_svg
-from fechtbuch.engines.clikit import MOVE, POSITION, atomic_write, read_json_file
+from fechtbuch.engines.clikit import MOVE, POSITION, atomic_write, int_range
 from fechtbuch.engines.errors import InputError
 from fechtbuch.puzzles import viewer
+from fechtbuch.puzzles.pack import load_pack
 from fechtbuch.puzzles.pack_commands import pack
 
 OUTPUT = click.Path(dir_okay=False, writable=True)
@@ -57,7 +58,7 @@ def pack_html(pack_file: str, output: str, force: bool) -> None:
     No network and no other files: open it in any browser.  Click a piece,
     then its target; the page says at once whether the sure path still holds.
     """
-    data = read_json_file(pack_file, "pack")
+    data = load_pack(pack_file)
     atomic_write(output, viewer.pack_html(data).encode(), force)
     click.echo(f"wrote {output} ({len(data['puzzles'])} puzzles)")
 
@@ -65,11 +66,11 @@ def pack_html(pack_file: str, output: str, force: bool) -> None:
 @pack.command("svg")
 @click.argument("pack_file", metavar="PACK", type=click.Path(dir_okay=False))
 @click.option("-d", "--directory", type=click.Path(file_okay=False), required=True)
-@click.option("--count", type=click.IntRange(1), help="Only the first COUNT puzzles.")
+@click.option("--count", type=int_range(1), help="Only the first COUNT puzzles.")
 @click.option(
     "--only",
     "numbers",
-    type=click.IntRange(1),
+    type=int_range(1),
     multiple=True,
     help="Only puzzle NUMBER (from 1, in pack order); repeatable.",
 )
@@ -88,7 +89,7 @@ def pack_svg(
     Files are named puzzle-<N>-<number>.svg (N the hit distance, numbers from 1
     in pack order), so the README's links stay put when a pack is re-made.
     """
-    data = read_json_file(pack_file, "pack")
+    data = load_pack(pack_file)
     viewer.check_pack(data)
     puzzles = data["puzzles"]
     for number in numbers:

@@ -29,7 +29,6 @@ from __future__ import annotations
 from fechtbuch.engines.battleklinge.cards import CARDS
 from fechtbuch.engines.errors import InputError
 from fechtbuch.puzzles.tags import LANDING_TAGS, TAGGERS
-from ortools.sat.python import cp_model
 
 PENALTY = 1000
 SOURCE_BONUS = {"engine": 6, "greedy": 4}
@@ -64,6 +63,8 @@ def quality(candidate: dict) -> int:
 
 def select(pool: list[dict], counts: dict[int, int], seed: int) -> list[dict]:
     """The chosen candidates (in pool order); raises PoolTooSmall."""
+    from ortools.sat.python import cp_model  # heavy: imported only when a pack is chosen
+
     for n, count in counts.items():
         have = sum(1 for c in pool if c["n"] == n)
         if have < count:
@@ -117,6 +118,10 @@ def select(pool: list[dict], counts: dict[int, int], seed: int) -> list[dict]:
     solver.parameters.num_workers = 1
     solver.parameters.random_seed = seed % (2**31)
     solver.parameters.max_deterministic_time = 20.0
+    # CP-SAT would catch Ctrl-C itself and return its best selection so far: a pack that
+    # depends on when the key was pressed.  Left to Python, Ctrl-C stops mining after the
+    # solve, the pool is kept, and --resume makes the same pack as an uninterrupted run.
+    solver.parameters.catch_sigint_signal = False
     status = solver.solve(model)
     if status not in (cp_model.OPTIMAL, cp_model.FEASIBLE):
         raise PoolTooSmall("pool: no selection satisfies the pack's hard constraints")

@@ -3,7 +3,14 @@
 from __future__ import annotations
 
 import click
-from fechtbuch.engines.clikit import POSITION, atomic_write, dump_json, emit_json
+from fechtbuch.engines.clikit import (
+    POSITION,
+    atomic_write,
+    dump_json,
+    emit_json,
+    float_range,
+    int_range,
+)
 from fechtbuch.solver.api import DEFAULT_VERIFY_NODES, SolverLimit, solve
 from fechtbuch.solver.dfpn import MAX_BUDGET
 
@@ -13,7 +20,7 @@ from fechtbuch.solver.dfpn import MAX_BUDGET
 @click.option(
     "--max",
     "max_n",
-    type=click.IntRange(1, MAX_BUDGET),
+    type=int_range(1, MAX_BUDGET),
     default=3,
     show_default=True,
     help="Bound N: look for hits within N own moves of either side.",
@@ -30,18 +37,18 @@ from fechtbuch.solver.dfpn import MAX_BUDGET
 @click.option(
     "--verify", is_flag=True, help="Confirm the answer with the independent minimax verifier."
 )
-@click.option("--max-nodes", type=click.IntRange(1), default=None, help="Node limit (default 50M).")
+@click.option("--max-nodes", type=int_range(1), default=None, help="Node limit (default 50M).")
 @click.option(
     "--verify-nodes",
-    type=click.IntRange(1),
+    type=int_range(1),
     default=DEFAULT_VERIFY_NODES,
     show_default=True,
     help="Node limit of the --verify minimax.",
 )
-@click.option("--time-limit", type=click.FloatRange(0), default=None, help="Time limit in seconds.")
+@click.option("--time-limit", type=float_range(0), default=None, help="Time limit in seconds.")
 @click.option(
     "--table-mb",
-    type=click.IntRange(1, 8192),
+    type=int_range(1, 8192),
     default=64,
     show_default=True,
     help="Transposition table size in MiB.",

@@ -91,7 +91,7 @@ def make_puzzle(text: str, n: int) -> dict:
     tree = attacker_tree(pos, n)
     line = main_line(tree)
     return {
-        "id": hashlib.sha256(f"{pos.to_text()}|{n}".encode()).hexdigest()[:12],
+        "id": "p-" + hashlib.sha256(f"{pos.to_text()}|{n}".encode()).hexdigest()[:12],
         "n": n,
         "position": pos.to_text(),
         "attacker": "gb"[pos.turn],
@@ -99,7 +99,8 @@ def make_puzzle(text: str, n: int) -> dict:
         "line": line,
         "solution": tree,
         "tags": [hit_kind(pos, line)],
-        "difficulty": float(len(str(tree))),  # a measured stand-in: the tree's size
+        # a measured stand-in within the schema's 1-10: the tree's size
+        "difficulty": min(10.0, round(1 + len(str(tree)) / 1000, 1)),
         "cards": [CARDS[c].id for c in pos.cards],
     }
 

@@ -48,7 +48,7 @@ def test_show_json():
     "args, fragment",
     [
         (["perft", "ssmss/5/5/5/SSMS g ausfall,volte bindung,stoss riposte"], "rank 1 'SSMS'"),
-        (["perft", START, "13"], "13 is not in the range 0<=x<=12"),
+        (["perft", START, "11"], "11 is not in the range 0<=x<=10"),
         (["show", "x y"], "expected 5 fields"),
         (["perft", "--bogus"], "No such option"),
     ],

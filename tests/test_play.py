@@ -305,9 +305,10 @@ def _pack_file(tmp_path, pack) -> str:
 @pytest.mark.parametrize(
     "damage, fragment",
     [
-        (lambda pack: pack.pop("puzzles"), "field 'puzzles' must be a list"),
-        (lambda pack: pack["puzzles"].insert(0, {}), "puzzle"),
-        (lambda pack: pack.update(puzzles="x"), "field 'puzzles' must be a list"),
+        (lambda pack: pack.pop("puzzles"), "schema: (top): 'puzzles' is a required property"),
+        (lambda pack: pack["puzzles"].insert(0, {}), "schema: puzzles/0"),
+        (lambda pack: pack.update(puzzles="x"), "schema: puzzles: 'x' is not of type 'array'"),
+        (lambda pack: pack["puzzles"][10].update(n=8), "schema: puzzles/10/n: 8 is greater"),
     ],
 )
 def test_malformed_pack_is_a_one_line_error(tmp_path, damage, fragment):
@@ -469,3 +470,41 @@ def test_two_player_undo_takes_back_one_move():
 def test_draft_shows_grids_and_can_be_left():
     out = play("--draft", "--seed", 5, lines=["quit"]).output
     assert "o the piece, x its jumps" in out and "Draft left; no game." in out
+
+
+def _claim_today(path: str, start_at: float, out) -> None:
+    """One 'play --daily' start in a child process: book today's game under the lock."""
+    import time as time_mod
+    from pathlib import Path as P
+
+    from fechtbuch.engines.battleklinge.terminal.records import PlayerRecord
+    from fechtbuch.puzzles.play_commands import utc_today
+
+    while time_mod.time() < start_at:
+        pass
+    with PlayerRecord.update(P(path)) as record:
+        counted = record.count_daily(utc_today(), "lost")
+        time_mod.sleep(0.05)  # widen the window a race would need
+    out.put(counted)
+
+
+def test_two_daily_sessions_at_once_count_once(tmp_path):
+    """Issue 12: the check and the booking of today's game happen under one file lock,
+    so of several sessions started together exactly one counts for the streak."""
+    import multiprocessing
+    import time as time_mod
+
+    context = multiprocessing.get_context("fork")
+    results = context.Queue()
+    path = str(tmp_path / "record.json")
+    start_at = time_mod.time() + 0.3
+    procs = [
+        context.Process(target=_claim_today, args=(path, start_at, results)) for _ in range(4)
+    ]
+    for proc in procs:
+        proc.start()
+    counted = [results.get(timeout=30) for _ in procs]
+    for proc in procs:
+        proc.join(timeout=30)
+    assert sorted(counted) == [False, False, False, True]
+    assert list(json.loads((tmp_path / "record.json").read_bytes())["daily"].values()) == ["lost"]

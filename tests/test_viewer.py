@@ -134,7 +134,7 @@ def test_page_is_self_contained(pack):
         (lambda p: p["puzzles"][2].update(line=["volte:a1b2"]), "field 'line' must start"),
         (
             lambda p: p["puzzles"][0]["solution"].update({"ausfall:z9a1": "hit"}),
-            "(b0cf0bcc68a0): solution: move: bad square in 'ausfall:z9a1'",
+            "(p-b0cf0bcc68a0): solution: move: bad square in 'ausfall:z9a1'",
         ),
     ],
 )

@@ -17,7 +17,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TypeAlias
 
-from fechtbuch.engines.errors import InputError
+from fechtbuch.engines.errors import InputError, quote
 
 Card: TypeAlias = int
 """Index of a card in :data:`CARDS`, 0 to 15."""
@@ -88,7 +88,7 @@ def card_from_id(text: str) -> Card:
     try:
         return _CARD_BY_ID[key]
     except KeyError:
-        raise CardError(f"unknown card {text!r}") from None
+        raise CardError(f"unknown card {quote(text)}") from None
 
 
 def card_id(card: Card) -> str:
@@ -116,10 +116,13 @@ def parse_card_list(text: str) -> tuple[Card, ...]:
     key = text.strip().lower()
     if key in CARD_SETS:
         return CARD_SETS[key]
-    parts = [p for p in key.split(",") if p.strip()]
-    cards = tuple(sorted(card_from_id(p) for p in parts))
-    if len(cards) != 5 or len(set(cards)) != 5:
+    parts = key.split(",")
+    if len(parts) != 5 or not all(p.strip() for p in parts):
         raise CardError(
-            f"card list {text!r} must name a set ({', '.join(CARD_SETS)}) or five distinct card ids"
+            f"card list {quote(text)} must name a set ({', '.join(CARD_SETS)}) "
+            "or five distinct card ids joined by ','"
         )
+    cards = tuple(sorted(card_from_id(p) for p in parts))
+    if len(set(cards)) != 5:
+        raise CardError(f"card list {quote(text)} names a card twice")
     return cards

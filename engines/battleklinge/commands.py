@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import click
-from fechtbuch.engines.clikit import POSITION, emit_json
+from fechtbuch.engines.clikit import INT, POSITION, emit_json, int_range
 from fechtbuch.engines.errors import InputError
 
 
@@ -77,12 +77,12 @@ def analyse(game: str, as_json: bool) -> None:
 @click.command()
 @click.argument("a", type=click.Choice(["leicht", "mittel", "stark", "meister"]))
 @click.argument("b", type=click.Choice(["leicht", "mittel", "stark", "meister"]))
-@click.option("--games", type=click.IntRange(1, 100_000), default=100, show_default=True)
-@click.option("--seed", type=int, default=1, show_default=True)
-@click.option("-j", "--jobs", type=click.IntRange(1, 64), default=1, show_default=True)
+@click.option("--games", type=int_range(1, 100_000), default=100, show_default=True)
+@click.option("--seed", type=INT, default=1, show_default=True)
+@click.option("-j", "--jobs", type=int_range(1, 64), default=1, show_default=True)
 @click.option(
     "--max-plies",
-    type=click.IntRange(2, 2000),
+    type=int_range(2, 2000),
     default=200,
     show_default=True,
     help="Half-moves before a game is aborted.",

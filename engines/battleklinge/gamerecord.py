@@ -33,13 +33,12 @@ from __future__ import annotations
 
 import os
 from dataclasses import dataclass, field
-from pathlib import Path
 
 from fechtbuch.engines.battleklinge import fast
 from fechtbuch.engines.battleklinge.cards import COLOR_CHARS, CardError, card_from_id
 from fechtbuch.engines.battleklinge.position import IllegalMoveError, Move, NotationError, Position
-from fechtbuch.engines.clikit import atomic_write
-from fechtbuch.engines.errors import InputError
+from fechtbuch.engines.clikit import atomic_write, read_text_file
+from fechtbuch.engines.errors import InputError, quote
 
 RESULTS = ("g", "b", "abgebrochen", "*")
 HEADER_COMMENT = "# fechtbuch game record"
@@ -190,14 +189,8 @@ def _is_card(text: str) -> bool:
 
 def read_game(path: str | os.PathLike) -> GameRecord:
     """Read a game record file; a missing or malformed file is an InputError."""
-    target = Path(path)
-    try:
-        text = target.read_text(encoding="utf-8")
-    except FileNotFoundError:
-        raise GameRecordError(f"game: no such file {str(target)!r}") from None
-    except (UnicodeDecodeError, IsADirectoryError) as err:
-        raise GameRecordError(f"game: cannot read {str(target)!r} as text ({err})") from None
-    return GameRecord.from_text(text, source=f"game {str(target)!r}")
+    text = read_text_file(path, "game")
+    return GameRecord.from_text(text, source=f"game {quote(os.fspath(path))}")
 
 
 def write_game(path: str | os.PathLike, record: GameRecord, force: bool = False) -> None:

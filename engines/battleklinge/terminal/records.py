@@ -18,11 +18,18 @@ from __future__ import annotations
 
 import datetime as dt
 import os
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 
 import orjson
-from fechtbuch.engines.clikit import atomic_write, dump_json
+
+try:
+    import fcntl
+except ImportError:  # not POSIX: no lock; the last writer wins, as before
+    fcntl = None
+from fechtbuch.engines.clikit import atomic_write, dump_json, read_input_bytes
 from fechtbuch.engines.errors import InputError
 
 RECORD_FORMAT = "fechtbuch-record"
@@ -46,8 +53,9 @@ class PlayerRecord:
         path = path or record_path()
         if not path.exists():
             return cls()
+        raw = read_input_bytes(path, "record")  # a FIFO or folder there cannot hang play
         try:
-            data = orjson.loads(path.read_bytes())
+            data = orjson.loads(raw)
             if data.get("format") != RECORD_FORMAT or data.get("version") != 1:
                 raise ValueError("wrong format or version")
             record = cls(dict(data["computer"]), dict(data["exercises"]), dict(data["daily"]))
@@ -71,6 +79,21 @@ class PlayerRecord:
             dt.date.fromisoformat(day)
             if outcome not in ("won", "lost", "aborted"):
                 raise ValueError("daily entry")
+
+    @classmethod
+    @contextmanager
+    def update(cls, path: Path | None = None) -> Iterator[PlayerRecord]:
+        """Load, change and save the record under an exclusive lock, so that two games
+        ending (or two daily duels starting) at once cannot both count or lose an
+        update: ``with PlayerRecord.update() as record: record.count_game(...)``."""
+        path = path or record_path()
+        path.parent.mkdir(parents=True, exist_ok=True)
+        with open(path.with_name(path.name + ".lock"), "a") as lock:
+            if fcntl is not None:
+                fcntl.flock(lock, fcntl.LOCK_EX)
+            record = cls.load(path)
+            yield record
+            record.save(path)
 
     def save(self, path: Path | None = None) -> None:
         data = {

@@ -1,0 +1,398 @@
+"""Hostile input (issue 12): every command answers bad files, packs, positions and
+numbers with exit 2 and exactly one line on stderr, never a traceback or a hang.
+
+In-process through click's runner (fast); the FIFO cases run as subprocesses with
+a timeout, since a FIFO that blocks would block the test itself.  Mutations are a
+seeded generator (SHA-256 of a label, as everywhere in fechtbuch), so a failure
+names a case that can be replayed.
+"""
+
+from __future__ import annotations
+
+import copy
+import hashlib
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+from fechtbuch import cli
+from fechtbuch.engines.clikit import dump_json
+from fechtbuch.engines.paths import data_path
+
+START = "ssmss/5/5/5/SSMSS g ausfall,volte bindung,stoss riposte"
+SHIPPED = data_path("packs", "fechtuebungen.json")
+GAME = '[Start "ssmss/5/5/5/SSMSS g ausfall,volte bindung,stoss riposte"]\n\n1. ausfall:c1c3\n'
+
+
+def run(*args):
+    return CliRunner().invoke(cli.main, [str(a) for a in args])
+
+
+def assert_one_line_error(result, status: int = 2) -> str:
+    """Exit ``status``, one line on stderr starting 'fechtbuch: error:', nothing else."""
+    assert not isinstance(result.exception, Exception) or isinstance(
+        result.exception, SystemExit
+    ), repr(result.exception)
+    assert result.exit_code == status, (result.exit_code, result.output[-500:])
+    lines = result.stderr.splitlines()
+    assert len(lines) == 1 and lines[0].startswith("fechtbuch: error:"), result.stderr[-500:]
+    assert "Traceback" not in result.output
+    assert len(lines[0]) <= 520, len(lines[0])
+    return lines[0]
+
+
+def file_commands(path: Path, tmp: Path) -> list[list[str]]:
+    """Every command that reads a user file, reading ``path``."""
+    p = str(path)
+    return [
+        ["pack", "verify", p],
+        ["pack", "show", p],
+        ["pack", "html", p, "-o", str(tmp / "out.html")],
+        ["pack", "svg", p, "-d", str(tmp / "svg")],
+        ["analyse", p],
+        ["daily", "verify", "--file", p],
+        ["daily", "vectors", "--schedule", p, "-o", str(tmp / "v.json")],
+        ["play", "--pack", p],
+        ["perft", "--suite", p],
+    ]
+
+
+def os_level_cases(tmp: Path) -> dict[str, Path]:
+    """Paths that fail in the operating system, not in the content."""
+    (tmp / "loop").symlink_to(tmp / "loop")
+    plain = tmp / "plain.txt"
+    plain.write_text("x")
+    binary = tmp / "latin1.json"
+    binary.write_bytes('{"format": "fechtbuch-pack", "seed": "M\u00fcller"}'.encode("latin-1"))
+    folder = tmp / "folder"
+    folder.mkdir()
+    return {
+        "symlink loop": tmp / "loop",
+        "long name": tmp / ("n" * 300 + ".json"),
+        "path through a file": plain / "pack.json",
+        "folder": folder,
+        "non-UTF-8": binary,
+        "missing": tmp / "missing.json",
+        "empty": _write(tmp / "empty.json", b""),
+    }
+
+
+def _write(path: Path, data: bytes) -> Path:
+    path.write_bytes(data)
+    return path
+
+
+def test_os_level_file_errors_are_one_line_for_every_command(tmp_path):
+    cases = os_level_cases(tmp_path)
+    for label, path in cases.items():
+        for args in file_commands(path, tmp_path):
+            line = assert_one_line_error(run(*args))
+            assert "'n" * 3 not in line or "characters)" in line, (label, args, line)
+
+
+@pytest.mark.skipif(os.geteuid() == 0, reason="root reads any folder: EACCES cannot happen")
+def test_a_file_in_a_folder_the_user_cannot_enter(tmp_path):
+    locked = tmp_path / "locked"
+    locked.mkdir()
+    (locked / "pack.json").write_bytes(SHIPPED.read_bytes())
+    locked.chmod(0)
+    try:
+        for args in file_commands(locked / "pack.json", tmp_path):
+            assert "Permission denied" in assert_one_line_error(run(*args))
+    finally:
+        locked.chmod(0o755)
+
+
+FIFO_SCRIPT = """
+import json, sys
+from click.testing import CliRunner
+from fechtbuch import cli
+for args in json.loads(sys.argv[1]):
+    print(json.dumps(args), flush=True)
+    result = CliRunner().invoke(cli.main, args)
+    print(json.dumps([result.exit_code, result.stderr]), flush=True)
+"""
+
+
+def test_a_fifo_never_blocks(tmp_path):
+    """Every file-reading command on a FIFO (and mine's resume state as one), in one
+    child process with a timeout: a command that blocks is named by the last line."""
+    fifo = tmp_path / "fifo.json"
+    os.mkfifo(fifo)
+    os.mkfifo(tmp_path / "state.json.partial")
+    commands = file_commands(fifo, tmp_path)
+    commands.append(["mine", "--resume", "-o", str(tmp_path / "state.json")])
+    try:
+        done = subprocess.run(
+            [sys.executable, "-c", FIFO_SCRIPT, json.dumps(commands)],
+            capture_output=True,
+            text=True,
+            timeout=60,
+        )
+    except subprocess.TimeoutExpired as err:
+        pytest.fail(f"blocked on a FIFO: {(err.stdout or b'').decode().splitlines()[-1:]}")
+    lines = done.stdout.splitlines()
+    assert len(lines) == 2 * len(commands), done.stderr[-2000:]
+    for args_line, result_line in zip(lines[::2], lines[1::2], strict=True):
+        status, err = json.loads(result_line)
+        assert status == 2 and len(err.splitlines()) == 1 and "FIFO" in err, (args_line, err)
+
+
+def test_symlink_loop_and_fifo_as_resume_state(tmp_path):
+    (tmp_path / "p.json.partial").symlink_to(tmp_path / "p.json.partial")
+    line = assert_one_line_error(run("mine", "--resume", "-o", tmp_path / "p.json"))
+    assert "symbolic links" in line
+
+
+def _rng_ints(label: str, count: int, bound: int) -> list[int]:
+    """``count`` numbers below ``bound`` from SHA-256 of ``label`` (reproducible)."""
+    out, counter = [], 0
+    while len(out) < count:
+        digest = hashlib.sha256(f"{label}/{counter}".encode()).digest()
+        out += [int.from_bytes(digest[i : i + 4], "big") % bound for i in range(0, 32, 4)]
+        counter += 1
+    return out[:count]
+
+
+def _paths(node, prefix=()):
+    """Every (path, value) inside a JSON value."""
+    yield prefix, node
+    if isinstance(node, dict):
+        for key, value in node.items():
+            yield from _paths(value, (*prefix, key))
+    elif isinstance(node, list):
+        for index, value in enumerate(node):
+            yield from _paths(value, (*prefix, index))
+
+
+WRONG_TYPES = {
+    str: [None, 1, 2.0, [], {}, True],
+    int: [2.0, None, "2", True, []],
+    float: ["4.5", None, True, [], {}],
+    list: [None, "x", {}, 3],
+    dict: [None, [], "x", 1.5],
+}
+
+
+def mutated_packs(count: int) -> list[tuple[str, bytes]]:
+    """Small packs (two shipped puzzles) with one value given a wrong JSON type, one key
+    removed, or the bytes cut short: each is invalid under the schema."""
+    base = json.loads(SHIPPED.read_bytes())
+    base["puzzles"] = base["puzzles"][:2]
+    paths = [p for p, _ in _paths(base) if p]
+    picks = _rng_ints("hostile-packs", 3 * count, 1 << 30)
+    out = []
+    for i in range(count):
+        pack = copy.deepcopy(base)
+        path = paths[picks[3 * i] % len(paths)]
+        parent = pack
+        for key in path[:-1]:
+            parent = parent[key]
+        kind = picks[3 * i + 1] % 3
+        if kind == 0 and isinstance(parent, dict) and "solution" not in path[:-1]:
+            del parent[path[-1]]
+            label = f"remove {'/'.join(map(str, path))}"
+        elif kind == 1:
+            data = dump_json(pack)
+            cut = picks[3 * i + 2] % (len(data) - 2) + 1
+            out.append((f"cut at byte {cut}", data[:cut]))
+            continue
+        else:
+            value = parent[path[-1]]
+            options = WRONG_TYPES[type(value)]
+            parent[path[-1]] = options[picks[3 * i + 2] % len(options)]
+            label = f"{'/'.join(map(str, path))} = {parent[path[-1]]!r}"
+        out.append((label, dump_json(pack)))
+    return out
+
+
+def test_mutated_packs_are_one_line_errors_in_every_pack_command(tmp_path):
+    for label, data in mutated_packs(40):
+        path = _write(tmp_path / "bad.json", data)
+        for args in (
+            ["pack", "verify", path],
+            ["pack", "show", path],
+            ["pack", "html", path, "-o", tmp_path / "x.html", "--force"],
+            ["pack", "svg", path, "-d", tmp_path / "svg", "--force"],
+            ["play", "--pack", path],
+        ):
+            result = run(*args)
+            assert result.exit_code == 2, (label, args, result.output[-300:])
+            assert_one_line_error(result)
+
+
+@pytest.mark.parametrize(
+    "change, fragment",
+    [
+        (lambda p: p["puzzles"][0].update(n=2.0), "puzzles/0/n: 2.0 is not of type 'integer'"),
+        (lambda p: p.update(puzzles=None), "puzzles: None is not of type 'array'"),
+        (lambda p: p.update(puzzles=[]), "puzzles: [] should be non-empty"),
+        (lambda p: p["puzzles"][1].update(n=8), "puzzles/1/n: 8 is greater than the maximum of 3"),
+        (lambda p: p.pop("seed"), "'seed' is a required property"),
+        (lambda p: p["puzzles"][0].pop("attacker"), "'attacker' is a required property"),
+        (lambda p: p.update(seed=True), "seed: True is not of type 'integer'"),
+    ],
+)
+def test_schema_errors_name_the_json_path(tmp_path, change, fragment):
+    pack = json.loads(SHIPPED.read_bytes())
+    change(pack)
+    path = _write(tmp_path / "p.json", dump_json(pack))
+    for command in (["pack", "verify"], ["pack", "show"], ["play", "--pack"]):
+        assert fragment in assert_one_line_error(run(*command, path))
+
+
+def test_a_huge_bad_file_is_quoted_briefly(tmp_path):
+    game = _write(tmp_path / "big.game", GAME.encode() + b"2. " + b"x" * 5_000_000 + b"\n")
+    assert_one_line_error(run("analyse", game))
+    suite = _write(tmp_path / "big.perft", b"id a\nposition " + b"y" * 1_000_000 + b"\n")
+    assert_one_line_error(run("perft", "--suite", suite))
+    pack = _write(tmp_path / "big.json", b'{"format": "' + b"z" * 1_000_000 + b'"}')
+    assert_one_line_error(run("pack", "verify", pack))
+    assert_one_line_error(run("show", "q" * 100_000))
+
+
+def mutated_positions(count: int) -> list[str]:
+    """The start position with one to three characters replaced, inserted or removed."""
+    alphabet = "sSmM12345/ gb,:xX\u00e4\u00df\t" + "ausfallvoltebindung"
+    picks = _rng_ints("hostile-positions", 7 * count, 1 << 30)
+    out = []
+    for i in range(count):
+        text = list(START)
+        for j in range(1 + picks[7 * i] % 3):
+            at = picks[7 * i + 1 + 2 * j] % (len(text) + 1)
+            char = alphabet[picks[7 * i + 2 + 2 * j] % len(alphabet)]
+            action = (picks[7 * i + 1 + 2 * j] >> 20) % 3
+            if action == 0 and at < len(text):
+                text[at] = char
+            elif action == 1:
+                text.insert(at, char)
+            elif at < len(text):
+                del text[at]
+        out.append("".join(text))
+    return out
+
+
+def test_mutated_positions_answer_or_fail_in_one_line():
+    for text in mutated_positions(50):
+        for args in (
+            ["show", text],
+            ["perft", text, "1"],
+            ["solve", text, "--max", "1"],
+            ["render", text, "-o", "-"],
+        ):
+            result = run(*args)
+            if result.exit_code != 0:
+                assert_one_line_error(result)
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["solve", START, "--max", "\uff12"],  # full-width 2
+        ["solve", START, "--max", "1_0"],
+        ["solve", START, "--max", "+2"],
+        ["solve", START, "--max", "2.0"],
+        ["solve", START, "--max", ""],
+        ["solve", START, "--max", "9" * 400],
+        ["solve", START, "--time-limit", "nan"],
+        ["solve", START, "--time-limit", "inf"],
+        ["solve", START, "--time-limit", "1e3"],
+        ["perft", START, "11"],
+        ["perft", START, "-1"],
+        ["play", "--two-players", "--clock", "nan"],
+        ["play", "--two-players", "--clock", "inf"],
+        ["play", "--two-players", "--clock", "-0"],
+        ["play", "--cards", ""],
+        ["play", "--cards", "ausfall,,volte,bindung,stoss"],
+        ["play", "--cards", "ausfall,volte,bindung,stoss,riposte,"],
+        ["mine", "--cards", "", "-o", "/nonexistent/never.json"],
+        ["mine", "--count", "\uff13", "-o", "/nonexistent/never.json"],
+        ["daily", "export", "--from", "2027-01-01", "--days", "0x10", "-o", "/nonexistent/x"],
+        ["match", "leicht", "leicht", "--seed", "\u0663"],  # Arabic-Indic digit 3
+    ],
+)
+def test_lenient_numbers_and_card_lists_are_rejected(args):
+    assert_one_line_error(run(*args))
+
+
+def test_blanks_around_numbers_and_card_ids_are_accepted(tmp_path):
+    """Documented leniency: ' 2 ' is 2, and blanks around card ids do not matter."""
+    assert run("solve", START, "--max", " 1 ").exit_code in (0, 1)
+    assert run("perft", START, " 2 ").output.strip() == "169"
+    result = CliRunner().invoke(
+        cli.main,
+        ["play", "--cards", " Ausfall, volte ,bindung,stoss, riposte", "--seed", "3"],
+        input="quit\n",
+    )
+    assert result.exit_code == 0, result.output
+
+
+def test_the_reader_refuses_specials_by_name(tmp_path):
+    from fechtbuch.engines.clikit import read_input_bytes
+    from fechtbuch.engines.errors import InputError
+
+    os.mkfifo(tmp_path / "f")
+    for path, fragment in [
+        (tmp_path / "f", "FIFO"),
+        (tmp_path, "folder"),
+        ("/dev/null", "device"),
+        ("a\0b", "bad file name"),
+    ]:
+        with pytest.raises(InputError, match=fragment):
+            read_input_bytes(path, "--x")
+
+
+def _state(**changes) -> dict:
+    params = {"ns": [2, 3], "count": 6, "cards": None, "seed": 7}
+    pool = {
+        "candidates": [],
+        "positions": {"random": 0, "greedy": 0, "engine": 0},
+        "found": {"random": 0, "greedy": 0, "engine": 0},
+        "games": 0,
+        "rejected": 0,
+    }
+    state = {"format": "fechtbuch-mine-state", "params": params, "next_game": 16, "pool": pool}
+    for path, value in changes.items():
+        node = state
+        keys = path.split("__")
+        for key in keys[:-1]:
+            node = node[key]
+        if value is KeyError:
+            del node[keys[-1]]
+        else:
+            node[keys[-1]] = value
+    return state
+
+
+@pytest.mark.parametrize(
+    "state",
+    [
+        _state(pool=KeyError),
+        _state(pool=None),
+        _state(pool__candidates=[{}]),
+        _state(pool__candidates=[{"n": 2}]),
+        _state(pool__positions={}),
+        _state(pool__games="3"),
+        _state(next_game=16.0),
+        _state(next_game=-1),
+        _state(format="other"),
+        [],
+        "x",
+    ],
+)
+def test_damaged_resume_state_is_one_line(tmp_path, state):
+    (tmp_path / "p.json.partial").write_bytes(json.dumps(state).encode())
+    args = ["mine", "--count", "6", "--seed", "7", "-o", tmp_path / "p.json", "--resume"]
+    line = assert_one_line_error(run(*args))
+    assert "--resume" in line and "damaged" in line
+    assert (tmp_path / "p.json.partial").exists() and not (tmp_path / "p.json").exists()
+
+
+def test_resume_state_with_other_options_is_refused(tmp_path):
+    (tmp_path / "p.json.partial").write_bytes(json.dumps(_state(params={"seed": 1})).encode())
+    args = ["mine", "--count", "6", "--seed", "7", "-o", tmp_path / "p.json", "--resume"]
+    assert "other options" in assert_one_line_error(run(*args))

@@ -19,9 +19,19 @@ import time  # noqa: E402
 import click  # noqa: E402
 from fechtbuch.engines import __version__  # noqa: E402
 from fechtbuch.engines.battleklinge.commands import COMMANDS as ENGINE_COMMANDS  # noqa: E402
-from fechtbuch.engines.battleklinge.players import use_hit_oracle  # noqa: E402
+from fechtbuch.engines.battleklinge.players import STRENGTH_NAMES, use_hit_oracle  # noqa: E402
 from fechtbuch.engines.battleklinge.position import START_EINSTEIGER, Position  # noqa: E402
-from fechtbuch.engines.clikit import INT, POSITION, dump_json, emit_json, int_range  # noqa: E402
+from fechtbuch.engines.clikit import (  # noqa: E402
+    POSITION,
+    dump_json,
+    emit_json,
+    games_option,
+    int_range,
+    jobs_option,
+    resolve_jobs,
+    runs_option,
+    seed_option,
+)
 from fechtbuch.engines.errors import InputError  # noqa: E402
 from fechtbuch.puzzles import (  # noqa: E402
     render_commands,  # attaches `pack html` and `pack svg` to the pack group
@@ -30,6 +40,7 @@ from fechtbuch.puzzles.daily_commands import daily_group  # noqa: E402
 from fechtbuch.puzzles.mine_commands import mine_command  # noqa: E402
 from fechtbuch.puzzles.pack_commands import pack  # noqa: E402
 from fechtbuch.puzzles.play_commands import play_command  # noqa: E402
+from fechtbuch.solver.bench import BENCH_TABLE_MB  # noqa: E402
 from fechtbuch.solver.commands import solve_command  # noqa: E402
 from fechtbuch.solver.hits import SolverHits  # noqa: E402
 
@@ -255,8 +266,14 @@ def bench() -> None:
 
 
 @bench.command("perft")
-@click.option("--depth", type=int_range(3, 10), default=8, show_default=True)
-@click.option("--runs", type=int_range(1, 50), default=5, show_default=True)
+@click.option(
+    "--depth",
+    type=int_range(3, 10),
+    default=8,
+    show_default=True,
+    help="Perft depth from the einsteiger start.",
+)
+@runs_option(5, 50)
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object instead of text.")
 def bench_perft(depth: int, runs: int, as_json: bool) -> None:
     """Leaves/s of perft DEPTH from the einsteiger start, single-threaded.
@@ -310,8 +327,14 @@ def bench_perft(depth: int, runs: int, as_json: bool) -> None:
 
 
 @bench.command("solve")
-@click.option("--runs", type=int_range(1, 20), default=3, show_default=True)
-@click.option("--table-mb", type=int_range(1, 8192), default=16, show_default=True)
+@runs_option(3, 20)
+@click.option(
+    "--table-mb",
+    type=int_range(1, 8192),
+    default=BENCH_TABLE_MB,
+    show_default=True,
+    help="Table size in MiB; the node signature holds only at the default.",
+)
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object instead of text.")
 def bench_solve(runs: int, table_mb: int, as_json: bool) -> int:
     """Solve the 220-position suite in data/bench/solver.jsonl (bound 4), check every
@@ -343,8 +366,8 @@ def bench_solve(runs: int, table_mb: int, as_json: bool) -> int:
 
 
 @bench.command("mine")
-@click.option("--runs", type=int_range(1, 10), default=3, show_default=True)
-@click.option("-j", "--jobs", type=int_range(1, 64), default=None, help="Workers (default: all).")
+@runs_option(3, 10)
+@jobs_option
 def bench_mine(runs: int, jobs: int | None) -> int:
     """Mine the shipped pack from scratch (its recorded command, into a temporary
     folder) and print candidates/s, the yield per source and the wall time; the
@@ -397,8 +420,14 @@ def bench_mine(runs: int, jobs: int | None) -> int:
 
 
 @bench.command("engine")
-@click.option("--positions", type=int_range(1, 1000), default=40, show_default=True)
-@click.option("--seed", type=INT, default=2026, show_default=True)
+@click.option(
+    "--positions",
+    type=int_range(1, 1000),
+    default=40,
+    show_default=True,
+    help="Middle-game positions to search.",
+)
+@seed_option(2026, "the positions")
 def bench_engine(positions: int, seed: int) -> None:
     """Engine search nodes/s and seconds per move of each strength (docs/strength.md)."""
     from fechtbuch.engines.battleklinge.enginebench import run_engine_bench
@@ -409,13 +438,14 @@ def bench_engine(positions: int, seed: int) -> None:
 @bench.command("tune-eval")
 @click.option(
     "--strength",
-    type=click.Choice(["leicht", "mittel", "stark", "meister"]),
+    type=click.Choice(STRENGTH_NAMES),
     default="stark",
     show_default=True,
+    help="The strength whose evaluation is tuned.",
 )
-@click.option("--games", type=int_range(2, 10_000), default=100, show_default=True)
-@click.option("--seed", type=INT, default=11, show_default=True)
-@click.option("-j", "--jobs", type=int_range(1, 64), default=2, show_default=True)
+@games_option(100)
+@seed_option(11, "the card sets and deals of the tuning matches")
+@jobs_option
 @click.option("--only", default=None, help="Comma-separated feature names to try.")
 @click.option(
     "--candidate", default=None, help="One weight set to confirm, e.g. 'mobility=2,race=6'."
@@ -425,7 +455,7 @@ def bench_tune_eval(strength, games, seed, jobs, only, candidate) -> None:
     against the current weights (how docs/strength.md's table was made)."""
     from fechtbuch.engines.battleklinge.tuning import run_tuning
 
-    run_tuning(strength, games, seed, jobs, only, candidate, click.echo)
+    run_tuning(strength, games, seed, resolve_jobs(jobs), only, candidate, click.echo)
 
 
 main.add_command(solve_command)

@@ -253,3 +253,56 @@ def read_json_file(path: str | os.PathLike, what: str):
     except orjson.JSONDecodeError as err:
         reason = quote(err, 120)[1:-1]
         raise InputError(f"{what}: {quote(path)} is not valid JSON ({reason})") from None
+
+
+# ---- options shared by every command of every game --------------------------------
+# One definition each, so the same idea has the same name, default and help everywhere.
+
+
+def jobs_option(command):
+    """``-j/--jobs``: worker processes, all cores by default; results never depend on it."""
+    return click.option(
+        "-j",
+        "--jobs",
+        type=int_range(1, 256),
+        default=None,
+        help="Worker processes (default: all cores).  The result does not depend on it.",
+    )(command)
+
+
+def resolve_jobs(jobs: int | None) -> int:
+    """The number of workers for ``--jobs`` (``None``: every core)."""
+    return jobs or os.cpu_count() or 1
+
+
+def seed_option(default: int = 1, what: str = "the deals and the computer's choices"):
+    """``--seed``: any integer; the same seed gives byte-identical results."""
+    return click.option(
+        "--seed",
+        type=INT,
+        default=default,
+        show_default=True,
+        help=f"Seed for {what} (SHA-256 derived; the same seed, the same result).",
+    )
+
+
+def games_option(default: int = 100):
+    """``--games``: how many games a match or tuning run plays (deals played twice)."""
+    return click.option(
+        "--games",
+        type=int_range(1, 100_000),
+        default=default,
+        show_default=True,
+        help="Number of games; each deal is played twice with the sides swapped.",
+    )
+
+
+def runs_option(default: int, maximum: int):
+    """``--runs``: repetitions of a benchmark; the median is reported."""
+    return click.option(
+        "--runs",
+        type=int_range(1, maximum),
+        default=default,
+        show_default=True,
+        help="Repetitions; the median is shown.",
+    )

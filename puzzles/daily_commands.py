@@ -123,6 +123,8 @@ def _check_duel(
 def verify_command(day, first, days, file) -> int:
     """Recompute duels, re-run the fairness checks and compare a file field by field.
 
+    With no argument: today's duel (UTC), as `daily show`.
+
     \b
       fechtbuch daily verify 2027-01-01
       fechtbuch daily verify --from 2027-01-01 --days 30
@@ -132,8 +134,10 @@ def verify_command(day, first, days, file) -> int:
     or field fails, 2 on bad input (impossible dates, malformed files).
     """
     modes = sum(x is not None for x in (day, first, file))
+    if modes == 0 and days is None:
+        day, modes = _today(), 1  # as `daily show`: no argument means today (UTC)
     if modes != 1 or (first is None) != (days is None):
-        raise InputError("verify: give exactly one of DATE, --from DATE --days N, --file FILE")
+        raise InputError("verify: give at most one of DATE, --from DATE --days N, --file FILE")
     deriver = daily.Deriver()
     recorded: list[daily.Duel | None]
     if file is not None:
@@ -169,11 +173,18 @@ def verify_command(day, first, days, file) -> int:
 @click.option("--from", "first", type=DateType("--from"), required=True, help="First date.")
 @click.option("--days", type=int_range(1, 100_000), required=True, help="Number of days.")
 @click.option(
-    "-o", "--output", type=click.Path(dir_okay=False), required=True, help="Schedule file to write."
+    "-o",
+    "--output",
+    type=click.Path(dir_okay=False),
+    default=None,
+    help="Schedule file to write (default: daily-<FROM>-<DAYS>.json in this folder).",
 )
 @click.option("--force", is_flag=True, help="Overwrite an existing file.")
-def export_command(first: date, days: int, output: str, force: bool) -> None:
+def export_command(first: date, days: int, output: str | None, force: bool) -> None:
     """Write the schedule of DAYS days from --from as JSON (atomic write).
+
+    \b
+      fechtbuch daily export --from 2027-01-01 --days 365 -o data/daily/2027.json
 
     The file: {"format": "fechtbuch-daily", "version": 1, "ruleset": ..., "days": [...]}
     with one entry per date (the fields of `daily show --json`).
@@ -182,6 +193,7 @@ def export_command(first: date, days: int, output: str, force: bool) -> None:
 
     from tqdm import tqdm
 
+    output = output or f"daily-{first.isoformat()}-{days}.json"
     if Path(output).exists() and not force:
         raise InputError(f"output: {output!r} exists; use --force to overwrite it")
     deriver = daily.Deriver()
@@ -202,9 +214,29 @@ def export_command(first: date, days: int, output: str, force: bool) -> None:
 
 @daily_group.command("measure")
 @click.option("--from", "first", type=DateType("--from"), help="First date (not with --all-sets).")
-@click.option("--days", type=int_range(1, 100_000), default=300, show_default=True)
-@click.option("--k", "ks", type=int_range(1, 8), multiple=True, default=(4, 5), show_default=True)
-@click.option("--max-nodes", type=int_range(1), default=daily.FAIR_MAX_NODES, show_default=True)
+@click.option(
+    "--days",
+    type=int_range(1, 100_000),
+    default=300,
+    show_default=True,
+    help="Number of dates (or card sets) to measure.",
+)
+@click.option(
+    "--k",
+    "ks",
+    type=int_range(1, 8),
+    multiple=True,
+    default=(4, 5),
+    show_default=True,
+    help="Fairness bound K (no forced hit within K own moves); repeatable.",
+)
+@click.option(
+    "--max-nodes",
+    type=int_range(1),
+    default=daily.FAIR_MAX_NODES,
+    show_default=True,
+    help="Solver node limit per check ('unknown' counts as a rejection).",
+)
 @click.option(
     "--all-sets",
     is_flag=True,
@@ -349,7 +381,13 @@ def _measure_all_sets(as_json: bool) -> int:
     required=True,
     help="A schedule file (data/daily/2027.json) to take days with rejected attempts from.",
 )
-@click.option("-o", "--output", type=click.Path(dir_okay=False), required=True)
+@click.option(
+    "-o",
+    "--output",
+    type=click.Path(dir_okay=False),
+    required=True,
+    help="The vectors file to write (the shipped one: data/daily/vectors.json).",
+)
 @click.option("--force", is_flag=True, help="Overwrite an existing file.")
 def vectors_command(schedule_file: str, output: str, force: bool) -> None:
     """Write the test vectors for other implementations (data/daily/vectors.json).

@@ -18,6 +18,8 @@ from fechtbuch.engines.clikit import (
     emit_json,
     ensure_writable,
     int_range,
+    jobs_option,
+    resolve_jobs,
 )
 from fechtbuch.engines.errors import InputError
 from fechtbuch.puzzles.mine_state import claim, load_state, state_json, state_path
@@ -117,20 +119,21 @@ def _pool_full(pool: Pool, ns, count) -> bool:
     help="Play every game with these five cards: einsteiger, angriff, verteidigung, "
     "or five ids joined by ','. Default (zufall): five of sixteen at random per game.",
 )
-@click.option("--seed", type=int_range(0), default=1, show_default=True)
 @click.option(
-    "-j",
-    "--jobs",
-    type=int_range(1, 256),
-    default=None,
-    help="Worker processes (default: all cores). The output does not depend on it.",
+    "--seed",
+    type=int_range(0),
+    default=1,
+    show_default=True,
+    help="Seed for the games, the sources and the selection (SHA-256 derived).",
 )
+@jobs_option
 @click.option(
     "-o",
     "--output",
     type=click.Path(dir_okay=False, path_type=Path),
     default=Path("pack.json"),
     show_default=True,
+    help="The pack file to write.",
 )
 @click.option("--resume", is_flag=True, help="Continue an interrupted run from OUTPUT.partial.")
 @click.option("--force", is_flag=True, help="Overwrite an existing OUTPUT.")
@@ -159,7 +162,7 @@ def mine_command(ns, count, cards_text, seed, jobs, output, resume, force, as_js
     cards = None if random_cards else parse_card_list(cards_text)
     cards_text = None if random_cards else cards_text
     ensure_writable(output, force=force)
-    jobs = jobs or os.cpu_count() or 1
+    jobs = resolve_jobs(jobs)
     params = {"ns": list(ns), "count": count, "cards": cards_text or None, "seed": seed}
     partial = state_path(output)
     pool = Pool()

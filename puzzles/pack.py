@@ -27,6 +27,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from functools import cache
+from pathlib import Path
 
 import jsonschema
 import orjson
@@ -35,7 +36,7 @@ from fechtbuch.engines.battleklinge.cards import COLOR_CHARS, card_id
 from fechtbuch.engines.battleklinge.position import Move, NotationError, Position
 from fechtbuch.engines.clikit import dump_json, read_json_file
 from fechtbuch.engines.errors import InputError, quote
-from fechtbuch.engines.paths import data_file
+from fechtbuch.engines.paths import data_file, data_path
 from fechtbuch.puzzles.mining import mirror_class, puzzle_id
 from fechtbuch.puzzles.rating import difficulty, features
 from fechtbuch.puzzles.tags import PuzzleFacts, tags_for
@@ -204,6 +205,33 @@ def verify_pack(pack, progress: Callable[[], None] | None = None) -> list[str]:
     if order != sorted(order):
         problems.append("puzzles: not ordered by n, difficulty, id")
     return problems
+
+
+def shipped_pack_path(reference: str) -> Path | None:
+    """The shipped pack called ``reference`` (``fechtuebungen``), if there is one.
+
+    >>> shipped_pack_path("fechtuebungen").name
+    'fechtuebungen.json'
+    >>> shipped_pack_path("no-such-pack") is None
+    True
+    """
+    if not reference or "/" in reference or "\\" in reference or reference.startswith("."):
+        return None
+    name = reference if reference.endswith(".json") else f"{reference}.json"
+    if name not in {entry.name for entry in data_file("packs").iterdir()}:
+        return None
+    return data_path("packs", name)
+
+
+def find_puzzle(pack: dict, reference: str) -> tuple[int, dict]:
+    """The puzzle whose id or number (from 1, in pack order) is ``reference``."""
+    puzzles = pack["puzzles"]
+    for number, puzzle in enumerate(puzzles, 1):
+        if reference in (puzzle["id"], str(number)):
+            return number, puzzle
+    raise InputError(
+        f"puzzle: no puzzle {quote(reference)} in the pack (ids, or numbers 1-{len(puzzles)})"
+    )
 
 
 def load_pack(path, what: str = "pack") -> dict:

@@ -8,17 +8,48 @@ import click
 from fechtbuch.engines.battleklinge.position import Position
 from fechtbuch.engines.battleklinge.textboard import draw_position
 from fechtbuch.engines.clikit import emit_json
-from fechtbuch.engines.errors import InputError
-from fechtbuch.puzzles.pack import load_pack, verify_pack
+from fechtbuch.puzzles.pack import find_puzzle, load_pack, shipped_pack_path, verify_pack
+
+
+class PackFileType(click.ParamType):
+    """A pack file, or the name of a shipped pack (``fechtuebungen``), so that an
+    installed copy can reach its own packs from any folder."""
+
+    name = "PACK"
+
+    def convert(self, value, param, ctx) -> Path:
+        if isinstance(value, Path):
+            return value
+        path = Path(value)
+        try:
+            exists = path.exists()
+        except OSError:  # a name too long and the like: the file reader says so
+            return path
+        if not exists:
+            shipped = shipped_pack_path(value)
+            if shipped is not None:
+                return shipped
+        return path
+
+
+PACK_FILE = PackFileType()
 
 
 @click.group("pack")
 def pack() -> None:
-    """Tools for exercise packs: verify, show, html, svg."""
+    """Tools for exercise packs: verify, show, html, svg.
+
+    PACK is a pack file or the name of a shipped pack: 'fechtuebungen'
+    (data/packs/fechtuebungen.json).
+
+    \b
+      fechtbuch pack verify fechtuebungen
+      fechtbuch pack show fechtuebungen --puzzle 1
+    """
 
 
 @pack.command("verify")
-@click.argument("pack_file", metavar="PACK", type=click.Path(dir_okay=False, path_type=Path))
+@click.argument("pack_file", metavar="PACK", type=PACK_FILE)
 @click.option("--json", "as_json", is_flag=True, help="Print the problems as JSON.")
 def pack_verify(pack_file: Path, as_json: bool) -> int:
     """Check PACK completely, with the independent minimax verifier.
@@ -68,8 +99,9 @@ def _count_nodes(node) -> tuple[int, int]:
 
 
 @pack.command("show")
-@click.argument("pack_file", metavar="PACK", type=click.Path(dir_okay=False, path_type=Path))
+@click.argument("pack_file", metavar="PACK", type=PACK_FILE)
 @click.option(
+    "--puzzle",
     "--id",
     "puzzle_ref",
     default=None,
@@ -91,10 +123,7 @@ def pack_show(pack_file: Path, puzzle_ref: str | None) -> None:
                 + ", ".join(p["tags"])
             )
         return
-    match = [p for i, p in enumerate(puzzles, 1) if puzzle_ref in (p["id"], str(i))]
-    if not match:
-        raise InputError(f"id: no puzzle {puzzle_ref!r} in {str(pack_file)!r}")
-    p = match[0]
+    _, p = find_puzzle(data, puzzle_ref)
     side = "Gold" if p["attacker"] == "g" else "Blau"
     click.echo(
         f"{p['id']}: {side} to move hits in {p['n']} (difficulty {p['difficulty']}; "

@@ -10,6 +10,7 @@ from pathlib import Path
 
 import click
 from fechtbuch.engines.battleklinge.cards import CARDS, COLOR_CHARS, COLOR_NAMES, parse_card_list
+from fechtbuch.engines.battleklinge.players import STRENGTH_NAMES
 from fechtbuch.engines.battleklinge.position import Move, Position
 from fechtbuch.engines.battleklinge.terminal.draft import DraftQuit, run_draft
 from fechtbuch.engines.battleklinge.terminal.records import PlayerRecord
@@ -21,10 +22,9 @@ from fechtbuch.engines.battleklinge.terminal.session import (
 )
 from fechtbuch.engines.clikit import CARD_LIST, INT, POSITION, ensure_writable, float_range
 from fechtbuch.engines.errors import InputError
-from fechtbuch.puzzles.pack import verify_puzzle
+from fechtbuch.puzzles.pack import find_puzzle, verify_puzzle
+from fechtbuch.puzzles.pack_commands import PACK_FILE
 from fechtbuch.puzzles.viewer import check_pack
-
-STRENGTHS = ("leicht", "mittel", "stark", "meister")
 
 
 def _writer(text: str, newline: bool = True) -> None:
@@ -59,17 +59,13 @@ def _pick_puzzle(
             if p["id"] not in record.exercises:
                 return number, p
         raise InputError("next: every exercise of this pack is solved already")
-    ref = ref or "1"
-    for number, p in enumerate(puzzles, 1):
-        if ref in (p["id"], str(number)):
-            return number, p
-    raise InputError(f"puzzle: no exercise {ref!r} in the pack (ids or numbers 1-{len(puzzles)})")
+    return find_puzzle(pack, ref or "1")
 
 
 @click.command("play")
 @click.option(
     "--strength",
-    type=click.Choice(STRENGTHS),
+    type=click.Choice(STRENGTH_NAMES),
     default="mittel",
     show_default=True,
     help="The computer's strength.",
@@ -100,8 +96,8 @@ def _pick_puzzle(
 @click.option(
     "--pack",
     "pack_file",
-    type=click.Path(dir_okay=False, path_type=Path),
-    help="Play the exercises of this pack (Fechtuebungen).",
+    type=PACK_FILE,
+    help="Play the exercises of this pack: a file or a shipped pack's name (fechtuebungen).",
 )
 @click.option("--puzzle", "puzzle_ref", metavar="ID|NUMBER", help="Which exercise (default 1).")
 @click.option("--next", "take_next", is_flag=True, help="The first exercise not yet solved.")

@@ -13,7 +13,7 @@ from fechtbuch.engines.clikit import MOVE, POSITION, atomic_write, int_range
 from fechtbuch.engines.errors import InputError
 from fechtbuch.puzzles import viewer
 from fechtbuch.puzzles.pack import load_pack
-from fechtbuch.puzzles.pack_commands import pack
+from fechtbuch.puzzles.pack_commands import PACK_FILE, pack
 
 OUTPUT = click.Path(dir_okay=False, writable=True)
 
@@ -49,35 +49,54 @@ def render(position: Position, move: Move | None, flip: bool, output: str, force
 
 
 @pack.command("html")
-@click.argument("pack_file", metavar="PACK", type=click.Path(dir_okay=False))
-@click.option("-o", "--output", type=OUTPUT, required=True, help="The HTML file to write.")
+@click.argument("pack_file", metavar="PACK", type=PACK_FILE)
+@click.option(
+    "-o",
+    "--output",
+    type=OUTPUT,
+    default=None,
+    help="The HTML file to write (default: PACK's name with .html, in this folder).",
+)
 @click.option("--force", is_flag=True, help="Overwrite OUTPUT if it exists.")
-def pack_html(pack_file: str, output: str, force: bool) -> None:
+def pack_html(pack_file: Path, output: str | None, force: bool) -> None:
     """Write one self-contained HTML page to browse PACK and try its puzzles.
 
     No network and no other files: open it in any browser.  Click a piece,
     then its target; the page says at once whether the sure path still holds.
+
+    \b
+      fechtbuch pack html fechtuebungen            # writes fechtuebungen.html
     """
+    output = output or f"{Path(pack_file).stem}.html"
     data = load_pack(pack_file)
     atomic_write(output, viewer.pack_html(data).encode(), force)
     click.echo(f"wrote {output} ({len(data['puzzles'])} puzzles)")
 
 
 @pack.command("svg")
-@click.argument("pack_file", metavar="PACK", type=click.Path(dir_okay=False))
-@click.option("-d", "--directory", type=click.Path(file_okay=False), required=True)
-@click.option("--count", type=int_range(1), help="Only the first COUNT puzzles.")
+@click.argument("pack_file", metavar="PACK", type=PACK_FILE)
 @click.option(
+    "-d",
+    "--directory",
+    type=click.Path(file_okay=False),
+    default=".",
+    show_default=True,
+    help="The folder to write the SVG files into (made if missing).",
+)
+@click.option("--first", "--count", "count", type=int_range(1), help="Only the first N puzzles.")
+@click.option(
+    "--puzzle",
     "--only",
     "numbers",
     type=int_range(1),
     multiple=True,
+    metavar="NUMBER",
     help="Only puzzle NUMBER (from 1, in pack order); repeatable.",
 )
 @click.option("--key", is_flag=True, help="Draw the key as an arrow (gives the answer away).")
 @click.option("--force", is_flag=True, help="Overwrite existing files.")
 def pack_svg(
-    pack_file: str,
+    pack_file: Path,
     directory: str,
     count: int | None,
     numbers: tuple[int, ...],
@@ -94,7 +113,7 @@ def pack_svg(
     puzzles = data["puzzles"]
     for number in numbers:
         if number > len(puzzles):
-            raise InputError(f"--only: puzzle {number} does not exist; PACK has {len(puzzles)}")
+            raise InputError(f"--puzzle: puzzle {number} does not exist; PACK has {len(puzzles)}")
     for number, puzzle in enumerate(puzzles[:count], start=1):
         if numbers and number not in numbers:
             continue

@@ -42,6 +42,8 @@ KERNEL = GAME.kernel()
 is_hit_move = KERNEL.is_winning_move
 
 DEFAULT_MAX_NODES = 50_000_000
+DEFAULT_TABLE_MB = 64
+"""Transposition table of `fechtbuch solve` and of the solver everywhere but the bench."""
 DEFAULT_VERIFY_NODES = 500_000_000
 """About half a minute of plain minimax: enough for every bound up to 5 and most of 6."""
 CHUNK_NODES = 2_000_000
@@ -116,7 +118,10 @@ class Prover:
     """
 
     def __init__(
-        self, max_nodes: int | None = None, time_limit: float | None = None, table_mb: int = 64
+        self,
+        max_nodes: int | None = None,
+        time_limit: float | None = None,
+        table_mb: int = DEFAULT_TABLE_MB,
     ):
         self.table = dfpn.new_table(table_mb)
         self._search = dfpn.compiled(KERNEL).search

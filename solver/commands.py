@@ -11,7 +11,7 @@ from fechtbuch.engines.clikit import (
     float_range,
     int_range,
 )
-from fechtbuch.solver.api import DEFAULT_VERIFY_NODES, SolverLimit, solve
+from fechtbuch.solver.api import DEFAULT_TABLE_MB, DEFAULT_VERIFY_NODES, SolverLimit, solve
 from fechtbuch.solver.dfpn import MAX_BUDGET
 
 
@@ -25,7 +25,7 @@ from fechtbuch.solver.dfpn import MAX_BUDGET
     show_default=True,
     help="Bound N: look for hits within N own moves of either side.",
 )
-@click.option("--json", "as_json", is_flag=True, help="Print one JSON object (fields below).")
+@click.option("--json", "as_json", is_flag=True, help="Print one JSON object (fields: see above).")
 @click.option(
     "--tree",
     "tree_file",
@@ -49,7 +49,7 @@ from fechtbuch.solver.dfpn import MAX_BUDGET
 @click.option(
     "--table-mb",
     type=int_range(1, 8192),
-    default=64,
+    default=DEFAULT_TABLE_MB,
     show_default=True,
     help="Transposition table size in MiB.",
 )

@@ -7,14 +7,10 @@ import subprocess
 import sys
 
 import pytest
-from click.testing import CliRunner
-from fechtbuch import cli
+from clirun import run
 
 START = "ssmss/5/5/5/SSMSS g ausfall,volte bindung,stoss riposte"
 
-
-def run(*args):
-    return CliRunner().invoke(cli.main, list(args))
 
 
 def test_perft_default_and_divide():

@@ -11,6 +11,7 @@ from datetime import date, timedelta
 
 import pytest
 from click.testing import CliRunner
+from clirun import run
 from fechtbuch import cli
 from fechtbuch.engines.battleklinge.cards import CARDS, card_from_id
 from fechtbuch.engines.battleklinge.position import Position
@@ -23,9 +24,6 @@ from hypothesis import strategies as st
 VECTORS = data_path("daily", "vectors.json")
 SCHEDULE_2027 = data_path("daily", "2027.json")
 
-
-def run(*args):
-    return CliRunner().invoke(cli.main, list(args))
 
 
 def load(path):
@@ -378,6 +376,15 @@ def _good_entry():
     return daily.Deriver().derive_candidate(date(2027, 1, 1), 0).to_json()
 
 
+def test_verify_without_a_date_checks_today_as_show_does(monkeypatch):
+    from fechtbuch.puzzles import daily_commands
+
+    monkeypatch.setattr(daily_commands, "_today", lambda: date(2027, 3, 1))
+    result = run("daily", "verify")
+    assert result.exit_code == 0, result.output
+    assert result.stdout.startswith("2027-03-01 ok")
+
+
 @pytest.mark.parametrize(
     "args, fragment",
     [
@@ -388,8 +395,8 @@ def _good_entry():
         (["verify", "2027-02-29"], "'2027-02-29' is not a calendar date"),
         (["verify", "--from", "2027-02-30", "--days", "2"], "--from: '2027-02-30'"),
         (["verify", "--from", "9999-12-31", "--days", "2"], "go past 9999-12-31"),
-        (["verify"], "give exactly one of DATE"),
-        (["verify", "2027-01-01", "--file", "x.json"], "give exactly one of DATE"),
+        (["verify", "--days", "3"], "give at most one of DATE"),
+        (["verify", "2027-01-01", "--file", "x.json"], "give at most one of DATE"),
         (["verify", "--file", "/nonexistent/x.json"], "file: no such file '/nonexistent/x.json'"),
         (
             ["export", "--from", "2027-01-01", "--days", "0", "-o", "x.json"],

@@ -19,6 +19,7 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
+from clirun import assert_one_line_error, run
 from fechtbuch import cli
 from fechtbuch.engines.clikit import dump_json
 from fechtbuch.engines.paths import data_path
@@ -27,22 +28,6 @@ START = "ssmss/5/5/5/SSMSS g ausfall,volte bindung,stoss riposte"
 SHIPPED = data_path("packs", "fechtuebungen.json")
 GAME = '[Start "ssmss/5/5/5/SSMSS g ausfall,volte bindung,stoss riposte"]\n\n1. ausfall:c1c3\n'
 
-
-def run(*args):
-    return CliRunner().invoke(cli.main, [str(a) for a in args])
-
-
-def assert_one_line_error(result, status: int = 2) -> str:
-    """Exit ``status``, one line on stderr starting 'fechtbuch: error:', nothing else."""
-    assert not isinstance(result.exception, Exception) or isinstance(
-        result.exception, SystemExit
-    ), repr(result.exception)
-    assert result.exit_code == status, (result.exit_code, result.output[-500:])
-    lines = result.stderr.splitlines()
-    assert len(lines) == 1 and lines[0].startswith("fechtbuch: error:"), result.stderr[-500:]
-    assert "Traceback" not in result.output
-    assert len(lines[0]) <= 520, len(lines[0])
-    return lines[0]
 
 
 def file_commands(path: Path, tmp: Path) -> list[list[str]]:

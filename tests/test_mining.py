@@ -8,8 +8,7 @@ import json
 import fechtbuch.puzzles.mine_commands as mine_commands
 import orjson
 import pytest
-from click.testing import CliRunner
-from fechtbuch import cli
+from clirun import run
 from fechtbuch.engines.battleklinge.position import Move, Position
 from fechtbuch.engines.paths import data_path
 from fechtbuch.puzzles.hashrng import HashRandom
@@ -21,9 +20,6 @@ from fechtbuch.puzzles.tags import TAGGERS, PuzzleFacts, tags_for
 
 SHIPPED = data_path("packs", "fechtuebungen.json")
 
-
-def run(*args):
-    return CliRunner().invoke(cli.main, [str(a) for a in args])
 
 
 @pytest.fixture(scope="module")

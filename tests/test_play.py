@@ -145,7 +145,7 @@ def test_exercise_failed_reports_lost_path_then_solved_with_help(private_record)
 
 def test_exercise_bad_reference_is_a_one_line_error():
     result = play("--pack", PACK, "--puzzle", "99")
-    assert result.exit_code == 2 and "no exercise '99'" in result.output
+    assert result.exit_code == 2 and "puzzle: no puzzle '99'" in result.output
 
 
 def test_computer_game_win_is_counted(private_record):

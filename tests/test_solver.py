@@ -7,8 +7,7 @@ import json
 import random
 
 import pytest
-from click.testing import CliRunner
-from fechtbuch import cli
+from clirun import run
 from fechtbuch.engines.battleklinge import fast, reference
 from fechtbuch.engines.battleklinge.kernel import KERNEL, has_immediate_hit
 from fechtbuch.engines.battleklinge.position import Move, Position
@@ -231,9 +230,6 @@ def test_start_positions_accept_bound_7():
 
 # ---- the command ----------------------------------------------------------
 
-
-def run(*args):
-    return CliRunner().invoke(cli.main, list(args))
 
 
 def test_solve_command_text_json_and_tree(tmp_path):

@@ -45,6 +45,7 @@ from fechtbuch.engines.battleklinge.position import Move, Position
 from fechtbuch.engines.battleklinge.search import (
     Searcher,
     format_score,
+    hit_moves,
     score_to_students,
 )
 
@@ -171,6 +172,25 @@ class GameAnalysis:
         return "\n".join(lines)
 
 
+def loss_reason(before: int, after: int, loss: float) -> str:
+    """Why a move is marked: a forced result found by the search is named as such, never
+    shown through its +-100-student stand-in.
+
+    >>> from fechtbuch.engines.battleklinge.negamax import WIN
+    >>> loss_reason(20, -(WIN - 4), 100.2), loss_reason(WIN - 3, 50, 99.5)
+    ('allows a forced hit in 2', 'misses a forced hit in 2')
+    >>> loss_reason(150, 10, 1.4)
+    'loses 1.40 students'
+    """
+    allowed = hit_moves(after)
+    if allowed is not None and allowed < 0:
+        return f"allows a forced hit in {-allowed}"
+    missed = hit_moves(before)
+    if missed is not None and missed > 0:
+        return f"misses a forced hit in {missed}"
+    return f"loses {loss:.2f} students"
+
+
 class Analyser:
     """Analyses positions and games; holds the exact hit search and the depth."""
 
@@ -199,7 +219,7 @@ class Analyser:
                 better = max(safe, key=lambda m: (scores[m], _neg_key(m)))
         loss = max(0.0, score_to_students(before) - score_to_students(after))
         if not mark and mark_for_loss(loss):
-            mark, reason = mark_for_loss(loss), f"loses {loss:.2f} students"
+            mark, reason = mark_for_loss(loss), loss_reason(before, after, loss)
         if better == move:
             better = None
         return MoveAnalysis(

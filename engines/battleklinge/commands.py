@@ -3,7 +3,16 @@
 from __future__ import annotations
 
 import click
-from fechtbuch.engines.clikit import INT, POSITION, emit_json, int_range
+from fechtbuch.engines.battleklinge.players import STRENGTH_NAMES
+from fechtbuch.engines.clikit import (
+    POSITION,
+    emit_json,
+    games_option,
+    int_range,
+    jobs_option,
+    resolve_jobs,
+    seed_option,
+)
 from fechtbuch.engines.errors import InputError
 
 
@@ -75,11 +84,11 @@ def analyse(game: str, as_json: bool) -> None:
 
 
 @click.command()
-@click.argument("a", type=click.Choice(["leicht", "mittel", "stark", "meister"]))
-@click.argument("b", type=click.Choice(["leicht", "mittel", "stark", "meister"]))
-@click.option("--games", type=int_range(1, 100_000), default=100, show_default=True)
-@click.option("--seed", type=INT, default=1, show_default=True)
-@click.option("-j", "--jobs", type=int_range(1, 64), default=1, show_default=True)
+@click.argument("a", type=click.Choice(STRENGTH_NAMES))
+@click.argument("b", type=click.Choice(STRENGTH_NAMES))
+@games_option(100)
+@seed_option(1, "the card sets and deals")
+@jobs_option
 @click.option(
     "--max-plies",
     type=int_range(2, 2000),
@@ -95,7 +104,7 @@ def match(
     b: str,
     games: int,
     seed: int,
-    jobs: int,
+    jobs: int | None,
     max_plies: int,
     games_out: str | None,
     force: bool,
@@ -117,7 +126,7 @@ def match(
 
         if Path(games_out).exists() and not force:
             raise InputError(f"output: {games_out!r} exists; use --force to overwrite it")
-    summary, results = run_match(a, b, games, seed, jobs, max_plies)
+    summary, results = run_match(a, b, games, seed, resolve_jobs(jobs), max_plies)
     if games_out:
         atomic_write(games_out, dump_json([asdict(r) for r in results]), force=force)
     if as_json:

@@ -1,0 +1,79 @@
+"""The command line speaks one language: every option explained, the same idea
+under the same name in every command, shipped packs reachable by name."""
+
+from __future__ import annotations
+
+import click
+import pytest
+from clirun import run
+from fechtbuch import cli
+
+
+def _commands(group: click.Group, prefix: tuple[str, ...] = ()):
+    ctx = click.Context(group)
+    for name in group.list_commands(ctx):
+        command = group.get_command(ctx, name)
+        path = (*prefix, name)
+        if isinstance(command, click.Group):
+            yield from _commands(command, path)
+        else:
+            yield " ".join(path), command
+
+
+COMMANDS = dict(_commands(cli.main))
+
+
+@pytest.mark.parametrize("name", sorted(COMMANDS))
+def test_every_option_has_help_and_the_command_an_example(name):
+    command = COMMANDS[name]
+    missing = [
+        "/".join(p.opts)
+        for p in command.params
+        if isinstance(p, click.Option) and not p.help and p.name != "help"
+    ]
+    assert missing == [], f"fechtbuch {name}: options without help: {missing}"
+    assert (command.help or "").strip(), f"fechtbuch {name} has no help text"
+
+
+def test_shared_options_mean_the_same_everywhere():
+    """-j/--jobs, --seed, --games, --json, --force: one name, one kind of value."""
+    seen: dict[str, set[str]] = {}
+    for command in COMMANDS.values():
+        for p in command.params:
+            if isinstance(p, click.Option) and p.name in ("jobs", "force", "as_json"):
+                seen.setdefault(p.name, set()).add(" ".join(sorted(p.opts)))
+    assert seen["jobs"] == {"--jobs -j"}
+    assert seen["force"] == {"--force"}
+    assert seen["as_json"] == {"--json"}
+    jobs_defaults = {
+        name: p.default
+        for name, c in COMMANDS.items()
+        for p in c.params
+        if p.name == "jobs"
+    }
+    assert set(jobs_defaults.values()) == {None}, jobs_defaults  # None: all cores
+
+
+def test_shipped_pack_by_name_and_puzzle_option(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    one = run("pack", "show", "fechtuebungen", "--puzzle", "1")
+    assert one.exit_code == 0, one.output
+    assert run("pack", "show", "fechtuebungen", "--id", "1").output == one.output
+    missing = run("pack", "show", "fechtuebungen", "--puzzle", "99")
+    assert missing.exit_code == 2 and "puzzle: no puzzle '99'" in missing.stderr
+    assert run("pack", "show", "no-such-pack").exit_code == 2
+    html = run("pack", "html", "fechtuebungen")
+    assert html.exit_code == 0, html.output
+    assert (tmp_path / "fechtuebungen.html").read_text().startswith("<!DOCTYPE html>")
+    svg = run("pack", "svg", "fechtuebungen", "--puzzle", "2")
+    assert svg.exit_code == 0, svg.output
+    assert [p.name for p in tmp_path.glob("*.svg")] == ["puzzle-2-02.svg"]
+
+
+def test_daily_export_writes_a_default_file(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    result = run("daily", "export", "--from", "2027-01-01", "--days", "1")
+    assert result.exit_code == 0, result.output
+    assert (tmp_path / "daily-2027-01-01-1.json").is_file()
+    again = run("daily", "export", "--from", "2027-01-01", "--days", "1")
+    assert again.exit_code == 2  # never overwritten without --force

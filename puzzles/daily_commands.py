@@ -9,7 +9,7 @@ from datetime import date, datetime, timezone
 import click
 from fechtbuch.engines.clikit import atomic_write, dump_json, emit_json, int_range, read_json_file
 from fechtbuch.engines.errors import InputError
-from fechtbuch.puzzles import daily
+from fechtbuch.puzzles.battleklinge import daily
 
 
 class DateType(click.ParamType):
@@ -392,7 +392,7 @@ def _measure_all_sets(as_json: bool) -> int:
 def vectors_command(schedule_file: str, output: str, force: bool) -> None:
     """Write the test vectors for other implementations (data/daily/vectors.json).
 
-    The fixed dates of puzzles.daily.vector_dates, every day of the schedule
+    The fixed dates of puzzles.battleklinge.daily.vector_dates, every day of the schedule
     whose first attempts were rejected, the intermediate values, and one
     candidate that only the balance check rejects.
     """

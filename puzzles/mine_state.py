@@ -16,9 +16,9 @@ from pathlib import Path
 import orjson
 from fechtbuch.engines.clikit import read_json_file
 from fechtbuch.engines.errors import InputError, quote
+from fechtbuch.puzzles.battleklinge.sources import SOURCES
 from fechtbuch.puzzles.mining import Pool
 from fechtbuch.puzzles.pack import SCHEMA_PATH, StrictValidator
-from fechtbuch.puzzles.sources import SOURCES
 
 STATE_FORMAT = "fechtbuch-mine-state"
 

@@ -3,7 +3,7 @@
 Pipeline for each game (a pure function of seed and game index, so any
 number of workers gives the same pool):
 
-1. play the game (:mod:`puzzles.sources`);
+1. play the game (:mod:`puzzles.battleklinge.sources`);
 2. for each position from ply 2 on: df-pn distance within max(N); keep it if
    the distance is one of the wanted N and there is exactly one key;
 3. main line and full solution tree from df-pn;
@@ -22,9 +22,9 @@ from dataclasses import dataclass, field
 from fechtbuch.engines.battleklinge import fast
 from fechtbuch.engines.battleklinge.cards import COLOR_CHARS, card_id
 from fechtbuch.engines.battleklinge.position import Position
-from fechtbuch.puzzles.rating import difficulty, features
-from fechtbuch.puzzles.sources import SOURCES, play_game
-from fechtbuch.puzzles.tags import PuzzleFacts, tags_for
+from fechtbuch.puzzles.battleklinge.rating import difficulty, features
+from fechtbuch.puzzles.battleklinge.sources import SOURCES, play_game
+from fechtbuch.puzzles.battleklinge.tags import PuzzleFacts, tags_for
 from fechtbuch.solver.api import Prover, SolverLimit
 from fechtbuch.solver.verify import verify_exercise
 

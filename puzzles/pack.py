@@ -17,8 +17,8 @@ is bounded; a larger ``n`` is an error of the pack, found before any search.
 ``pack verify`` (:func:`verify_pack`) re-derives every derived field of every
 puzzle and compares: ``n`` and ``key`` (exactly N, the only key), ``solution``
 (complete and correct), ``line`` (the main line), ``id``, ``attacker``,
-``cards``, ``tags`` (:func:`puzzles.tags.tags_for`) and ``difficulty``
-(:func:`puzzles.rating.difficulty`), plus order and mirror duplicates.  Only
+``cards``, ``tags`` (:func:`puzzles.battleklinge.tags.tags_for`) and ``difficulty``
+(:func:`puzzles.battleklinge.rating.difficulty`), plus order and mirror duplicates.  Only
 ``generator``, ``seed`` and ``command`` are informative: they say how the pack
 was made and are not verified.
 """
@@ -37,9 +37,9 @@ from fechtbuch.engines.battleklinge.position import Move, NotationError, Positio
 from fechtbuch.engines.clikit import dump_json, read_json_file
 from fechtbuch.engines.errors import InputError, quote
 from fechtbuch.engines.paths import data_file, data_path
+from fechtbuch.puzzles.battleklinge.rating import difficulty, features
+from fechtbuch.puzzles.battleklinge.tags import PuzzleFacts, tags_for
 from fechtbuch.puzzles.mining import mirror_class, puzzle_id
-from fechtbuch.puzzles.rating import difficulty, features
-from fechtbuch.puzzles.tags import PuzzleFacts, tags_for
 from fechtbuch.solver.verify import main_line as verifier_main_line
 from fechtbuch.solver.verify import verify_exercise, verify_tree
 

@@ -270,7 +270,7 @@ def play_command(
 
 
 def _play_daily(daily_date, inp, record, seed, save_file, force, common) -> int:
-    from fechtbuch.puzzles.daily import duel_for_date, parse_date
+    from fechtbuch.puzzles.battleklinge.daily import duel_for_date, parse_date
 
     today = utc_today()
     date = today if daily_date == "today" else parse_date(daily_date)

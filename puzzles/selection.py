@@ -28,7 +28,7 @@ from __future__ import annotations
 
 from fechtbuch.engines.battleklinge.cards import CARDS
 from fechtbuch.engines.errors import InputError
-from fechtbuch.puzzles.tags import LANDING_TAGS, TAGGERS
+from fechtbuch.puzzles.battleklinge.tags import LANDING_TAGS, TAGGERS
 
 PENALTY = 1000
 SOURCE_BONUS = {"engine": 6, "greedy": 4}

@@ -17,7 +17,7 @@ from fechtbuch.engines.battleklinge.cards import CARDS, card_from_id
 from fechtbuch.engines.battleklinge.position import Position
 from fechtbuch.engines.clikit import dump_json
 from fechtbuch.engines.paths import data_path
-from fechtbuch.puzzles import daily
+from fechtbuch.puzzles.battleklinge import daily
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
 

@@ -11,12 +11,12 @@ import pytest
 from clirun import run
 from fechtbuch.engines.battleklinge.position import Move, Position
 from fechtbuch.engines.paths import data_path
+from fechtbuch.puzzles.battleklinge.rating import difficulty
+from fechtbuch.puzzles.battleklinge.tags import TAGGERS, PuzzleFacts, tags_for
 from fechtbuch.puzzles.hashrng import HashRandom
 from fechtbuch.puzzles.mining import examine_game, examine_position, mirror_class
 from fechtbuch.puzzles.pack import load_pack, verify_pack
-from fechtbuch.puzzles.rating import difficulty
 from fechtbuch.puzzles.selection import band, quality, select
-from fechtbuch.puzzles.tags import TAGGERS, PuzzleFacts, tags_for
 
 SHIPPED = data_path("packs", "fechtuebungen.json")
 

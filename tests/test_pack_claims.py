@@ -16,7 +16,7 @@ from click.testing import CliRunner
 from fechtbuch import cli
 from fechtbuch.engines.clikit import dump_json
 from fechtbuch.engines.paths import data_path
-from fechtbuch.puzzles.tags import TAGGERS
+from fechtbuch.puzzles.battleklinge.tags import TAGGERS
 
 SHIPPED = json.loads(data_path("packs", "fechtuebungen.json").read_bytes())
 SMALL = {**SHIPPED, "puzzles": [SHIPPED["puzzles"][0], SHIPPED["puzzles"][25]]}

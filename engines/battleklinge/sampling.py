@@ -2,7 +2,7 @@
 
 Every function takes an explicit :class:`random.Random` so callers control the
 stream; no module state.  (Published artefacts such as the daily duel derive
-their randomness from SHA-256 instead; see puzzles/daily.)
+their randomness from SHA-256 instead; see puzzles/battleklinge/daily/.)
 """
 
 from __future__ import annotations

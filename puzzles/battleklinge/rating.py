@@ -23,7 +23,7 @@ from __future__ import annotations
 
 from fechtbuch.engines.battleklinge import fast, reference
 from fechtbuch.engines.battleklinge.position import Move, Position
-from fechtbuch.puzzles.tags import hits_if_to_move_again
+from fechtbuch.puzzles.battleklinge.tags import hits_if_to_move_again
 from fechtbuch.solver.api import Prover
 
 WEIGHTS = {"n": 2.5, "effort": 0.45, "tempting": 0.6, "defender_options": 0.08, "quiet": 1.2}

@@ -113,6 +113,14 @@ def legal_actions(state: State) -> list[Action]:
     team = state.config.team_of(seat)
     hand = state.hands[seat]
     out = set()
+    completing = set()  # free fields whose taking completes the pattern
+    for f in range(ROWS * COLS):
+        cell = field_cell(f)
+        if is_free(*cell) and cell not in board:
+            trial = dict(board)
+            trial[cell] = team
+            if complete_patterns(trial, team, state.pattern, cell):
+                completing.add(f)
     for card in hand:
         for f in range(ROWS * COLS):
             cell = field_cell(f)
@@ -124,11 +132,8 @@ def legal_actions(state: State) -> list[Action]:
             if card == JOKER and board.get(cell) not in (None, CROWN, team):
                 out.add(Action(Kind.JOKER_REMOVE, card, f))
                 out.add(Action(Kind.JOKER_REPLACE, card, f))
-            if is_free(*cell) and empty:
-                trial = dict(board)
-                trial[cell] = team
-                if complete_patterns(trial, team, state.pattern, cell):
-                    out.add(Action(Kind.FREE, card, f))
+            if f in completing:
+                out.add(Action(Kind.FREE, card, f))
     dead = [
         c
         for c in hand

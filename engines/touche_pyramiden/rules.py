@@ -329,3 +329,64 @@ def returns(state: State) -> tuple[float, ...]:
     return tuple(
         1.0 / len(winners) if config.team_of(s) in winners else 0.0 for s in range(config.players)
     )
+
+
+# ---- composing positions -----------------------------------------------------------
+def compose(
+    config: Config,
+    pattern: Pattern,
+    hands: list[list[str]],
+    pyramids: dict[int, list[str]] | None = None,
+    crowned: list[str] = (),
+    to_move: int = 0,
+    pile_sizes: list[int] | None = None,
+    round_no: int = 1,
+    scores: tuple[int, ...] | None = None,
+    starter: int | None = None,
+    seed: str = "compose",
+) -> State:
+    """A PLAY state from a few facts (for tests, exercises and ``show``).
+
+    ``pyramids`` maps a team to its field names; the cards not in a hand fill the
+    piles (``pile_sizes``, default: as many as a fresh deal leaves, capped by what is
+    left) in a fixed order, and whatever remains goes to the discard pile.
+    """
+    from fechtbuch.engines.touche_pyramiden.board import parse_card, parse_field
+
+    n = config.players
+    own = [0] * config.teams
+    for team, names in (pyramids or {}).items():
+        for name in names:
+            own[team] |= 1 << parse_field(name)
+    crown = sum(1 << parse_field(name) for name in crowned)
+    hand_kinds = [tuple(sorted(parse_card(c) for c in h)) for h in hands]
+    rest = full_deck()
+    for hand in hand_kinds:
+        for k in hand:
+            rest.remove(k)
+    rest.sort()
+    aside = tuple(rest[: 108 % n])
+    rest = rest[108 % n :]
+    sizes = pile_sizes if pile_sizes is not None else [config.pile_size - 5] * n
+    piles = []
+    for s in range(n):
+        size = min(sizes[s], len(rest)) if len(hand_kinds[s]) == 5 else 0
+        piles.append(tuple(rest[:size]))
+        rest = rest[size:]
+    return State(
+        config=config,
+        round=round_no,
+        phase=Phase.PLAY,
+        pattern=pattern,
+        to_move=to_move,
+        starter=to_move if starter is None else starter,
+        scores=scores or (0,) * config.teams,
+        own=tuple(own),
+        crowned=crown,
+        hands=tuple(hand_kinds),
+        piles=tuple(piles),
+        discard=tuple(rest),
+        aside=aside,
+        passes=0,
+        seed=seed,
+    )

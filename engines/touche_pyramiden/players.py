@@ -24,7 +24,6 @@ from fechtbuch.engines.touche_pyramiden import rules
 from fechtbuch.engines.touche_pyramiden.board import CARD_MASK, JOKER
 from fechtbuch.engines.touche_pyramiden.determinise import determinise
 from fechtbuch.engines.touche_pyramiden.evaluate import (
-    board_value,
     field_delta,
     threats,
 )
@@ -35,9 +34,14 @@ from fechtbuch.engines.touche_pyramiden.shuffle import HashStream
 from fechtbuch.engines.touche_pyramiden.state import Action, Kind, Phase, State
 
 JOKER_COST = 25.0
-"""What spending a joker on an ordinary placement costs in evaluation points."""
+"""What spending a joker on an ordinary placement costs ``mittel`` (evaluation points)."""
+STARK_JOKER_COST = 300.0
+"""The same for ``stark``, which keeps its jokers for completions and blocks: measured
+0.58 against 0.51 (cost 25) in 400 greedy games against ``mittel`` (docs/strength.md)."""
 DEAD_CARD_VALUE = 5.0
 """What exchanging one dead card is worth (when the pile still has cards)."""
+WIN_NEXT = 400.0
+"""What holding a completion at one's next turn is worth in the lookahead."""
 
 
 class Strength(enum.Enum):
@@ -65,7 +69,7 @@ def _choose_pattern(state: State) -> Action:
     return Action(Kind.CHOOSE, pattern=pattern)
 
 
-def score_action(state: State, action: Action) -> float:
+def score_action(state: State, action: Action, joker_cost: float = JOKER_COST) -> float:
     """The greedy value of ``action`` for the mover's team (threat-evaluation delta)."""
     team = state.config.team_of(state.to_move)
     if action.kind is Kind.EXCHANGE:
@@ -85,7 +89,7 @@ def score_action(state: State, action: Action) -> float:
     deltas = field_delta(state.pattern, own, state.crowned, f, new_own)
     value = deltas[team] - sum(d for t, d in enumerate(deltas) if t != team)
     if action.card == JOKER:
-        value -= JOKER_COST
+        value -= joker_cost
     elif action.kind is Kind.PLACE:
         # the card's other field: keep a card whose twin field is still open for later
         if CARD_MASK[action.card] & ~state.occupied & ~bit == 0:
@@ -116,15 +120,17 @@ def blocking(state: State, actions: list[Action]) -> tuple[list[Action], dict[Ac
     return list(counts), counts
 
 
-def greedy(state: State, actions: list[Action], jokers: bool = True) -> list[tuple[float, Action]]:
+def greedy(
+    state: State, actions: list[Action], jokers: bool = True, joker_cost: float = JOKER_COST
+) -> list[tuple[float, Action]]:
     """Actions with their greedy scores, best first (ties: canonical order)."""
     scored = []
     for a in actions:
         if not jokers and a.kind in (Kind.JOKER_PLACE, Kind.JOKER_REMOVE, Kind.JOKER_REPLACE):
             continue
-        scored.append((score_action(state, a), a))
+        scored.append((score_action(state, a, joker_cost), a))
     if not scored:
-        scored = [(score_action(state, a), a) for a in actions]
+        scored = [(score_action(state, a, joker_cost), a) for a in actions]
     scored.sort(key=lambda pair: (-pair[0], pair[1].sort_key()))
     return scored
 
@@ -136,7 +142,9 @@ def policy_mittel(state: State, actions: list[Action], jokers: bool = True) -> t
     return greedy(state, actions, jokers)[0][1], "greedy"
 
 
-def policy_block_first(state: State, actions: list[Action]) -> tuple[Action, str] | None:
+def policy_block_first(
+    state: State, actions: list[Action], joker_cost: float = JOKER_COST
+) -> tuple[Action, str] | None:
     """Completion, else the block breaking most threats (then best greedy score)."""
     done = completing(state, actions)
     if done:
@@ -186,37 +194,38 @@ class ComputerPlayer:
             return pool[rng.below(len(pool))], "random"
         if self.strength is Strength.MITTEL:
             return policy_mittel(state, actions)
-        forced = policy_block_first(state, actions)
+        forced = policy_block_first(state, actions, STARK_JOKER_COST)
         if forced is not None:
             return forced
         return self._search(view, state, actions, rng), "search"
 
     def _search(self, view: View, state: State, actions: list[Action], rng: HashStream) -> Action:
-        ranked = greedy(state, actions)
-        top = [a for _, a in ranked[: self.candidates]]
-        if len(top) == 1:
-            return top[0]
+        """The greedy score (jokers priced high) of the best candidates, plus the tactics
+        seen in determinised worlds: does another team complete before our next turn,
+        do we then hold a completion?"""
+        ranked = greedy(state, actions, joker_cost=STARK_JOKER_COST)
+        top = ranked[: self.candidates]
+        if len(top) == 1 or self.worlds == 0:
+            return top[0][1]
         worlds = [determinise(view, rng) for _ in range(self.worlds)]
-        best, best_value = top[0], float("-inf")
-        for rank, action in enumerate(top):
-            total = 0.0
-            for world in worlds:
-                total += self._rollout(world, action, view.seat)
-            value = total / len(worlds) - 0.01 * rank
+        best, best_value = top[0][1], float("-inf")
+        for score, action in top:
+            tactics = sum(self._rollout(world, action, view.seat) for world in worlds)
+            value = score + tactics / len(worlds)
             if value > best_value:
                 best, best_value = action, value
         return best
 
     def _rollout(self, world: State, action: Action, seat: int) -> float:
-        """Play ``action``, let the opponents answer until ``seat`` is to move again."""
+        """Play ``action``; the others answer (complete, block, greedy without jokers)
+        until ``seat`` moves again.  -1000 if another team completes, +1000 if ours
+        does, +WIN_NEXT if the seat then holds a completion, else 0."""
         team = world.config.team_of(seat)
         round_no = world.round
         scores = world.scores
         state = rules.apply_unchecked(world, action)
         for _ in range(world.config.players - 1):
             if state.round != round_no or state.phase is not Phase.PLAY:
-                break
-            if state.to_move == seat:
                 break
             moves = rules.legal_actions(state)
             reply = policy_block_first(state, moves)
@@ -226,15 +235,10 @@ class ComputerPlayer:
             gained = [b - a for a, b in zip(scores, state.scores, strict=True)]
             if gained[team] > 0:
                 return 1000.0
-            if any(gained):
-                return -1000.0
-            return 0.0
-        value = board_value(state.pattern, state.own, state.crowned, team)
-        if state.to_move == seat or state.config.team_of(state.to_move) == team:
-            mover = state
-            if completing(mover, rules.legal_actions(mover)):
-                value += 300.0
-        return value
+            return -1000.0 if any(gained) else 0.0
+        if state.to_move == seat and completing(state, rules.legal_actions(state)):
+            return WIN_NEXT
+        return 0.0
 
 
 def computer(strength: str, seed: str = "cpu") -> ComputerPlayer:

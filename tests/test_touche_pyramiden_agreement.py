@@ -35,5 +35,5 @@ def test_fast_rules_agree_with_reference(players):
         rounds_seen.add(state.round)
         legal_kinds.update(a.kind for a in fast)
     assert {Kind.PLACE, Kind.JOKER_PLACE, Kind.JOKER_REPLACE, Kind.EXCHANGE} <= kinds_seen
-    assert {Kind.JOKER_REMOVE, Kind.FREE, Kind.CHOOSE} <= legal_kinds
+    assert {Kind.JOKER_REMOVE, Kind.FREE} <= legal_kinds
     assert max(rounds_seen) >= 2

@@ -149,8 +149,22 @@ def completing_free_fields(state: State, team: int) -> list[int]:
     return out
 
 
+# Every action object that names a card and a field is made once, here: building
+# frozen dataclasses dominated the time of legal_actions.
+_FIELD_ACTIONS = {
+    kind: tuple(Action(kind, JOKER, f) for f in range(112))
+    for kind in (Kind.JOKER_PLACE, Kind.JOKER_REMOVE, Kind.JOKER_REPLACE)
+}
+_PLACE_ACTIONS = tuple(
+    tuple((f, Action(Kind.PLACE, k, f)) for f in CARD_FIELDS[k]) for k in range(52)
+)
+_FREE_ACTIONS = {(k, f): Action(Kind.FREE, k, f) for k in range(JOKER + 1) for f in range(112)}
+_PASS = (Action(Kind.PASS),)
+
+
 def legal_actions(state: State) -> list[Action]:
-    """Every legal action in the canonical order (see :meth:`Action.sort_key`)."""
+    """Every legal action in the canonical order (see :meth:`Action.sort_key`): built in
+    that order, so no sort is needed (the reference sorts; the tests compare)."""
     if state.phase is Phase.OVER:
         return []
     if state.phase is Phase.CHOOSE:
@@ -163,30 +177,33 @@ def legal_actions(state: State) -> list[Action]:
     occ = state.occupied
     empty = ALL_MASK & ~occ
     out: list[Action] = []
+    has_joker = kinds and kinds[-1] == JOKER
     for k in kinds:
         if k == JOKER:
             continue
-        for f in CARD_FIELDS[k]:
+        for f, action in _PLACE_ACTIONS[k]:
             if empty >> f & 1:
-                out.append(Action(Kind.PLACE, k, f))
-    if JOKER in kinds:
-        for f in mask_fields(empty & CARD_FIELD_MASK):
-            out.append(Action(Kind.JOKER_PLACE, JOKER, f))
+                out.append(action)
+    if has_joker:
+        place = _FIELD_ACTIONS[Kind.JOKER_PLACE]
+        out.extend(place[f] for f in mask_fields(empty & CARD_FIELD_MASK))
         theirs = 0
         for t, m in enumerate(state.own):
             if t != team:
                 theirs |= m
         fields = mask_fields(theirs)
-        out.extend(Action(Kind.JOKER_REMOVE, JOKER, f) for f in fields)
-        out.extend(Action(Kind.JOKER_REPLACE, JOKER, f) for f in fields)
-    for f in completing_free_fields(state, team):
-        out.extend(Action(Kind.FREE, k, f) for k in kinds)
+        remove = _FIELD_ACTIONS[Kind.JOKER_REMOVE]
+        out.extend(remove[f] for f in fields)
+        again = _FIELD_ACTIONS[Kind.JOKER_REPLACE]
+        out.extend(again[f] for f in fields)
+    free = completing_free_fields(state, team)
+    if free:
+        out.extend(_FREE_ACTIONS[(k, f)] for k in kinds for f in free)
     dead = dead_cards(state, seat)
     if dead:
         out.extend(Action(Kind.EXCHANGE, cards=c) for c in _sub_multisets(dead))
     if not out:
-        out.append(Action(Kind.PASS))
-    out.sort(key=Action.sort_key)
+        return list(_PASS)
     return out
 
 
@@ -265,28 +282,42 @@ def apply_unchecked(state: State, action: Action) -> State:
         if kind in (Kind.JOKER_REMOVE, Kind.JOKER_REPLACE):
             own = tuple(m & ~bit for m in own)
     team = config.team_of(seat)
-    after = replace(
-        state,
-        hands=_replace_at(state.hands, seat, hand),
-        piles=_replace_at(state.piles, seat, pile),
-        discard=discard,
-        passes=0,
-        own=own,
-    )
+    hands = _replace_at(state.hands, seat, hand)
+    piles = _replace_at(state.piles, seat, pile)
+    crown = 0
     if kind in (Kind.PLACE, Kind.JOKER_PLACE, Kind.JOKER_REPLACE, Kind.FREE):
         mine = own[team] | (1 << action.field)
-        after = replace(after, own=_replace_at(own, team, mine))
+        own = _replace_at(own, team, mine)
         crown = action.crown
         if not crown:
             for mask in THROUGH[state.pattern][action.field]:
                 if mask & ~mine == 0:
                     crown = mask
                     break
-        if crown:
-            return end_round(after, seat, crown)
-    if not any(after.hands) and not any(after.piles):
+    over = not crown and not any(hands) and not any(piles)
+    # one State built directly: dataclasses.replace was most of the time of apply
+    after = State(
+        state.config,
+        state.round,
+        state.phase,
+        state.pattern,
+        seat if crown or over else (seat + 1) % config.players,
+        state.starter,
+        state.scores,
+        own,
+        state.crowned,
+        hands,
+        piles,
+        discard,
+        state.aside,
+        0,
+        state.seed,
+    )
+    if crown:
+        return end_round(after, seat, crown)
+    if over:
         return end_round(after, None, 0)
-    return replace(after, to_move=(seat + 1) % config.players)
+    return after
 
 
 def end_round(state: State, winner: int | None, crown: int) -> State:

@@ -18,7 +18,7 @@ from __future__ import annotations
 import enum
 import hashlib
 import time
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 
 from fechtbuch.engines.touche_pyramiden import rules
 from fechtbuch.engines.touche_pyramiden.board import CARD_MASK, JOKER
@@ -243,6 +243,3 @@ class ComputerPlayer:
 
 def computer(strength: str, seed: str = "cpu") -> ComputerPlayer:
     return ComputerPlayer(Strength(strength), seed)
-
-
-__all__ = ["ComputerPlayer", "Choice", "Strength", "computer", "replace"]

@@ -10,13 +10,14 @@ fields black, and highlighted fields are bold (``!`` in the threatening team's c
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import click
 from fechtbuch.engines.touche_pyramiden import rules
 from fechtbuch.engines.touche_pyramiden.board import (
     COLS,
     COLUMN_NAMES,
     FIELD_CARD,
-    FREE_MASK,
     JOKER,
     ROWS,
     card_text,
@@ -25,7 +26,6 @@ from fechtbuch.engines.touche_pyramiden.board import (
 from fechtbuch.engines.touche_pyramiden.determinise import determinise
 from fechtbuch.engines.touche_pyramiden.evaluate import threats
 from fechtbuch.engines.touche_pyramiden.notation import View
-from fechtbuch.engines.touche_pyramiden.patterns import mask_fields
 from fechtbuch.engines.touche_pyramiden.state import Kind, Phase
 
 TEAM_COLOURS = ("red", "blue", "green", "yellow", "magenta", "cyan")
@@ -38,7 +38,7 @@ def playable_fields(view: View) -> set[int]:
     if view.phase is not Phase.PLAY:
         return set()
     state = determinise(view)
-    state = rules.replace(state, to_move=view.seat)
+    state = replace(state, to_move=view.seat)
     return {a.field for a in rules.legal_actions(state) if a.kind in (Kind.PLACE, Kind.FREE)}
 
 
@@ -130,6 +130,3 @@ def render(view: View, colour: bool = True, show_hand: bool = True) -> str:
             if JOKER in view.hand:
                 lines.append("XX (Joker): jedes leere Kartenfeld, oder XX:-feld / XX:=feld")
     return "\n".join(lines)
-
-
-__all__ = ["render", "playable_fields", "one_away", "FREE_MASK", "mask_fields"]

@@ -330,3 +330,19 @@ def test_only_the_mover_acts_and_the_turn_goes_clockwise():
     with pytest.raises(IllegalActionError):
         rules.apply(state, notation.parse_action("7H:g6"))  # seat 0's card
     assert card_text(state.hands[2][0]) == "2H"
+
+
+def test_six_players_in_three_teams_sit_alternately():
+    config = Config(6, 3)
+    assert [config.team_of(s) for s in range(6)] == [0, 1, 2, 0, 1, 2]
+    hands = [
+        ["2S", "3S", "4S", "5S", "6S"],
+        ["2H", "3H", "4H", "5H", "6H"],
+        ["2D", "3D", "4D", "5D", "6D"],
+        ["5C", "8S", "9S", "TS", "JS"],
+        ["8H", "9H", "TH", "JH", "QH"],
+        ["8D", "9D", "TD", "JD", "QD"],
+    ]
+    state = rules.compose(config, Pattern.LINIE, hands, {0: ["a2", "b2", "c2", "d2"]}, to_move=3)
+    after = play(state, "5C:e2")  # seat 3 completes on seat 0's pyramids: one colour
+    assert after.scores == (1, 0, 0) and after.starter == 3 and after.to_move == 3

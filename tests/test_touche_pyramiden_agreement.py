@@ -1,6 +1,7 @@
 """The fast rules agree with the reference on 2,000 random states per player count
 (10,000 in all): the same legal actions in the same order, and the same state after
-a random action, every completing action and every exchange."""
+a random action, every completing action and every exchange; every state reached
+passes the notation's invariant checks."""
 
 from __future__ import annotations
 
@@ -28,6 +29,9 @@ def test_fast_rules_agree_with_reference(players):
         for action in picks:
             kinds_seen.add(action.kind)
             after = rules.apply(state, action)
+            # the parser re-checks the invariants: all 108 cards, hand sizes, no
+            # completed pattern left standing, nothing on a free field
+            assert notation.parse_state(notation.format_state(after)) == after
             assert after == reference.apply(state, action), (
                 notation.format_state(state),
                 notation.format_action(action),

@@ -101,7 +101,10 @@ def render(view: View, colour: bool = True, show_hand: bool = True) -> str:
         lines.append(f" {row + 1}  " + "".join(cells) + f" {row + 1}")
     lines.append(lines[0])
     cfg = view.config
-    pattern = view.pattern.value if view.pattern else "(noch nicht gewählt)"
+    if view.phase is Phase.OVER:
+        pattern = "(Spiel beendet)"
+    else:
+        pattern = view.pattern.value if view.pattern else "(noch nicht gewählt)"
     lines.append("")
     lines.append(
         f"Runde {min(view.round, cfg.rounds)}/{cfg.rounds}  Muster: {pattern}  "

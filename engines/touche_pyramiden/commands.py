@@ -1,0 +1,499 @@
+"""The ``pyramiden`` command group: show, new, play, match, replay, bench.
+
+cli.py registers :data:`pyramiden_group`; everything game-specific stays here.
+"""
+
+from __future__ import annotations
+
+import time
+
+import click
+from fechtbuch.engines.clikit import emit_json, ensure_writable
+from fechtbuch.engines.errors import InputError
+from fechtbuch.engines.touche_pyramiden import notation, rules
+from fechtbuch.engines.touche_pyramiden.board import field_name
+from fechtbuch.engines.touche_pyramiden.patterns import Pattern, mask_fields
+from fechtbuch.engines.touche_pyramiden.players import ComputerPlayer, Strength
+from fechtbuch.engines.touche_pyramiden.record import GameRecord, read_record
+from fechtbuch.engines.touche_pyramiden.shuffle import check_seed
+from fechtbuch.engines.touche_pyramiden.state import TEAM_SPLITS, Config, Phase, State
+from fechtbuch.engines.touche_pyramiden.textboard import one_away, playable_fields, render
+
+PATTERN_CHOICES = [p.value for p in Pattern] + ["wahl"]
+STRENGTHS = [s.value for s in Strength]
+
+
+def _config(players: int, teams: int | None, rounds: int, pattern: str) -> Config:
+    fixed = None if pattern == "wahl" else Pattern(pattern)
+    return Config(players, teams if teams is not None else players, rounds, fixed)
+
+
+@click.group("pyramiden", context_settings={"help_option_names": ["-h", "--help"]})
+def pyramiden_group() -> None:
+    """Touché with pyramids (ruleset pyramiden-1) for 2-6 players or teams.
+
+    \b
+    Examples:
+      fechtbuch pyramiden play --players 2                 # you against 'stark'
+      fechtbuch pyramiden play --players 4 --teams 2 --hotseat --plain
+      fechtbuch pyramiden new --players 3 --seed abend
+      fechtbuch pyramiden show "$(fechtbuch pyramiden new --players 2 --seed x)"
+      fechtbuch pyramiden match stark mittel --players 2 --games 200 --seed ladder
+
+    \b
+    Fields are column a-n + row 1-8 ('c7'); actions are '7H:c3' (card on field),
+    'XX:c3' (joker), 'XX:-c3' / 'XX:=c3' (joker removes a pyramid / and puts an own one
+    there), '5S:g4' (any card on a free field, only completing), 'tausch:7H,8C' (dead
+    cards), 'pass', 'muster:kvadrat'.  See docs/touche-pyramiden.md.
+    """
+
+
+def _game_options(func):
+    options = [
+        click.option(
+            "--players",
+            type=click.IntRange(2, 6),
+            default=2,
+            show_default=True,
+            help="Number of players.",
+        ),
+        click.option(
+            "--teams",
+            type=click.IntRange(2, 6),
+            default=None,
+            help="Number of teams: 4 players allow 2, 6 players 2 or 3 "
+            "(default: everybody plays alone).",
+        ),
+        click.option(
+            "--rounds",
+            type=click.Choice(["3", "4"]),
+            default="3",
+            show_default=True,
+            help="Rounds agreed before the game.",
+        ),
+        click.option(
+            "--pattern",
+            type=click.Choice(PATTERN_CHOICES),
+            default="wahl",
+            show_default=True,
+            help="The pattern of every round, or 'wahl': the chooser picks one per round.",
+        ),
+        click.option(
+            "--seed",
+            default="fechtbuch",
+            show_default=True,
+            help="Seed of the dealer draw and every shuffle (letters, digits, ._-).",
+        ),
+    ]
+    for option in reversed(options):
+        func = option(func)
+    return func
+
+
+@pyramiden_group.command("new")
+@_game_options
+@click.option("--json", "as_json", is_flag=True, help="Print one JSON object instead of text.")
+def new_command(players, teams, rounds, pattern, seed, as_json) -> None:
+    """Print the start of a new game (full state notation, one line).
+
+    \b
+    Example:
+      fechtbuch pyramiden new --players 4 --teams 2 --pattern kvadrat --seed abend
+    """
+    check_seed(seed)
+    config = _config(players, teams, int(rounds), pattern)
+    state = rules.new_game(config, seed)
+    text = notation.format_state(state)
+    if as_json:
+        dealer, draws = rules.dealer_labels(seed, players)
+        emit_json(
+            {
+                "state": text,
+                "dealer": dealer,
+                "dealer_draws": draws,
+                "shuffles": [rules.round_label(seed, r) for r in range(1, config.rounds + 1)],
+            }
+        )
+        return
+    click.echo(text)
+
+
+def _parse_any(text: str) -> notation.View:
+    """A view from view notation, or a full state's view of its player to move."""
+    if " sicht=" in text:
+        return notation.parse_view(text)
+    state = notation.parse_state(text)
+    return notation.view_of(state, state.to_move)
+
+
+@pyramiden_group.command("show")
+@click.argument("position")
+@click.option(
+    "--seat",
+    type=click.IntRange(0, 5),
+    default=None,
+    help="Show a full state from this seat (default: the seat to move).",
+)
+@click.option("--plain", is_flag=True, help="No colours (the markers + ! * stay).")
+@click.option("--json", "as_json", is_flag=True, help="Print one JSON object instead of text.")
+def show_command(position: str, seat, plain: bool, as_json: bool) -> None:
+    """Draw POSITION (a full state or a view) with coordinates and highlights.
+
+    '+' marks fields the hand's cards can take, '!' the missing field of a pattern one
+    field from completion (the legend names the team), '*' both.
+
+    \b
+    Example:
+      fechtbuch pyramiden show "$(fechtbuch pyramiden new --players 2 --seed x)" --plain
+    """
+    view = _parse_any(position)
+    if seat is not None:
+        if " sicht=" in position:
+            raise InputError("seat: a view shows one seat only; --seat needs a full state")
+        if seat >= view.config.players:
+            raise InputError(f"seat: expected 0-{view.config.players - 1}, got {seat}")
+        view = notation.view_of(notation.parse_state(position), seat)
+    if as_json:
+        emit_json(
+            {
+                "view": notation.format_view(view),
+                "seat": view.seat,
+                "playable": sorted(field_name(f) for f in playable_fields(view)),
+                "one_away": {
+                    str(t + 1): sorted({field_name(f) for f, _ in items})
+                    for t, items in one_away(view).items()
+                },
+            }
+        )
+        return
+    click.echo(render(view, colour=not plain))
+
+
+# ---- play ---------------------------------------------------------------------------
+class _Table:
+    """The terminal game: who sits where, the output style, the record kept so far."""
+
+    def __init__(
+        self, state: State, humans: set[int], strength: str, plain: bool, hotseat: bool, seed: str
+    ) -> None:
+        self.state = state
+        self.humans = humans
+        self.computers = {
+            s: ComputerPlayer(strength, seed=f"{seed}/sitz{s}")
+            for s in range(state.config.players)
+            if s not in humans
+        }
+        self.strength = strength
+        self.plain = plain
+        self.hotseat = hotseat
+        self.actions = []
+        self.last_human: int | None = None
+
+    def out(self, text: str = "") -> None:
+        click.echo(text)
+
+    def hide(self) -> None:
+        self.out("\033[2J\033[H" if not self.plain else "\n" * 30)
+
+    def human_turn(self) -> bool:
+        """One human action; False if the human quits."""
+        state = self.state
+        seat = state.to_move
+        cfg = state.config
+        if self.hotseat and self.last_human != seat:
+            self.hide()
+            click.prompt(
+                f"Tastatur an Sitz {seat} (Team {cfg.team_of(seat) + 1}) weitergeben, dann Enter",
+                default="",
+                show_default=False,
+                prompt_suffix=" ",
+            )
+        self.last_human = seat
+        view = notation.view_of(state, seat)
+        self.out(render(view, colour=not self.plain))
+        legal = rules.legal_actions(state)
+        while True:
+            if state.phase is Phase.CHOOSE:
+                hint = "Muster wählen: muster:linie|kvadrat|t-form|kors|kombination"
+            else:
+                hint = "Zug (z.B. 7H:c3), ? alle Züge, Nummer aus der Liste, q aufgeben"
+            text = click.prompt(
+                f"Sitz {seat}: {hint}", default="", show_default=False, prompt_suffix="\n> "
+            ).strip()
+            if not text:
+                continue
+            if text in ("q", "quit", "aufgeben"):
+                return False
+            if text in ("?", "hilfe", "zuege"):
+                self.out(_numbered(legal))
+                continue
+            try:
+                if text.isdigit():
+                    number = int(text)
+                    if not 1 <= number <= len(legal):
+                        raise InputError(f"action: number 1-{len(legal)} expected, got {text!r}")
+                    action = legal[number - 1]
+                else:
+                    action = notation.parse_action(text)
+                    if not rules.is_legal(state, action):
+                        raise InputError(
+                            f"action: {text!r} is not legal here (? lists the legal ones)"
+                        )
+            except InputError as err:
+                self.out(f"Fehler: {err}")
+                continue
+            self.play(action, f"Sitz {seat}")
+            return True
+
+    def computer_turn(self) -> None:
+        seat = self.state.to_move
+        choice = self.computers[seat].choose(notation.view_of(self.state, seat))
+        self.play(choice.action, f"Sitz {seat} ({self.strength})")
+
+    def play(self, action, who: str) -> None:
+        before = self.state
+        after = rules.apply(before, action)
+        self.actions.append(action)
+        self.out(f"{who}: {notation.format_action(action)}")
+        if after.round != before.round:
+            won = [
+                t for t, (a, b) in enumerate(zip(before.scores, after.scores, strict=True)) if b > a
+            ]
+            if won:
+                fields = " ".join(
+                    field_name(f) for f in mask_fields(after.crowned & ~before.crowned)
+                )
+                self.out(f"Touché! Team {won[0] + 1} vollendet {before.pattern.value}: {fields}")
+            else:
+                self.out("Die Runde endet ohne Punkt.")
+            self.out(
+                "Punkte: " + ", ".join(f"Team {t + 1}: {s}" for t, s in enumerate(after.scores))
+            )
+        self.state = after
+
+
+def _numbered(actions) -> str:
+    items = [f"{i}) {notation.format_action(a)}" for i, a in enumerate(actions, start=1)]
+    rows = []
+    for i in range(0, len(items), 8):
+        rows.append("  ".join(f"{x:<12}" for x in items[i : i + 8]).rstrip())
+    return "\n".join(rows)
+
+
+@pyramiden_group.command("play")
+@_game_options
+@click.option(
+    "--seat",
+    type=click.IntRange(0, 5),
+    default=0,
+    show_default=True,
+    help="Your seat (seats are numbered clockwise from 0).",
+)
+@click.option(
+    "--strength",
+    type=click.Choice(STRENGTHS),
+    default="stark",
+    show_default=True,
+    help="Strength of the computer seats.",
+)
+@click.option(
+    "--hotseat",
+    is_flag=True,
+    help="Every seat is a person at this keyboard; hands are hidden between turns.",
+)
+@click.option("--plain", is_flag=True, help="No colours.")
+@click.option(
+    "--record",
+    "record_path",
+    type=click.Path(dir_okay=False),
+    default=None,
+    help="Write the game record to this file at the end.",
+)
+@click.option("--force", is_flag=True, help="Overwrite an existing --record file.")
+def play_command(
+    players, teams, rounds, pattern, seed, seat, strength, hotseat, plain, record_path, force
+) -> None:
+    """Play in the terminal: you take one seat and the computer the others.
+
+    Type an action ('7H:c3', 'XX:-c3', 'tausch:7H', 'muster:kvadrat'), a number from
+    the list that '?' prints, or 'q' to give up.  With --hotseat several people share
+    the keyboard: before each turn the screen is cleared and the next seat presses
+    Enter, so nobody sees another hand.
+
+    \b
+    Examples:
+      fechtbuch pyramiden play --players 3 --strength mittel
+      fechtbuch pyramiden play --players 4 --teams 2 --pattern kors --rounds 4
+      fechtbuch pyramiden play --players 2 --hotseat --record abend.txt
+    """
+    check_seed(seed)
+    config = _config(players, teams, int(rounds), pattern)
+    if seat >= players:
+        raise InputError(f"seat: expected 0-{players - 1}, got {seat}")
+    if record_path:
+        ensure_writable(record_path, force)
+    humans = set(range(players)) if hotseat else {seat}
+    table = _Table(rules.new_game(config, seed), humans, strength, plain, hotseat, seed)
+    cfg = table.state.config
+    click.echo(
+        f"Touché (pyramiden-1): {players} Spieler, {cfg.teams} Teams, {cfg.rounds} Runden, "
+        f"Muster {pattern}, Seed {seed}."
+    )
+    quit_early = False
+    while table.state.phase is not Phase.OVER:
+        if table.state.to_move in humans:
+            if not table.human_turn():
+                quit_early = True
+                break
+        else:
+            table.computer_turn()
+    scores = table.state.scores
+    if quit_early:
+        click.echo("Spiel aufgegeben.")
+    else:
+        best = max(scores)
+        winners = [str(t + 1) for t, s in enumerate(scores) if s == best]
+        click.echo(
+            "Spielende. Punkte: "
+            + ", ".join(f"Team {t + 1}: {s}" for t, s in enumerate(scores))
+            + f". Sieger: Team {' und '.join(winners)}."
+        )
+    if record_path:
+        names = tuple((f"Seat-{s}", "mensch" if s in humans else strength) for s in range(players))
+        GameRecord(config, seed, tuple(table.actions), headers=names).write(record_path, force)
+        click.echo(f"Partie gespeichert: {record_path}")
+
+
+@pyramiden_group.command("match")
+@click.argument("a", type=click.Choice(STRENGTHS))
+@click.argument("b", type=click.Choice(STRENGTHS))
+@click.option(
+    "--players",
+    type=click.Choice(["2", "4"]),
+    default="2",
+    show_default=True,
+    help="2 players, or 4 players as two teams of two (A and B sit alternately).",
+)
+@click.option(
+    "--games",
+    type=click.IntRange(1, 100000),
+    default=20,
+    show_default=True,
+    help="Number of games; the seats rotate from game to game.",
+)
+@click.option("--seed", default="match", show_default=True, help="Seed of the match.")
+@click.option(
+    "--rounds",
+    type=click.Choice(["3", "4"]),
+    default="3",
+    show_default=True,
+    help="Rounds per game.",
+)
+@click.option("--json", "as_json", is_flag=True, help="Print one JSON object instead of text.")
+def match_command(a, b, players, games, seed, rounds, as_json) -> None:
+    """Computer A against computer B over GAMES games, seats rotated every game.
+
+    Each game has its own seed; A takes the even seats in even games and the odd seats
+    in odd games.  A game is won by the side with more points (equal: a draw).
+
+    \b
+    Example:
+      fechtbuch pyramiden match stark mittel --players 4 --games 200 --seed ladder
+    """
+    from fechtbuch.engines.touche_pyramiden.match import match
+
+    check_seed(seed)
+    result = match(a, b, int(players), games, seed, rounds=int(rounds))
+    if as_json:
+        emit_json(result.as_dict())
+        return
+    click.echo(
+        f"{a} - {b}: {result.a_wins:g} wins, {result.b_wins:g} losses, {result.draws} draws "
+        f"in {result.games} games (score {result.a_score:.3f}; points {result.a_points}:"
+        f"{result.b_points}); {result.seconds:.1f} s"
+    )
+    for name, seconds in sorted(result.per_move.items()):
+        click.echo(f"  {name}: {seconds * 1000:.1f} ms per move")
+
+
+@pyramiden_group.command("replay")
+@click.argument("record", type=click.Path(dir_okay=False))
+@click.option("--json", "as_json", is_flag=True, help="Print one JSON object instead of text.")
+def replay_command(record: str, as_json: bool) -> None:
+    """Replay a game record, check every action and print the final state.
+
+    \b
+    Example:
+      fechtbuch pyramiden replay abend.txt --json
+    """
+    game = read_record(record)
+    final = game.states()[-1]
+    if as_json:
+        emit_json(
+            {
+                "actions": len(game.actions),
+                "result": game.result(),
+                "final": notation.format_state(final),
+            }
+        )
+        return
+    click.echo(f"{len(game.actions)} actions, result {game.result()}")
+    click.echo(notation.format_state(final))
+
+
+@pyramiden_group.command("bench")
+@click.option(
+    "--players",
+    type=click.IntRange(2, 6),
+    default=2,
+    show_default=True,
+    help="Number of players of the random games measured.",
+)
+@click.option(
+    "--states",
+    "count",
+    type=click.IntRange(100, 10**7),
+    default=20000,
+    show_default=True,
+    help="How many states to generate and expand.",
+)
+@click.option("--json", "as_json", is_flag=True, help="Print one JSON object instead of text.")
+def bench_command(players: int, count: int, as_json: bool) -> None:
+    """Speed of the rules: random playouts, states per second (legal actions + apply).
+
+    \b
+    Example:
+      fechtbuch pyramiden bench --players 4 --states 50000
+    """
+    from fechtbuch.engines.touche_pyramiden.shuffle import HashStream
+
+    rng = HashStream(f"bench/{players}")
+    teams = TEAM_SPLITS[players][0]
+    done = 0
+    actions_seen = 0
+    start = time.perf_counter()
+    game = 0
+    while done < count:
+        state = rules.new_game(Config(players, teams, 3, None), f"bench-{game}")
+        game += 1
+        while state.phase is not Phase.OVER and done < count:
+            legal = rules.legal_actions(state)
+            actions_seen += len(legal)
+            state = rules.apply_unchecked(state, legal[rng.below(len(legal))])
+            done += 1
+    seconds = time.perf_counter() - start
+    figures = {
+        "players": players,
+        "states": done,
+        "games": game,
+        "seconds": round(seconds, 3),
+        "states_per_second": round(done / seconds),
+        "actions_per_state": round(actions_seen / done, 1),
+    }
+    if as_json:
+        emit_json(figures)
+        return
+    click.echo(
+        f"{done} states in {seconds:.2f} s: {done / seconds:,.0f} states/s "
+        f"({actions_seen / done:.1f} legal actions per state, {players} players)"
+    )

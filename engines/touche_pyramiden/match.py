@@ -1,0 +1,132 @@
+"""Games between computer players: one game, and a match with seats rotated.
+
+Each computer seat is given only ``view_of(state, seat)``.  In a match of A against B,
+game ``g`` seats A on the even seats when ``g`` is even and on the odd seats otherwise
+(with alternate seating the even seats are one team in team games), and every game
+has its own seed, so both sides get both seatings of the same deals.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+
+from fechtbuch.engines.touche_pyramiden import rules
+from fechtbuch.engines.touche_pyramiden.notation import view_of
+from fechtbuch.engines.touche_pyramiden.players import ComputerPlayer
+from fechtbuch.engines.touche_pyramiden.record import GameRecord
+from fechtbuch.engines.touche_pyramiden.state import Config, Phase
+
+
+@dataclass
+class GameResult:
+    seed: str
+    scores: tuple[int, ...]
+    a_seats: tuple[int, ...]
+    record: GameRecord
+    moves: int
+    seconds_by_name: dict[str, float] = field(default_factory=dict)
+    moves_by_name: dict[str, int] = field(default_factory=dict)
+
+
+def play_game(
+    config: Config, seed: str, seats: list[ComputerPlayer], names: list[str]
+) -> GameResult:
+    """Play one game to the end; ``seats[s]`` plays seat ``s``."""
+    state = rules.new_game(config, seed)
+    actions = []
+    seconds: dict[str, float] = {}
+    counts: dict[str, int] = {}
+    while state.phase is not Phase.OVER:
+        seat = state.to_move
+        choice = seats[seat].choose(view_of(state, seat))
+        seconds[names[seat]] = seconds.get(names[seat], 0.0) + choice.seconds
+        counts[names[seat]] = counts.get(names[seat], 0) + 1
+        actions.append(choice.action)
+        state = rules.apply(state, choice.action)
+    headers = tuple((f"Seat-{s}", names[s]) for s in range(config.players))
+    record = GameRecord(config, seed, tuple(actions), headers=headers)
+    return GameResult(seed, state.scores, (), record, len(actions), seconds, counts)
+
+
+@dataclass
+class MatchResult:
+    a: str
+    b: str
+    games: int = 0
+    a_wins: float = 0.0
+    b_wins: float = 0.0
+    draws: int = 0
+    a_points: int = 0
+    b_points: int = 0
+    seconds: float = 0.0
+    per_move: dict[str, float] = field(default_factory=dict)
+
+    @property
+    def a_score(self) -> float:
+        """A's share: wins plus half the draws, per game."""
+        return (self.a_wins + 0.5 * self.draws) / self.games if self.games else 0.0
+
+    def as_dict(self) -> dict:
+        return {
+            "a": self.a,
+            "b": self.b,
+            "games": self.games,
+            "a_wins": self.a_wins,
+            "b_wins": self.b_wins,
+            "draws": self.draws,
+            "a_points": self.a_points,
+            "b_points": self.b_points,
+            "a_score": round(self.a_score, 4),
+            "seconds": round(self.seconds, 2),
+            "seconds_per_move": {k: round(v, 5) for k, v in self.per_move.items()},
+        }
+
+
+def match(
+    a: str,
+    b: str,
+    players: int,
+    games: int,
+    seed: str,
+    teams: int | None = None,
+    rounds: int = 3,
+    progress=None,
+) -> MatchResult:
+    """A against B; with more than two seats, A and B each take alternate seats."""
+    teams = teams or (2 if players in (4, 6) else players)
+    config = Config(players, teams, rounds, None)
+    result = MatchResult(a, b)
+    start = time.perf_counter()
+    total_seconds: dict[str, float] = {}
+    total_moves: dict[str, int] = {}
+    names_ab = {"A": f"A:{a}", "B": f"B:{b}"}
+    for g in range(games):
+        a_parity = g % 2
+        names = [names_ab["A"] if s % 2 == a_parity else names_ab["B"] for s in range(players)]
+        seats = [
+            ComputerPlayer(a if s % 2 == a_parity else b, seed=f"{seed}/{g}/{s}")
+            for s in range(players)
+        ]
+        outcome = play_game(config, f"{seed}-{g}", seats, names)
+        a_teams = {config.team_of(s) for s in range(players) if s % 2 == a_parity}
+        b_teams = {config.team_of(s) for s in range(players) if s % 2 != a_parity}
+        a_best = max(outcome.scores[t] for t in a_teams)
+        b_best = max(outcome.scores[t] for t in b_teams)
+        result.games += 1
+        result.a_points += sum(outcome.scores[t] for t in a_teams)
+        result.b_points += sum(outcome.scores[t] for t in b_teams)
+        if a_best > b_best:
+            result.a_wins += 1
+        elif b_best > a_best:
+            result.b_wins += 1
+        else:
+            result.draws += 1
+        for key, value in outcome.seconds_by_name.items():
+            total_seconds[key] = total_seconds.get(key, 0.0) + value
+            total_moves[key] = total_moves.get(key, 0) + outcome.moves_by_name[key]
+        if progress is not None:
+            progress(g + 1, result)
+    result.seconds = time.perf_counter() - start
+    result.per_move = {k: total_seconds[k] / total_moves[k] for k in total_seconds}
+    return result

@@ -1,4 +1,4 @@
-"""fechtbuch: puzzle generator and solver for the fencing board game Battleklinge.
+"""fechtbuch: exercise packs, proofs and play for three fencing games.
 
 The click entry point (console script ``fechtbuch``).  Every command turns bad
 input into one line on stderr and exit status 2; see :class:`FechtbuchGroup`.
@@ -113,10 +113,17 @@ def _fail(message: str, status: int) -> None:
 @click.group(cls=FechtbuchGroup, context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(__version__, prog_name="fechtbuch")
 def main() -> None:
-    """Puzzle generator and solver for Battleklinge.
+    """Exercise packs, proofs and play for three fencing games.
 
     \b
-    Positions are written '<board> <turn> <gold-hand> <blau-hand> <side>', e.g.
+    Battleklinge   the commands below without a game name (solve, mine, play, ...)
+    Touché duel    fechtbuch touche ...      (fechtbuch touche --help)
+    Pyramids       fechtbuch pyramiden ...   (fechtbuch pyramiden --help)
+    Each game's commands use the same option names: --seed, -j/--jobs, -o/--output,
+    --force, --json, --games, --strength, --max.
+
+    \b
+    Battleklinge positions are written '<board> <turn> <gold-hand> <blau-hand> <side>', e.g.
       'ssmss/5/5/5/SSMSS g ausfall,volte bindung,stoss riposte'
     (ranks 5 to 1, M/S Gold master/student, m/s Blau, digits for empty runs).
     Moves are '<card>:<from><to>' such as 'ausfall:c1c3', or '<card>:pass'.

@@ -169,8 +169,9 @@ def sweep(
             s2 = deposit(combo[b, r2], free2)
             acc = np.int64(0) if kind == WIN_SWEEP else np.int64(ALL_DEALS)
             movable = 0
+            settled = False  # the answer for every open deal is known: stop early
             pieces = own
-            while pieces:
+            while pieces and not settled:
                 sq = lowest_square(pieces)
                 pieces &= pieces - 1
                 s_bit = np.int64(1) << sq
@@ -181,7 +182,7 @@ def sweep(
                     if tg:
                         movable |= 1 << slot
                         union |= tg
-                while union:
+                while union and not settled:
                     to = lowest_square(union)
                     union &= union - 1
                     t_bit = np.int64(1) << to
@@ -195,6 +196,8 @@ def sweep(
                                 else:
                                     acc &= ~holds[slot]
                         continue
+                    if step == 1 and kind == WIN_SWEEP:
+                        continue  # nothing is lost yet: only hits win in 1
                     if is_master:
                         nm, ns1 = t_bit, s1
                     else:
@@ -212,11 +215,21 @@ def sweep(
                                 acc |= p
                             else:
                                 acc &= p | ~holds[slot]
+                    if kind == WIN_SWEEP:
+                        settled = (acc & open_deals) == open_deals
+                    else:
+                        settled = (acc & open_deals) == 0
+            if settled:
+                if kind == LOSS_SWEEP:
+                    continue
+                # every open deal is won; a deal that must pass has no move, so
+                # it cannot be among them: no pass check needed
+                movable = 0x1F
             passing = np.int64(ALL_DEALS)
             for slot in range(5):
                 if (movable >> slot) & 1:
                     passing &= ~holds[slot]
-            if passing & open_deals:
+            if passing & open_deals and not (step == 1 and kind == WIN_SWEEP):
                 child = child_board(m_bit, s1, o_bit, s2, pair_index, binom)
                 x = np.int64(child_masks[child])
                 for slot in range(5):

@@ -13,6 +13,7 @@ import click
 from fechtbuch.engines import __version__
 from fechtbuch.engines.battleklinge.commands import COMMANDS as ENGINE_COMMANDS
 from fechtbuch.engines.battleklinge.position import START_EINSTEIGER, Position
+from fechtbuch.engines.battleklinge.tbcommands import tb_group
 from fechtbuch.engines.battleklinge.terminal.commands import play_command
 from fechtbuch.engines.clikit import POSITION, dump_json, emit_json
 from fechtbuch.engines.errors import InputError
@@ -376,6 +377,7 @@ for _command in ENGINE_COMMANDS:
     main.add_command(_command)
 main.add_command(play_command)
 main.add_command(daily_group)
+main.add_command(tb_group)
 
 if __name__ == "__main__":
     main()

@@ -98,12 +98,21 @@ def build_command(cards, students: int, out_dir: Path | None, force: bool, as_js
     folder = out_dir or table_folder(cards)
     if (folder / MANIFEST).exists() and not force:
         raise InputError(f"output: {str(folder)!r} already holds tables (use --force to replace)")
-    bar = tqdm(desc="retrograde", unit=" pos", disable=as_json, leave=False)
-    state = {"split": None, "seen": 0}
+    from fechtbuch.engines.battleklinge.tablebase import index as ix
+
+    total = sum(ix.positions(*split) for split in ix.splits(students))
+    bar = tqdm(total=total, desc="retrograde", unit=" pos", disable=as_json, leave=False)
+    state = {"group": None, "seen": 0}
 
     def progress(split, step, resolved):
-        if state["split"] != split:
-            state["split"], state["seen"] = split, 0
+        # resolved counts the positions of the split group decided so far; a group's
+        # draws are credited when the next group starts
+        if state["group"] != split:
+            if state["group"] is not None:
+                a, b = state["group"]
+                size = ix.positions(a, b) * (1 if a == b else 2)
+                bar.update(size - state["seen"])
+            state["group"], state["seen"] = split, 0
         bar.set_postfix_str(f"split {split[0]},{split[1]} step {step}")
         bar.update(resolved - state["seen"])
         state["seen"] = resolved
@@ -120,7 +129,14 @@ def open_tables(position, tables: Path | None):
     """The tables for a position: from ``tables`` or the default folder of its card set."""
     from fechtbuch.engines.battleklinge.tablebase import Tablebase
 
-    return Tablebase.open(tables or table_folder(position.cards))
+    folder = tables or table_folder(position.cards)
+    if tables is None and not folder.exists():
+        ids = ",".join(card_id(c) for c in position.cards)
+        raise InputError(
+            f"tables: none for the cards {ids!r} in {str(folder.parent)!r}; "
+            f"build them with 'fechtbuch tb build --cards {ids} --students 1'"
+        )
+    return Tablebase.open(folder)
 
 
 @tb_group.command("probe")
@@ -157,6 +173,10 @@ def probe_command(position, tables: Path | None, as_json: bool) -> None:
         return
     click.echo(f"{COLOR_NAMES[position.turn]} to move: {result}.")
     click.echo("Best moves: " + ", ".join(m.to_text() for m in best))
+    for move, after in sorted(
+        moves, key=lambda item: (tuple(-x for x in item[1].rank()), item[0].to_text())
+    ):
+        click.echo(f"  {move.to_text():<18} {after}")
 
 
 @tb_group.command("bench")

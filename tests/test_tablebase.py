@@ -19,6 +19,7 @@ import numpy as np
 import pytest
 from fechtbuch.engines.battleklinge import fast
 from fechtbuch.engines.battleklinge.cards import CARD_SETS, card_from_id
+from fechtbuch.engines.battleklinge.position import Position
 from fechtbuch.engines.battleklinge.reference import MemoSolver
 from fechtbuch.engines.battleklinge.tablebase import Outcome, Tablebase, TbResult, build
 from fechtbuch.engines.battleklinge.tablebase import index as ix
@@ -226,3 +227,57 @@ def test_distances_match_reference(tables, cards):
             assert solver.loss_distance(pos, 3) == got.distance, pos.to_text()
         checked += 1
     assert checked > 40
+
+
+def test_study_miner_gives_verified_puzzles(tables):
+    from fechtbuch.engines.battleklinge.tablebase.studies import mine_studies
+    from fechtbuch.puzzles.pack import verify_puzzle
+
+    _, base = tables[CARD_SET_A]
+    studies = mine_studies(base, count=2, distances=range(4, 3, -1))
+    assert len(studies) == 2
+    for study in studies:
+        assert study.distance == 4 and study.tree_complete
+        assert verify_puzzle(study.puzzle) == []
+
+
+def _run(*args):
+    from click.testing import CliRunner
+    from fechtbuch import cli
+
+    return CliRunner().invoke(cli.main, list(args))
+
+
+def test_cli_build_and_probe(tmp_path):
+    import orjson
+
+    folder = tmp_path / "t"
+    result = _run("tb", "build", "--cards", "einsteiger", "--students", "0", "-o", str(folder))
+    assert result.exit_code == 0, result.output
+    assert "16,590" in result.output
+    again = _run("tb", "build", "--cards", "einsteiger", "--students", "0", "-o", str(folder))
+    assert again.exit_code == 2 and "--force" in again.output
+    result = _run(
+        "tb",
+        "build",
+        "--cards",
+        "einsteiger",
+        "--students",
+        "0",
+        "-o",
+        str(folder),
+        "--force",
+        "--json",
+    )
+    report = orjson.loads(result.output)
+    (split,) = report["splits"]
+    assert split["positions"] == split["won"] + split["lost"] + split["drawn"] == 16590
+    position = "2m2/5/5/5/2M2 g ausfall,volte bindung,stoss riposte"
+    result = _run("tb", "probe", position, "--tables", str(folder), "--json")
+    answer = orjson.loads(result.output)
+    assert result.exit_code == 0
+    expected = Tablebase.open(folder).probe(Position.from_text(position))
+    assert (answer["result"], answer["distance"]) == (expected.result.value, expected.distance)
+    uncovered = "2m2/5/1s3/1S3/2M2 g ausfall,volte bindung,stoss riposte"
+    result = _run("tb", "probe", uncovered, "--tables", str(folder))
+    assert result.exit_code == 2 and "not covered" in result.output

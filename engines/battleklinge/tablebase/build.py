@@ -135,6 +135,8 @@ def build(
         raise InputError(f"output: {str(out)!r} already holds tables (use --force to replace)")
     out.mkdir(parents=True, exist_ok=True)
     (out / MANIFEST).unlink(missing_ok=True)
+    for stale in out.glob("split-*-*.bin"):  # a former build, maybe with a larger K
+        stale.unlink()
     started = time.perf_counter()
     tables = ix.card_tables(cards)
     report = BuildReport(cards, max_students, str(out))
@@ -158,7 +160,10 @@ def build(
             for kind in (kernel.WIN_SWEEP, kernel.LOSS_SWEEP):
                 for (a, b), s in work.items():
                     child = work[(b, a)]
-                    changed += kernel.sweep(
+                    sweeper = (
+                        kernel.sweep if s.boards >= kernel.PARALLEL_BOARDS else kernel.sweep_serial
+                    )
+                    changed += sweeper(
                         kind,
                         step,
                         a,

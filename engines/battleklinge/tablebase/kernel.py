@@ -117,6 +117,138 @@ def mask_from_values(values, board, low_code, high_code, parity):
     return mask
 
 
+@njit(inline="always")
+def _sweep_row(
+    outer,
+    kind,
+    step,
+    a,
+    b,
+    c1,
+    c2,
+    code,
+    cap_low,
+    cap_high,
+    cap_parity,
+    won,
+    lost,
+    values,
+    child_masks,
+    capture_values,
+    targets,
+    holds,
+    perm,
+    pair_mover,
+    pair_other,
+    pair_index,
+    binom,
+    combo,
+):
+    """One outer row of a sweep (one master pair and mover student set, every other
+    student set); returns the positions it resolved."""
+    total = 0
+    pair = outer // c1
+    m_sq = pair_mover[pair]
+    o_sq = pair_other[pair]
+    m_bit = np.int64(1) << m_sq
+    o_bit = np.int64(1) << o_sq
+    free = ALL_SQUARES & ~(m_bit | o_bit)
+    s1 = deposit(combo[a, outer % c1], free)
+    free2 = free & ~s1
+    own = m_bit | s1
+    for r2 in range(c2):
+        board = outer * c2 + r2
+        open_deals = ALL_DEALS & ~(np.int64(won[board]) | np.int64(lost[board]))
+        if open_deals == 0:
+            continue
+        s2 = deposit(combo[b, r2], free2)
+        acc = np.int64(0) if kind == WIN_SWEEP else np.int64(ALL_DEALS)
+        movable = 0
+        settled = False  # the answer for every open deal is known: stop early
+        pieces = own
+        while pieces and not settled:
+            sq = lowest_square(pieces)
+            pieces &= pieces - 1
+            s_bit = np.int64(1) << sq
+            is_master = sq == m_sq
+            union = np.int64(0)
+            for slot in range(5):
+                tg = targets[slot, sq] & ~own
+                if tg:
+                    movable |= 1 << slot
+                    union |= tg
+            while union and not settled:
+                to = lowest_square(union)
+                union &= union - 1
+                t_bit = np.int64(1) << to
+                if to == o_sq or (is_master and to == ENEMY_BANNER):
+                    # a hit: won in 1 with every deal holding such a card
+                    for slot in range(5):
+                        if targets[slot, sq] & t_bit:
+                            if kind == WIN_SWEEP:
+                                if step == 1:
+                                    acc |= holds[slot]
+                            else:
+                                acc &= ~holds[slot]
+                    continue
+                if step == 1 and kind == WIN_SWEEP:
+                    continue  # nothing is lost yet: only hits win in 1
+                if is_master:
+                    nm, ns1 = t_bit, s1
+                else:
+                    nm, ns1 = m_bit, (s1 ^ s_bit) | t_bit
+                if s2 & t_bit:
+                    child = child_board(nm, ns1, o_bit, s2 ^ t_bit, pair_index, binom)
+                    x = mask_from_values(capture_values, child, cap_low, cap_high, cap_parity)
+                else:
+                    child = child_board(nm, ns1, o_bit, s2, pair_index, binom)
+                    x = np.int64(child_masks[child])
+                for slot in range(5):
+                    if targets[slot, sq] & t_bit:
+                        p = permute(perm, slot, x)
+                        if kind == WIN_SWEEP:
+                            acc |= p
+                        else:
+                            acc &= p | ~holds[slot]
+                if kind == WIN_SWEEP:
+                    settled = (acc & open_deals) == open_deals
+                else:
+                    settled = (acc & open_deals) == 0
+        if settled:
+            if kind == LOSS_SWEEP:
+                continue
+            # every open deal is won; a deal that must pass has no move, so
+            # it cannot be among them: no pass check needed
+            movable = 0x1F
+        passing = np.int64(ALL_DEALS)
+        for slot in range(5):
+            if (movable >> slot) & 1:
+                passing &= ~holds[slot]
+        if passing & open_deals and not (step == 1 and kind == WIN_SWEEP):
+            child = child_board(m_bit, s1, o_bit, s2, pair_index, binom)
+            x = np.int64(child_masks[child])
+            for slot in range(5):
+                p = permute(perm, slot, x)
+                if kind == WIN_SWEEP:
+                    acc |= p & passing
+                else:
+                    acc &= p | ~(holds[slot] & passing)
+        new = acc & open_deals
+        if new:
+            if kind == WIN_SWEEP:
+                won[board] = np.uint32(np.int64(won[board]) | new)
+            else:
+                lost[board] = np.uint32(np.int64(lost[board]) | new)
+            base = board * 30
+            rest = new
+            while rest:
+                d = lowest_square(rest)
+                rest &= rest - 1
+                values[base + d] = code
+            total += popcount(new)
+    return total
+
+
 @njit(parallel=True)
 def sweep(
     kind,
@@ -137,13 +269,12 @@ def sweep(
     binom,
     combo,
 ):
-    """One win or loss sweep of step ``step`` over split (a, b); returns the number of
-    positions resolved.  ``child_masks`` is the other kind's mask array of split
-    (b, a) (lost masks for a win sweep, won masks for a loss sweep);
-    ``capture_values`` the value bytes of split (b - 1, a)."""
+    """One win or loss sweep of step ``step`` over split (a, b), rows shared between
+    the cores; returns the number of positions resolved.  ``child_masks`` is the other
+    kind's mask array of split (b, a) (lost masks for a win sweep, won masks for a loss
+    sweep); ``capture_values`` the value bytes of split (b - 1, a)."""
     c1 = binom[FREE, a]
     c2 = binom[FREE - a, b]
-    n_outer = pair_mover.shape[0] * c1
     if kind == WIN_SWEEP:
         code = np.uint8(2 * step - 1)
         cap_low, cap_high, cap_parity = 2, 2 * step - 2, 0
@@ -151,107 +282,100 @@ def sweep(
         code = np.uint8(2 * step)
         cap_low, cap_high, cap_parity = 1, 2 * step - 1, 1
     total = 0
-    for outer in prange(n_outer):
-        pair = outer // c1
-        m_sq = pair_mover[pair]
-        o_sq = pair_other[pair]
-        m_bit = np.int64(1) << m_sq
-        o_bit = np.int64(1) << o_sq
-        free = ALL_SQUARES & ~(m_bit | o_bit)
-        s1 = deposit(combo[a, outer % c1], free)
-        free2 = free & ~s1
-        own = m_bit | s1
-        for r2 in range(c2):
-            board = outer * c2 + r2
-            open_deals = ALL_DEALS & ~(np.int64(won[board]) | np.int64(lost[board]))
-            if open_deals == 0:
-                continue
-            s2 = deposit(combo[b, r2], free2)
-            acc = np.int64(0) if kind == WIN_SWEEP else np.int64(ALL_DEALS)
-            movable = 0
-            settled = False  # the answer for every open deal is known: stop early
-            pieces = own
-            while pieces and not settled:
-                sq = lowest_square(pieces)
-                pieces &= pieces - 1
-                s_bit = np.int64(1) << sq
-                is_master = sq == m_sq
-                union = np.int64(0)
-                for slot in range(5):
-                    tg = targets[slot, sq] & ~own
-                    if tg:
-                        movable |= 1 << slot
-                        union |= tg
-                while union and not settled:
-                    to = lowest_square(union)
-                    union &= union - 1
-                    t_bit = np.int64(1) << to
-                    if to == o_sq or (is_master and to == ENEMY_BANNER):
-                        # a hit: won in 1 with every deal holding such a card
-                        for slot in range(5):
-                            if targets[slot, sq] & t_bit:
-                                if kind == WIN_SWEEP:
-                                    if step == 1:
-                                        acc |= holds[slot]
-                                else:
-                                    acc &= ~holds[slot]
-                        continue
-                    if step == 1 and kind == WIN_SWEEP:
-                        continue  # nothing is lost yet: only hits win in 1
-                    if is_master:
-                        nm, ns1 = t_bit, s1
-                    else:
-                        nm, ns1 = m_bit, (s1 ^ s_bit) | t_bit
-                    if s2 & t_bit:
-                        child = child_board(nm, ns1, o_bit, s2 ^ t_bit, pair_index, binom)
-                        x = mask_from_values(capture_values, child, cap_low, cap_high, cap_parity)
-                    else:
-                        child = child_board(nm, ns1, o_bit, s2, pair_index, binom)
-                        x = np.int64(child_masks[child])
-                    for slot in range(5):
-                        if targets[slot, sq] & t_bit:
-                            p = permute(perm, slot, x)
-                            if kind == WIN_SWEEP:
-                                acc |= p
-                            else:
-                                acc &= p | ~holds[slot]
-                    if kind == WIN_SWEEP:
-                        settled = (acc & open_deals) == open_deals
-                    else:
-                        settled = (acc & open_deals) == 0
-            if settled:
-                if kind == LOSS_SWEEP:
-                    continue
-                # every open deal is won; a deal that must pass has no move, so
-                # it cannot be among them: no pass check needed
-                movable = 0x1F
-            passing = np.int64(ALL_DEALS)
-            for slot in range(5):
-                if (movable >> slot) & 1:
-                    passing &= ~holds[slot]
-            if passing & open_deals and not (step == 1 and kind == WIN_SWEEP):
-                child = child_board(m_bit, s1, o_bit, s2, pair_index, binom)
-                x = np.int64(child_masks[child])
-                for slot in range(5):
-                    p = permute(perm, slot, x)
-                    if kind == WIN_SWEEP:
-                        acc |= p & passing
-                    else:
-                        acc &= p | ~(holds[slot] & passing)
-            new = acc & open_deals
-            if new:
-                if kind == WIN_SWEEP:
-                    won[board] = np.uint32(np.int64(won[board]) | new)
-                else:
-                    lost[board] = np.uint32(np.int64(lost[board]) | new)
-                base = board * 30
-                rest = new
-                while rest:
-                    d = lowest_square(rest)
-                    rest &= rest - 1
-                    values[base + d] = code
-                total += popcount(new)
+    for outer in prange(pair_mover.shape[0] * c1):
+        total += _sweep_row(
+            outer,
+            kind,
+            step,
+            a,
+            b,
+            c1,
+            c2,
+            code,
+            cap_low,
+            cap_high,
+            cap_parity,
+            won,
+            lost,
+            values,
+            child_masks,
+            capture_values,
+            targets,
+            holds,
+            perm,
+            pair_mover,
+            pair_other,
+            pair_index,
+            binom,
+            combo,
+        )
     return total
+
+
+@njit
+def sweep_serial(
+    kind,
+    step,
+    a,
+    b,
+    won,
+    lost,
+    values,
+    child_masks,
+    capture_values,
+    targets,
+    holds,
+    perm,
+    pair_mover,
+    pair_other,
+    pair_index,
+    binom,
+    combo,
+):
+    """The same sweep on one core: for small splits, where starting the threads and
+    their barrier cost more than the work (and a preempted thread on a shared machine
+    stalls the other)."""
+    c1 = binom[FREE, a]
+    c2 = binom[FREE - a, b]
+    if kind == WIN_SWEEP:
+        code = np.uint8(2 * step - 1)
+        cap_low, cap_high, cap_parity = 2, 2 * step - 2, 0
+    else:
+        code = np.uint8(2 * step)
+        cap_low, cap_high, cap_parity = 1, 2 * step - 1, 1
+    total = 0
+    for outer in range(pair_mover.shape[0] * c1):
+        total += _sweep_row(
+            outer,
+            kind,
+            step,
+            a,
+            b,
+            c1,
+            c2,
+            code,
+            cap_low,
+            cap_high,
+            cap_parity,
+            won,
+            lost,
+            values,
+            child_masks,
+            capture_values,
+            targets,
+            holds,
+            perm,
+            pair_mover,
+            pair_other,
+            pair_index,
+            binom,
+            combo,
+        )
+    return total
+
+
+PARALLEL_BOARDS = 1_000_000
+"""Splits with at least this many boards are swept on both cores."""
 
 
 @njit(parallel=True)

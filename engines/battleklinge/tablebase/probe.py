@@ -100,6 +100,15 @@ class Tablebase:
             raise InputError(f"tables: {str(folder)!r} is not a version {FORMAT_VERSION} table")
         return cls(folder, manifest)
 
+    @property
+    def splits(self) -> tuple[tuple[int, int], ...]:
+        """The material splits in these tables."""
+        return tuple(self._values)
+
+    def split_values(self, split: tuple[int, int]) -> np.ndarray:
+        """The raw value bytes of one split, in index order (read-only memory map)."""
+        return self._values[split]
+
     def covers(self, pos: Position) -> bool:
         """True if the position is live, uses this card set and its split was built."""
         if pos.winner() is not None or pos.cards != self.cards:

@@ -129,7 +129,7 @@ def mine_studies(
     """Up to ``count`` studies, deepest first: Gold to move, material ``split``, a unique
     key and a forced hit in exactly d own moves, d taken from ``distances`` in turn.
     Candidates are visited in a SHA-256-seeded order; one per mirror class."""
-    values = np.asarray(tb._values[split])  # noqa: SLF001 (the table's own module family)
+    values = tb.split_values(split)
     builder = _TreeBuilder(tb)
     per_distance = -(-count // len(distances))
     seen: set[str] = set()

@@ -90,6 +90,10 @@ def build_command(cards, students: int, out_dir: Path | None, force: bool, as_js
 
     \b
       fechtbuch tb build --cards ausfall,volte,bindung,stoss,riposte --students 1
+
+    Prints per material split (students of the side to move, of the other side) the
+    positions with Gold to move, how many are won, lost and drawn for the side to
+    move, the longest win and loss, the steps of the analysis and positions/s.
     """
     from fechtbuch.engines.battleklinge.tablebase import build
     from fechtbuch.engines.battleklinge.tablebase.build import MANIFEST
@@ -154,7 +158,12 @@ def probe_command(position, tables: Path | None, as_json: bool) -> None:
 
     \b
       fechtbuch tb probe '2m2/5/1s3/1S3/2M2 g ausfall,volte bindung,stoss riposte'
-      Gold to move: win in 3. Best moves: ...
+      Gold to move: loss in 8.
+      Best moves: volte:b2a1
+        volte:b2a1         loss in 8
+        ...
+
+    Every legal move follows with the mover's result after it (best first).
     """
     base = open_tables(position, tables)
     result = base.probe(position)

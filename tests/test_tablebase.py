@@ -201,8 +201,12 @@ def test_distances_match_dfpn(tables, cards):
         if answer.distance is not None:
             expected = TbResult(Outcome.WIN, answer.distance)
             assert set(base.best_moves(pos)) == set(answer.keys), pos.to_text()
+            assert [m.to_text() for m in base.main_line(pos)] == [
+                m.to_text() for m in answer.main_line
+            ], pos.to_text()
         elif answer.loss_in is not None:
             expected = TbResult(Outcome.LOSS, answer.loss_in)
+            assert base.main_line(pos) == answer.main_line, pos.to_text()
         else:
             expected = TbResult(Outcome.DRAW)
         assert got == expected, pos.to_text()

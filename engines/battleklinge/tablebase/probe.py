@@ -141,3 +141,27 @@ class Tablebase:
         results = self.move_results(pos)
         best = max(r.rank() for _, r in results)
         return [m for m, r in results if r.rank() == best]
+
+    def main_line(self, pos: Position) -> list[Move]:
+        """docs/solver.md's main line from the tables: for a win the fastest key, the
+        longest defence, the fastest finish, ... to the hit; for a loss the longest
+        defence first; empty for a draw.  Ties by notation text, ascending."""
+        result = self.probe(pos)
+        if result.result is Outcome.DRAW:
+            return []
+        line: list[Move] = []
+        attacking = result.result is Outcome.WIN
+        while True:
+            by_text = sorted(self.move_results(pos), key=lambda item: item[0].to_text())
+            # min/max keep the first of equals: ties go to the smaller notation text
+            if attacking:
+                wins = [(m, r.distance) for m, r in by_text if r.result is Outcome.WIN]
+                move = min(wins, key=lambda item: item[1])[0]  # type: ignore[arg-type, return-value]
+            else:
+                delays = [(m, r.distance) for m, r in by_text]
+                move = max(delays, key=lambda item: item[1])[0]  # type: ignore[arg-type, return-value]
+            line.append(move)
+            pos = play(pos, move)
+            if pos.winner() is not None:
+                return line
+            attacking = not attacking

@@ -254,8 +254,9 @@ def _run(*args):
 
 def test_cli_build_and_probe(tmp_path):
     import orjson
+    from fechtbuch.engines.battleklinge.tablebase import find_tables, table_folder
 
-    folder = tmp_path / "t"
+    folder = table_folder(CARD_SET_A, tmp_path)
     result = _run("tb", "build", "--cards", "einsteiger", "--students", "0", "-o", str(folder))
     assert result.exit_code == 0, result.output
     assert "16,590" in result.output
@@ -285,3 +286,26 @@ def test_cli_build_and_probe(tmp_path):
     uncovered = "2m2/5/1s3/1S3/2M2 g ausfall,volte bindung,stoss riposte"
     result = _run("tb", "probe", uncovered, "--tables", str(folder))
     assert result.exit_code == 2 and "not covered" in result.output
+    assert find_tables(Position.from_text(position), root=tmp_path) is not None
+    assert find_tables(Position.from_text(uncovered), root=tmp_path) is None
+    other_cards = "2m2/5/5/5/2M2 g ausfall,traverse bindung,stoss riposte"
+    assert find_tables(Position.from_text(other_cards), root=tmp_path) is None
+
+
+@pytest.mark.parametrize("cards", [CARD_SET_A, CARD_SET_B], ids=["einsteiger", "prim-terz-set"])
+def test_draws_have_no_forced_hit(tables, cards):
+    """Draws are rare (about 1 in 2,000 positions of split (1, 1)), so random samples
+    miss them: take a few seeded ones and let df-pn confirm neither side forces a hit."""
+    from fechtbuch.solver.api import solve
+
+    _, base = tables[cards]
+    drawn = np.flatnonzero(base.split_values((1, 1)) == 0)
+    assert drawn.size
+    for i in range(6):
+        offset = int(drawn[_seeded(f"draw/{cards}/{i}", drawn.size)])
+        pos = ix.position_at(cards, (1, 1), offset // 30, offset % 30, turn=i % 2)
+        assert base.probe(pos) == TbResult(Outcome.DRAW)
+        answer = solve(pos, max_n=5)
+        assert answer.status == "solved"
+        assert answer.distance is None and answer.loss_in is None, pos.to_text()
+        assert base.main_line(pos) == []

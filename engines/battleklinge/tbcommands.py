@@ -2,29 +2,13 @@
 
 from __future__ import annotations
 
-import os
 import time
 from pathlib import Path
 
 import click
-from fechtbuch.engines.battleklinge.cards import COLOR_NAMES, Card, card_id, parse_card_list
+from fechtbuch.engines.battleklinge.cards import COLOR_NAMES, card_id, parse_card_list
 from fechtbuch.engines.clikit import POSITION, emit_json
 from fechtbuch.engines.errors import InputError
-
-
-def default_root() -> Path:
-    """Where tables live unless told: ``$FECHTBUCH_TABLES``, else
-    ``$XDG_DATA_HOME/fechtbuch/tables`` (``~/.local/share/...``)."""
-    override = os.environ.get("FECHTBUCH_TABLES")
-    if override:
-        return Path(override)
-    base = os.environ.get("XDG_DATA_HOME") or os.path.join(os.path.expanduser("~"), ".local/share")
-    return Path(base) / "fechtbuch" / "tables"
-
-
-def table_folder(cards: tuple[Card, ...], root: Path | None = None) -> Path:
-    """The default folder of one card set's tables: ``<root>/<ids sorted, joined by ->``."""
-    return (root or default_root()) / "-".join(card_id(c) for c in sorted(cards))
 
 
 class CardSetType(click.ParamType):
@@ -95,7 +79,7 @@ def build_command(cards, students: int, out_dir: Path | None, force: bool, as_js
     positions with Gold to move, how many are won, lost and drawn for the side to
     move, the longest win and loss, the steps of the analysis and positions/s.
     """
-    from fechtbuch.engines.battleklinge.tablebase import build
+    from fechtbuch.engines.battleklinge.tablebase import build, table_folder
     from fechtbuch.engines.battleklinge.tablebase.build import MANIFEST
     from tqdm import tqdm
 
@@ -131,7 +115,7 @@ def build_command(cards, students: int, out_dir: Path | None, force: bool, as_js
 
 def open_tables(position, tables: Path | None):
     """The tables for a position: from ``tables`` or the default folder of its card set."""
-    from fechtbuch.engines.battleklinge.tablebase import Tablebase
+    from fechtbuch.engines.battleklinge.tablebase import Tablebase, table_folder
 
     folder = tables or table_folder(position.cards)
     if tables is None and not folder.exists():
@@ -246,7 +230,7 @@ def studies_command(cards, tables, count: int, split: str, out_file: str, force:
     \b
       fechtbuch tb studies --cards einsteiger --count 24 -o studies.json
     """
-    from fechtbuch.engines.battleklinge.tablebase import Tablebase
+    from fechtbuch.engines.battleklinge.tablebase import Tablebase, table_folder
     from fechtbuch.engines.battleklinge.tablebase.studies import mine_studies
     from fechtbuch.engines.clikit import atomic_write, dump_json, ensure_writable
 

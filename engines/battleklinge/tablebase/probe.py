@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import enum
+import os
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -165,3 +166,35 @@ class Tablebase:
             if pos.winner() is not None:
                 return line
             attacking = not attacking
+
+
+def default_root() -> Path:
+    """Where tables live unless told: ``$FECHTBUCH_TABLES``, else
+    ``$XDG_DATA_HOME/fechtbuch/tables`` (``~/.local/share/...``)."""
+    override = os.environ.get("FECHTBUCH_TABLES")
+    if override:
+        return Path(override)
+    base = os.environ.get("XDG_DATA_HOME") or os.path.join(os.path.expanduser("~"), ".local/share")
+    return Path(base) / "fechtbuch" / "tables"
+
+
+def table_folder(cards: tuple[Card, ...], root: Path | None = None) -> Path:
+    """The default folder of one card set's tables: ``<root>/<ids in card order, joined by ->``."""
+    return (root or default_root()) / "-".join(card_id(c) for c in sorted(cards))
+
+
+_OPENED: dict[Path, Tablebase] = {}
+
+
+def find_tables(pos: Position, root: Path | None = None) -> Tablebase | None:
+    """The built tables covering ``pos`` in the default folder of its card set, or None.
+
+    For the solver and the Meister: one call per position is cheap (the tables of a
+    folder are opened once per process)."""
+    folder = table_folder(pos.cards, root)
+    if folder not in _OPENED:
+        if not (folder / MANIFEST).exists():
+            return None
+        _OPENED[folder] = Tablebase.open(folder)
+    base = _OPENED[folder]
+    return base if base.covers(pos) else None

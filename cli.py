@@ -21,6 +21,7 @@ from fechtbuch.engines import __version__  # noqa: E402
 from fechtbuch.engines.battleklinge.commands import COMMANDS as ENGINE_COMMANDS  # noqa: E402
 from fechtbuch.engines.battleklinge.players import STRENGTH_NAMES, use_hit_oracle  # noqa: E402
 from fechtbuch.engines.battleklinge.position import START_EINSTEIGER, Position  # noqa: E402
+from fechtbuch.engines.battleklinge.tbcommands import tb_group  # noqa: E402
 from fechtbuch.engines.clikit import (  # noqa: E402
     POSITION,
     dump_json,
@@ -475,6 +476,7 @@ for _command in ENGINE_COMMANDS:
 main.add_command(play_command)
 main.add_command(daily_group)
 main.add_command(pyramiden_group)
+main.add_command(tb_group)
 
 if __name__ == "__main__":
     main()

@@ -19,10 +19,11 @@ import numpy as np
 import pytest
 from fechtbuch.engines.battleklinge import fast
 from fechtbuch.engines.battleklinge.cards import CARD_SETS, card_from_id
-from fechtbuch.engines.battleklinge.position import Position
+from fechtbuch.engines.battleklinge.position import Move, Position
 from fechtbuch.engines.battleklinge.reference import MemoSolver
 from fechtbuch.engines.battleklinge.tablebase import Outcome, Tablebase, TbResult, build
 from fechtbuch.engines.battleklinge.tablebase import index as ix
+from fechtbuch.engines.battleklinge.tablebase.probe import table_folder
 from fechtbuch.engines.compiled import njit
 
 CARD_SET_A = CARD_SETS["einsteiger"]
@@ -142,10 +143,16 @@ def brute_counts(cards) -> dict[tuple[int, int], tuple[int, int, int, int]]:
 
 
 @pytest.fixture(scope="module")
-def tables(tmp_path_factory):
+def tables_root(tmp_path_factory):
+    return tmp_path_factory.mktemp("tables")
+
+
+@pytest.fixture(scope="module")
+def tables(tables_root):
+    """Both card sets built with K <= 1 in their default folders under one root."""
     out = {}
-    for name, cards in (("a", CARD_SET_A), ("b", CARD_SET_B)):
-        folder = tmp_path_factory.mktemp(f"tb-{name}")
+    for cards in (CARD_SET_A, CARD_SET_B):
+        folder = table_folder(cards, tables_root)
         report = build(cards, 1, folder)
         out[cards] = (report, Tablebase.open(folder))
     return out
@@ -235,14 +242,18 @@ def test_distances_match_reference(tables, cards):
 
 def test_study_miner_gives_verified_puzzles(tables):
     from fechtbuch.engines.battleklinge.tablebase.studies import mine_studies
-    from fechtbuch.puzzles.pack import verify_puzzle
+    from fechtbuch.puzzles.pack import derived_fields, verify_puzzle
 
     _, base = tables[CARD_SET_A]
     studies = mine_studies(base, count=2, distances=range(4, 3, -1))
     assert len(studies) == 2
     for study in studies:
         assert study.distance == 4 and study.tree_complete
-        assert verify_puzzle(study.puzzle) == []
+        puzzle = study.puzzle
+        pos, key = Position.from_text(puzzle["position"]), Move.from_text(puzzle["key"])
+        line = [Move.from_text(m) for m in puzzle["line"]]
+        puzzle["tags"], puzzle["difficulty"] = derived_fields(puzzle, pos, key, line)
+        assert verify_puzzle(puzzle, max_n=4) == []
 
 
 def _run(*args):
@@ -309,3 +320,66 @@ def test_draws_have_no_forced_hit(tables, cards):
         assert answer.status == "solved"
         assert answer.distance is None and answer.loss_in is None, pos.to_text()
         assert base.main_line(pos) == []
+
+
+def test_solve_answers_from_tables_and_df_pn_agrees(tables, tables_root):
+    """`solve(..., tables=root)` reads the table (any distance, draws included) and says
+    so; where df-pn reaches, its distance, keys, loss and tree are the table's."""
+    from fechtbuch.solver.api import solve
+
+    _, base = tables[CARD_SET_A]
+    seen = {"win": 0, "loss": 0, "draw": 0, "beyond": 0}
+    drawn = np.flatnonzero(base.split_values((1, 1)) == 0)  # rare: add two on purpose
+    draws = [
+        ix.position_at(CARD_SET_A, (1, 1), int(drawn[i]) // 30, int(drawn[i]) % 30, turn=0)
+        for i in (0, drawn.size // 2)
+    ]
+    for pos in [*_samples(CARD_SET_A, 80), *draws]:
+        got = base.probe(pos)
+        answer = solve(pos, max_n=2, tables=tables_root)
+        assert answer.from_tables and answer.status == "solved"
+        assert answer.to_json()["source"] == "tablebase"
+        if got.result is Outcome.DRAW:
+            assert answer.draw and answer.distance is None and answer.loss_in is None
+            seen["draw"] += 1
+            continue
+        depth = got.distance
+        if got.result is Outcome.WIN:
+            assert answer.distance == depth
+            seen["win"] += 1
+        else:
+            assert answer.loss_in == depth
+            seen["loss"] += 1
+        if depth > 2:
+            seen["beyond"] += 1  # beyond --max, exact all the same
+        if depth <= 4:
+            searched = solve(pos, max_n=depth)
+            assert (searched.distance, searched.loss_in) == (answer.distance, answer.loss_in)
+            assert sorted(searched.keys, key=lambda m: m.to_text()) == answer.keys
+            assert searched.main_line == answer.main_line
+            if answer.distance is not None and depth <= 3:
+                assert answer.tree() == searched.tree()
+    assert min(seen.values()) > 0, seen
+    assert solve(pos, max_n=2).from_tables is False  # off unless asked
+
+
+def test_solve_verify_cross_checks_the_table_with_df_pn(tables, tables_root):
+    from fechtbuch.solver.api import solve
+
+    for pos in _samples(CARD_SET_A, 24):
+        answer = solve(pos, max_n=3, tables=tables_root, verify=True)
+        assert answer.verified, (pos.to_text(), answer.verify_note)
+
+
+def test_solve_command_uses_tables_and_no_tables_skips_them(tables, tables_root):
+    import json
+
+    pos = "2m2/5/2M2/5/5 g ausfall,volte bindung,stoss riposte"
+    with_tables = _run("solve", pos, "--tables", str(tables_root), "--json")
+    assert with_tables.exit_code == 0, with_tables.output
+    data = json.loads(with_tables.output)
+    assert (data["source"], data["distance"], data["keys"]) == ("tablebase", 1, ["ausfall:c3c5"])
+    text = _run("solve", pos, "--tables", str(tables_root))
+    assert text.output.startswith("From the endgame tables (exact at any distance): Gold hits in 1")
+    plain = json.loads(_run("solve", pos, "--tables", str(tables_root), "--no-tables", "--json").output)
+    assert "source" not in plain and plain["distance"] == 1

@@ -112,6 +112,23 @@ class _TreeBuilder:
         return node
 
 
+class TreeTooLarge(Exception):
+    """The full solution tree has more attacker nodes than allowed."""
+
+
+def solution_tree(tb: Tablebase, pos: Position, max_nodes: int = 200_000) -> dict:
+    """The full solution tree (issue-3 format) of a won position, read from the tables:
+    every key at every attacker node, every defender reply.  :class:`TreeTooLarge` past
+    ``max_nodes`` attacker nodes (deep wins have huge trees)."""
+    result = tb.probe(pos)
+    if result.result is not Outcome.WIN:
+        raise ValueError(f"position is not won for the side to move: {result}")
+    try:
+        return _TreeBuilder(tb).tree(pos, result.distance, result.distance, [], [max_nodes])
+    except _TooLarge:
+        raise TreeTooLarge(f"the solution tree has more than {max_nodes:,} nodes") from None
+
+
 def _size(tree) -> int:
     if not isinstance(tree, dict):
         return 1

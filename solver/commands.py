@@ -5,8 +5,8 @@ from __future__ import annotations
 from pathlib import Path
 
 import click
+from fechtbuch.engines.battleklinge.clitypes import POSITION
 from fechtbuch.engines.clikit import (
-    POSITION,
     atomic_write,
     dump_json,
     emit_json,

@@ -7,7 +7,8 @@ from pathlib import Path
 
 import click
 from fechtbuch.engines.battleklinge.cards import COLOR_NAMES, card_id, parse_card_list
-from fechtbuch.engines.clikit import POSITION, emit_json
+from fechtbuch.engines.battleklinge.clitypes import POSITION
+from fechtbuch.engines.clikit import emit_json
 from fechtbuch.engines.errors import InputError
 
 
@@ -60,6 +61,7 @@ def _print_report(report) -> None:
 )
 @click.option(
     "-o",
+    "--output",
     "--out",
     "out_dir",
     type=click.Path(file_okay=False, path_type=Path),
@@ -173,8 +175,21 @@ def probe_command(position, tables: Path | None, as_json: bool) -> None:
 
 
 @tb_group.command("bench")
-@click.option("--cards", "cards", type=CardSetType(), default="einsteiger", show_default=True)
-@click.option("--students", type=click.IntRange(0, 2), default=1, show_default=True)
+@click.option(
+    "--cards",
+    "cards",
+    type=CardSetType(),
+    default="einsteiger",
+    show_default=True,
+    help="Five card ids or a set.",
+)
+@click.option(
+    "--students",
+    type=click.IntRange(0, 2),
+    default=1,
+    show_default=True,
+    help="K: up to K students per side.",
+)
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
 def bench_command(cards, students: int, as_json: bool) -> None:
     """Build the tables into a temporary folder and print time, positions/s and peak memory.
@@ -211,16 +226,37 @@ def bench_command(cards, students: int, as_json: bool) -> None:
 
 
 @tb_group.command("studies")
-@click.option("--cards", "cards", type=CardSetType(), default="einsteiger", show_default=True)
+@click.option(
+    "--cards",
+    "cards",
+    type=CardSetType(),
+    default="einsteiger",
+    show_default=True,
+    help="Five card ids or a set.",
+)
 @click.option(
     "--tables",
     type=click.Path(file_okay=False, path_type=Path),
     default=None,
     help="Table folder (default: the tables folder of the card set).",
 )
-@click.option("--count", type=click.IntRange(1, 200), default=24, show_default=True)
+@click.option(
+    "--count",
+    type=click.IntRange(1, 200),
+    default=24,
+    show_default=True,
+    help="How many studies.",
+)
 @click.option("--split", default="1,1", show_default=True, help="Material: mover,other students.")
-@click.option("-o", "--out", "out_file", type=click.Path(dir_okay=False), required=True)
+@click.option(
+    "-o",
+    "--output",
+    "--out",
+    "out_file",
+    type=click.Path(dir_okay=False),
+    required=True,
+    help="The JSON file of studies to write.",
+)
 @click.option("--force", is_flag=True, help="Overwrite an existing output file.")
 def studies_command(cards, tables, count: int, split: str, out_file: str, force: bool) -> None:
     """Mine studies from built tables: a unique key and a forced hit in 10 down to 4 own

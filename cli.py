@@ -16,6 +16,7 @@ from fechtbuch.engines.battleklinge.position import START_EINSTEIGER, Position
 from fechtbuch.engines.battleklinge.terminal.commands import play_command
 from fechtbuch.engines.clikit import POSITION, dump_json, emit_json
 from fechtbuch.engines.errors import InputError
+from fechtbuch.engines.touche_duell.commands import touche_group
 from fechtbuch.puzzles import (
     render_commands,  # attaches `pack html` and `pack svg` to the pack group
 )
@@ -376,6 +377,7 @@ for _command in ENGINE_COMMANDS:
     main.add_command(_command)
 main.add_command(play_command)
 main.add_command(daily_group)
+main.add_command(touche_group)
 
 if __name__ == "__main__":
     main()

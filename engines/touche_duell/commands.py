@@ -256,4 +256,23 @@ def match_command(a, b, games, seed, level, short, samples, progress, as_json) -
     click.echo(summary.to_text())
 
 
+@touche_group.command("bench")
+@click.option("--rounds", type=click.IntRange(1, 10_000), default=200, show_default=True)
+@click.option("--positions", type=click.IntRange(1, 10_000), default=100, show_default=True)
+@click.option("--json", "as_json", is_flag=True, help="Print the figures as JSON.")
+def bench_command(rounds: int, positions: int, as_json: bool) -> None:
+    """States/s of the fast rules and of the reference (random play of ROUNDS rounds
+    per rule set), and seconds per move of each strength on POSITIONS positions.
+
+    \b
+    Example:
+      fechtbuch touche bench --rounds 200 --positions 100
+    """
+    from fechtbuch.engines.touche_duell.bench import run_bench
+
+    result = run_bench(rounds, positions, (lambda text: None) if as_json else click.echo)
+    if as_json:
+        emit_json(result)
+
+
 __all__ = ["touche_group", "NotationError"]

@@ -198,3 +198,38 @@ def test_help_teaches_with_an_example(command):
 
 def test_every_player_letter_is_named():
     assert PLAYER_CHARS == "AB"
+
+
+def test_undo_across_the_end_of_a_round(tmp_path):
+    seed, ruleset = "undo-round", Ruleset(short=True)
+    lines, record = script(seed, ruleset, {})
+    # the person lines up to the action that ends round 1 (hand-over lines are "")
+    from fechtbuch.engines.touche_duell.deal import new_round
+
+    pos = new_round(record.shuffles[0], record.starter, ruleset)
+    played = 0
+    while not pos.phase.over:
+        pos = rules.apply(pos, record.actions[played])
+        played += 1
+    typed, count = [], 0
+    for line in lines:
+        typed.append(line)
+        count += line != ""
+        if count == played:
+            break
+    last = typed[-1]
+    saved = tmp_path / "u.txt"
+    result = run(
+        "play",
+        "--two-players",
+        "--short",
+        "--seed",
+        seed,
+        "--save",
+        saved,
+        lines=[*typed, "undo", "", last, "quit"],
+    )
+    assert result.exit_code == 0, result.output
+    assert "Round over" in result.output and "Undone" in result.output
+    again = read_game(saved)
+    assert again.actions == record.actions[:played] and len(again.shuffles) == 2

@@ -263,3 +263,158 @@ def test_illegal_actions_are_refused_by_both():
             rules.apply(pos, parse_action(text))
         with pytest.raises(IllegalActionError):
             reference.apply(pos, parse_action(text))
+
+
+# One row per rule that decides: (rule, position, actions, squares score mover phase after).
+KNOWN = [
+    (
+        "attack nobody can parry hits",
+        "standard 10-13 0:0 A zug 13345/12245 00023 1112223334",
+        "a3x2",
+        "10-13 1:0 A treffer:A",
+    ),
+    (
+        "parry, then riposte before the refill",
+        "standard 9-12 0:0 A zug 11223/33445 00200 1245124512455",
+        "a3x1 p",
+        "9-12 0:0 B riposte",
+    ),
+    (
+        "riposte hits a player without parry",
+        "standard 9-12 0:0 A zug 11223/33445 00200 1245124512455",
+        "a3x1 p a3x1",
+        "9-12 0:1 B treffer:B",
+    ),
+    (
+        "refill after the riposte",
+        "standard 9-12 0:0 A zug 11233/33445 01100 1245124512455",
+        "a3x1 p m-4",
+        "9-16 0:0 A zug",
+    ),
+    (
+        "no legal move at the start of a turn",
+        "standard 1-4 0:0 B zug 33445/11225 00023 1112223334",
+        "m+1",
+        "1-3 0:1 A blockiert:B",
+    ),
+    (
+        "no legal move right after a parry",
+        "standard 21-23 0:0 A zug 12234/24555 00232 11112233",
+        "a2x1 p",
+        "21-23 1:0 B blockiert:A",
+    ),
+    (
+        "three equal cards always hit",
+        "standard 10-13 0:0 A zug 12333/34445 00014 1111222234",
+        "a3x3",
+        "10-13 1:0 A treffer:A",
+    ),
+    (
+        "two cards hit when only two are unseen",
+        "standard 10-13 0:0 A zug 13345/12345 01233 111222",
+        "a3x2",
+        "10-13 1:0 A treffer:A",
+    ),
+    (
+        "kinder: every attack hits",
+        "kinder 10-13 0:0 A zug 13345/13345 00023 1112222234",
+        "a3x1",
+        "10-13 1:0 A treffer:A",
+    ),
+    (
+        "standing attack at fortgeschritten: parry only",
+        "fortgeschritten 10-12 0:0 A zug 23455/12245 00032 1111223333",
+        "a2x1",
+        "10-12 0:0 B parade:2x1",
+    ),
+    (
+        "lunge: parry or retreat",
+        "fortgeschritten 10-16 0:0 A zug 23455/12245 00032 1111223333",
+        "l4a2x1",
+        "14-16 0:0 B ausweichen:2x1",
+    ),
+    (
+        "retreat is the whole turn; attacker moves next",
+        "fortgeschritten 10-16 0:0 A zug 23455/12245 00032 1111223333",
+        "l4a2x1 r5",
+        "14-21 0:0 A zug",
+    ),
+    (
+        "neither parry nor retreat: hit",
+        "fortgeschritten 17-23 0:0 A zug 23455/13445 00122 1111222233",
+        "l4a2x1",
+        "21-23 1:0 A treffer:A",
+    ),
+    (
+        "last card after an attack: parry, then last attack",
+        "standard 10-13 0:0 A zug 12334/13345 34133 5",
+        "a3x1 p",
+        "10-13 0:0 B letzter",
+    ),
+    (
+        "last attack parried: hands decide",
+        "standard 10-13 0:0 A zug 12334/13345 34133 5",
+        "a3x1 p a3x1 p",
+        "10-13 0:1 A vergleich:B",
+    ),
+    (
+        "last card after an attack nobody can parry",
+        "standard 10-13 0:0 A zug 12334/12445 33323 5",
+        "a3x1",
+        "10-13 1:0 A treffer:A",
+    ),
+    (
+        "last card after a move: the opponent's last attack",
+        "standard 8-13 0:0 A zug 12334/13345 34133 5",
+        "m+2",
+        "10-13 0:0 B letzter",
+    ),
+    (
+        "last attack declined: hands decide",
+        "standard 8-13 0:0 A zug 12334/13345 34133 5",
+        "m+2 -",
+        "10-13 0:1 B vergleich:B",
+    ),
+    (
+        "last card after a lunge: retreat, then hands at once",
+        "fortgeschritten 8-14 0:0 A zug 12233/13345 33143 5",
+        "l3a3x1 r1",
+        "11-15 0:1 B vergleich:B",
+    ),
+    (
+        "comparison: more cards of the distance",
+        "standard 10-13 0:0 B letzter 12334/1345 34234 -",
+        "-",
+        "10-13 1:0 B vergleich:A",
+    ),
+    (
+        "comparison tie: further advanced wins",
+        "standard 10-13 0:0 B letzter 12234/1345 33334 -",
+        "-",
+        "10-13 0:1 B vergleich:B",
+    ),
+    (
+        "comparison: nobody wins",
+        "standard 11-13 2:1 B letzter 12234/1225 31444 -",
+        "-",
+        "11-13 2:1 B vergleich:-",
+    ),
+    (
+        "comparison beyond distance 5: ground only",
+        "standard 5-17 0:0 A letzter 55555/1111 15550 -",
+        "-",
+        "5-17 0:1 A vergleich:B",
+    ),
+    (
+        "kinder: the last attack hits",
+        "kinder 10-13 0:0 B letzter 12334/1345 34234 -",
+        "a3x1",
+        "10-13 0:1 B treffer:B",
+    ),
+]
+
+
+@pytest.mark.parametrize(("rule", "text", "actions", "expected"), KNOWN, ids=[r[0] for r in KNOWN])
+def test_known_positions_table(rule, text, actions, expected):
+    pos = GAME.parse_state(text)
+    assert head(after(pos, *actions.split())) == expected, rule

@@ -39,6 +39,7 @@ from fechtbuch.engines.touche_duell.notation import (
     TURN_PHASES,
     Action,
     Kind,
+    Level,
     Phase,
     Position,
     View,
@@ -46,6 +47,20 @@ from fechtbuch.engines.touche_duell.notation import (
 )
 
 STRENGTHS = ("leicht", "mittel", "stark", "meister")
+
+GROUND = 0.01
+"""stark: value of one square of ground gained by a move."""
+ENDGAME = {
+    Level.KINDER: (6, 0.2),
+    Level.STANDARD: (15, 1.0),
+    Level.FORTGESCHRITTEN: (15, 2.0),
+}
+"""stark, per rule level: (pile size from which on, weight) of the hand comparison in
+the score of a move.  With parries most rounds at the higher levels end in the
+comparison, so it counts from the first move there (tuned by matches against mittel,
+docs/strength.md)."""
+LUNGE_RISK = 0.6
+"""stark: share of a lunge's hit chance that counts as danger (the defender may retreat)."""
 
 
 def check_strength(name: str) -> str:
@@ -218,10 +233,11 @@ def stark_score(view: View, action: Action) -> float:
     squares = _forward(squares, me, step)
     distance = squares[1] - squares[0]
     danger = _danger(view, hand, distance, unseen, total_unseen, n)
-    ground = 0.01 * (rules.advance(squares, me) - rules.advance(view.squares, me))
+    ground = GROUND * (rules.advance(squares, me) - rules.advance(view.squares, me))
     endgame = 0.0
-    if view.pile_size <= 6:
-        endgame = 0.2 * (_compare_chance(view, hand, squares) - 0.5)
+    from_pile, weight = ENDGAME[view.rules.level]
+    if view.pile_size <= from_pile:
+        endgame = weight * (_compare_chance(view, hand, squares) - 0.5)
     return -danger + ground + endgame + 0.02 * min(hand[distance - 1] if distance <= 5 else 0, 2)
 
 
@@ -244,7 +260,7 @@ def _danger(view: View, hand: list[int], distance: int, unseen, total_unseen: in
                     hand[v - 1] + 1, unseen[v - 1], total_unseen, n
                 )
             worst = max(worst, p)
-        risk = max(risk, 0.6 * worst)  # we may still retreat
+        risk = max(risk, LUNGE_RISK * worst)  # we may still retreat
     return risk
 
 

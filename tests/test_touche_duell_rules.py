@@ -13,8 +13,7 @@ from fechtbuch.engines.touche_duell.notation import (
     format_position,
     parse_action,
 )
-
-from tests.touche_helpers import build, random_positions
+from touche_helpers import build, random_positions
 
 
 @pytest.fixture(scope="module")

@@ -36,9 +36,7 @@ from fechtbuch.engines.clikit import (  # noqa: E402
 from fechtbuch.engines.errors import InputError  # noqa: E402
 from fechtbuch.engines.touche_duell.commands import touche_group  # noqa: E402
 from fechtbuch.engines.touche_pyramiden.commands import pyramiden_group  # noqa: E402
-from fechtbuch.puzzles import (  # noqa: E402
-    render_commands,  # attaches `pack html` and `pack svg` to the pack group
-)
+from fechtbuch.puzzles import render_commands  # noqa: E402
 from fechtbuch.puzzles.daily_commands import daily_group  # noqa: E402
 from fechtbuch.puzzles.mine_commands import mine_command  # noqa: E402
 from fechtbuch.puzzles.pack_commands import pack  # noqa: E402
@@ -470,6 +468,8 @@ def bench_tune_eval(strength, games, seed, jobs, only, candidate) -> None:
 
 main.add_command(solve_command)
 main.add_command(render_commands.render)
+pack.add_command(render_commands.pack_html)
+pack.add_command(render_commands.pack_svg)
 main.add_command(mine_command)
 main.add_command(pack)
 for _command in ENGINE_COMMANDS:

@@ -14,7 +14,7 @@ from fechtbuch.engines.clikit import atomic_write, int_range
 from fechtbuch.engines.errors import InputError
 from fechtbuch.puzzles import viewer
 from fechtbuch.puzzles.pack import load_pack
-from fechtbuch.puzzles.pack_commands import PACK_FILE, pack
+from fechtbuch.puzzles.pack_commands import PACK_FILE
 
 OUTPUT = click.Path(dir_okay=False, writable=True)
 
@@ -49,7 +49,7 @@ def render(position: Position, move: Move | None, flip: bool, output: str, force
     click.echo(f"wrote {output}")
 
 
-@pack.command("html")
+@click.command("html")
 @click.argument("pack_file", metavar="PACK", type=PACK_FILE)
 @click.option(
     "-o",
@@ -74,7 +74,7 @@ def pack_html(pack_file: Path, output: str | None, force: bool) -> None:
     click.echo(f"wrote {output} ({len(data['puzzles'])} puzzles)")
 
 
-@pack.command("svg")
+@click.command("svg")
 @click.argument("pack_file", metavar="PACK", type=PACK_FILE)
 @click.option(
     "-d",

@@ -33,6 +33,7 @@ from fechtbuch.engines.clikit import (  # noqa: E402
     seed_option,
 )
 from fechtbuch.engines.errors import InputError  # noqa: E402
+from fechtbuch.engines.touche_duell.commands import touche_group  # noqa: E402
 from fechtbuch.puzzles import (  # noqa: E402
     render_commands,  # attaches `pack html` and `pack svg` to the pack group
 )
@@ -466,6 +467,7 @@ for _command in ENGINE_COMMANDS:
     main.add_command(_command)
 main.add_command(play_command)
 main.add_command(daily_group)
+main.add_command(touche_group)
 
 if __name__ == "__main__":
     main()

@@ -19,10 +19,10 @@ import time  # noqa: E402
 import click  # noqa: E402
 from fechtbuch.engines import __version__  # noqa: E402
 from fechtbuch.engines.battleklinge.commands import COMMANDS as ENGINE_COMMANDS  # noqa: E402
+from fechtbuch.engines.battleklinge.params import POSITION  # noqa: E402
 from fechtbuch.engines.battleklinge.players import STRENGTH_NAMES, use_hit_oracle  # noqa: E402
 from fechtbuch.engines.battleklinge.position import START_EINSTEIGER, Position  # noqa: E402
 from fechtbuch.engines.clikit import (  # noqa: E402
-    POSITION,
     dump_json,
     emit_json,
     games_option,

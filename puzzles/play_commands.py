@@ -10,6 +10,7 @@ from pathlib import Path
 
 import click
 from fechtbuch.engines.battleklinge.cards import CARDS, COLOR_CHARS, COLOR_NAMES, parse_card_list
+from fechtbuch.engines.battleklinge.params import CARD_LIST, POSITION
 from fechtbuch.engines.battleklinge.players import STRENGTH_NAMES
 from fechtbuch.engines.battleklinge.position import Move, Position
 from fechtbuch.engines.battleklinge.terminal.draft import DraftQuit, run_draft
@@ -20,7 +21,7 @@ from fechtbuch.engines.battleklinge.terminal.session import (
     longest_defence,
     write_record,
 )
-from fechtbuch.engines.clikit import CARD_LIST, INT, POSITION, ensure_writable, float_range
+from fechtbuch.engines.clikit import INT, ensure_writable, float_range
 from fechtbuch.engines.errors import InputError
 from fechtbuch.puzzles.pack import find_puzzle, verify_puzzle
 from fechtbuch.puzzles.pack_commands import PACK_FILE

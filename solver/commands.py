@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 import click
+from fechtbuch.engines.battleklinge.params import POSITION
 from fechtbuch.engines.clikit import (
-    POSITION,
     atomic_write,
     dump_json,
     emit_json,

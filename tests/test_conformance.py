@@ -29,6 +29,9 @@ from fechtbuch.engines.registry import GAME_MODULES, game
 
 PLAYOUTS = 40
 MAX_PLIES = 80
+MIN_STATES = 1000
+"""Games with short units (a Touché state is one round, often over in 15 plies) play
+more than ``PLAYOUTS`` playouts until this many states are covered."""
 
 
 def _names() -> list[str]:
@@ -45,14 +48,18 @@ def _pick(name: str, playout: int, ply: int, count: int) -> int:
 def playout_states(name: str):
     """(playout, state) for every state of the seeded playouts of one game."""
     g = game(name)
-    for playout in range(PLAYOUTS):
+    seen = 0
+    playout = 0
+    while playout < PLAYOUTS or seen < MIN_STATES:
         state = g.initial_state(playout)
         for ply in range(MAX_PLIES + 1):
+            seen += 1
             yield playout, state
             if g.is_terminal(state):
                 break
             actions = g.legal_actions(state)
             state = g.apply(state, actions[_pick(name, playout, ply, len(actions))])
+        playout += 1
 
 
 @pytest.fixture(scope="module", params=_names())

@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 import click
+from fechtbuch.engines.battleklinge.params import POSITION
 from fechtbuch.engines.battleklinge.players import STRENGTH_NAMES
 from fechtbuch.engines.clikit import (
-    POSITION,
     emit_json,
     games_option,
     int_range,

@@ -8,11 +8,14 @@ from __future__ import annotations
 
 import click
 from fechtbuch.engines.clikit import atomic_write, dump_json, emit_json, int_range
+from fechtbuch.engines.touche_duell.chance import ChanceLimit, WinChance
 from fechtbuch.engines.touche_duell.notation import View, format_view, parse_view
 from fechtbuch.engines.touche_duell.public import root_problem
 from fechtbuch.solver.andor_solve import FOUND, NONE, AndOrSolution, solve_andor
 
 MAX_TURNS = 6
+DEFAULT_CHANCE_NODES = 200_000
+METHOD = "exact enumeration, hidden cards uniform given the view at each step"
 
 
 class ViewType(click.ParamType):
@@ -37,6 +40,31 @@ def solve_view(
     problem = root_problem(view)
     return solve_andor(
         problem, view, max_n, max_nodes=max_nodes, verify=verify, with_tree=with_tree
+    )
+
+
+def win_chance(view: View, max_n: int, max_nodes: int | None) -> dict:
+    """The chance to win within ``max_n`` (engines/touche_duell/chance.py): value,
+    exact fraction and method, or ``value: None`` when the node limit was reached."""
+    counter = WinChance(view.viewer, max_nodes=max_nodes or DEFAULT_CHANCE_NODES)
+    try:
+        value = counter.chance(view, max_n)
+    except ChanceLimit as limit:
+        return {"value": None, "exact": None, "method": METHOD, "note": str(limit)}
+    return {
+        "value": round(float(value), 6),
+        "exact": str(value),
+        "method": METHOD,
+        "nodes": counter.nodes,
+    }
+
+
+def chance_text(chance: dict) -> str:
+    if chance["value"] is None:
+        return f"Chance to win: unknown ({chance['note']})."
+    return (
+        f"Chance to win within the bound: {chance['value']:.4f} ({chance['exact']}), "
+        f"{chance['method']}."
     )
 
 
@@ -74,7 +102,13 @@ def summary(result: AndOrSolution) -> str:
     help="Write the solution tree (JSON) to this file.",
 )
 @click.option("--force", is_flag=True, help="Overwrite an existing --tree file.")
-def touche_solve_command(view, max_n, as_json, verify, max_nodes, tree_file, force):
+@click.option(
+    "--probability",
+    is_flag=True,
+    help="When the win is not sure: the chance to win within --max with the hidden cards "
+    "at random and the opponent's best replies (exact enumeration; see docs/solver.md).",
+)
+def touche_solve_command(view, max_n, as_json, verify, max_nodes, tree_file, force, probability):
     """Prove a sure win (sicherer Treffer) for the player to act in VIEW: a win of
     the round within --max own turns whatever the opponent holds, whatever the
     pile brings and whatever the opponent replies.
@@ -92,12 +126,20 @@ def touche_solve_command(view, max_n, as_json, verify, max_nodes, tree_file, for
     it unknown, or verification failed; 2 on bad input.
     """
     result = solve_view(view, max_n, max_nodes=max_nodes, verify=verify, with_tree=bool(tree_file))
+    chance = None
+    if probability and result.status != FOUND:
+        chance = win_chance(view, max_n, max_nodes)
     if tree_file and result.tree is not None:
         atomic_write(tree_file, dump_json({"root": format_view(view), "tree": result.tree}), force)
     if as_json:
-        emit_json(result.to_json())
+        data = result.to_json()
+        if probability:
+            data["probability"] = chance
+        emit_json(data)
     else:
         click.echo(summary(result))
+        if chance is not None:
+            click.echo(chance_text(chance))
         if verify and result.status != "unknown":
             click.echo("Verified." if result.verified else f"VERIFICATION FAILED. {result.note}")
     if result.status != FOUND or (verify and not result.verified):

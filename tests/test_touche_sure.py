@@ -140,3 +140,31 @@ def test_a_sure_win_is_not_claimed_when_a_deal_refutes_it(n):
     for view in BRUTE_VIEWS[:60]:
         if not ProofSearch(SureWinProblem(view.viewer)).wins(view, n):
             assert not BruteForce(view.viewer).wins(view, n)
+
+
+def test_win_chance_is_one_exactly_for_sure_wins():
+    from fechtbuch.engines.touche_duell.chance import WinChance
+
+    for view in BRUTE_VIEWS[:120]:
+        for n in (1, 2):
+            sure = ProofSearch(SureWinProblem(view.viewer)).wins(view, n)
+            chance = WinChance(view.viewer).chance(view, n)
+            assert 0 <= chance <= 1 and (chance == 1) == sure, (format_view(view), n, chance)
+
+
+def test_solve_probability_option():
+    result = CliRunner().invoke(
+        cli.main,
+        [
+            "touche",
+            "solve",
+            "fortgeschritten 5-13 0:0 A zug 14555/?5 23311 ?5",
+            "--max",
+            "2",
+            "--probability",
+            "--json",
+        ],
+    )
+    assert result.exit_code == 1, result.output
+    chance = json.loads(result.output)["probability"]
+    assert chance["exact"] == "1/5880" and chance["method"].startswith("exact")

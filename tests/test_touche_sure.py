@@ -168,3 +168,28 @@ def test_solve_probability_option():
     assert result.exit_code == 1, result.output
     chance = json.loads(result.output)["probability"]
     assert chance["exact"] == "1/5880" and chance["method"].startswith("exact")
+
+
+def test_parry_status_closed_form_matches_enumeration():
+    """The closed form for parry-only phases gives a valid hand exactly when some hand
+    of the size can (cannot) parry."""
+    from itertools import product
+
+    from fechtbuch.engines.touche_duell.notation import Phase
+    from fechtbuch.engines.touche_duell.public import _status_cached, sub_multisets
+
+    checked = 0
+    for unseen in product(range(4), repeat=5):
+        total = sum(unseen)
+        for size in {0, min(5, total), min(3, total)}:
+            for value, count in ((1, 1), (3, 2), (5, 3)):
+                can, cannot = _status_cached(
+                    False, Phase.PARRY, (value, count), 3, value, unseen, size
+                )
+                hands = sub_multisets(unseen, size)
+                assert (can is not None) == any(h[value - 1] >= count for h in hands)
+                assert (cannot is not None) == any(h[value - 1] < count for h in hands)
+                for hand in (can, cannot):
+                    assert hand is None or hand in hands
+                checked += 1
+    assert checked > 5000

@@ -162,8 +162,35 @@ def _status_hands(position: Position, viewer: int) -> tuple[Counts | None, Count
     )
 
 
+PARRY_ONLY = frozenset({Phase.PARRY, Phase.PARRY_THEN_LAST, Phase.PARRY_THEN_COMPARE})
+
+
+def _fill(unseen: Counts, size: int, value: int, lo: int, hi: int) -> Counts | None:
+    """A hand of ``size`` cards from ``unseen`` with ``lo..hi`` cards of ``value``
+    (other values first, ascending), or ``None``."""
+    hand = [0] * 5
+    take = min(lo, unseen[value - 1])
+    if take < lo or lo > size:
+        return None
+    hand[value - 1] = take
+    left = size - take
+    for v in range(1, 6):
+        if v != value and left:
+            n = min(unseen[v - 1], left)
+            hand[v - 1] = n
+            left -= n
+    extra = min(left, unseen[value - 1] - take, hi - take)
+    hand[value - 1] += extra
+    left -= extra
+    return None if left else tuple(hand)  # type: ignore[return-value]
+
+
 @cache
 def _status_cached(lunge, phase, attack, back, distance, unseen, size):
+    if phase in PARRY_ONLY:
+        # only a parry answers: K cards of V, or none (closed form, no enumeration)
+        value, count = attack
+        return _fill(unseen, size, value, count, 5), _fill(unseen, size, value, 0, count - 1)
     can = cannot = None
     for hand in sub_multisets(unseen, size):
         if phase is Phase.TURN or phase is Phase.RIPOSTE:

@@ -115,8 +115,8 @@ def touche_solve_command(view, max_n, as_json, verify, max_nodes, tree_file, for
 
     \b
     Example:
-      fechtbuch touche solve 'standard 8-16 0:0 B zug ?5/12444 23513 ?1' --max 2
-      Sure win in 1. Keys: ...
+      fechtbuch touche solve 'fortgeschritten 10-17 0:0 A zug 12355/?5 32313 ?3'
+      Sure win in 1. Keys: l2a5x2. Main line: l2a5x2 | zieht 122 | r3. ...
 
     Wins count by a hit, the opponent blocked or the hand comparison (tree leaves
     say which: win:treffer, win:blockiert, win:vergleich).  JSON fields: root,

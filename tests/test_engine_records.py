@@ -240,9 +240,12 @@ def test_analyse_bad_record_is_one_line(tmp_path):
 def test_hint_text_and_json():
     runner = CliRunner()
     out = runner.invoke(cli.main, ["hint", "2m2/5/2M2/5/5 g ausfall,volte bindung,stoss riposte"])
-    assert out.exit_code == 0 and out.output.strip() == "ausfall:c3c5 #1 (forced hit)"
+    first, second = out.output.strip().splitlines()
+    assert out.exit_code == 0 and first == "ausfall:c3c5 #1 (forced hit)"
+    assert second.startswith("depth ") and second.endswith("pv ausfall:c3c5")
     data = json.loads(runner.invoke(cli.main, ["hint", START, "--json"]).output)
     assert Move.from_text(data["move"]) in fast.legal_moves(Position.from_text(START))
+    assert data["pv"][0] == data["move"] and data["depth"] >= 1
     assert data["strength"] == "stark" and isinstance(data["evaluation"], float)
 
 

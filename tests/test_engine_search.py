@@ -9,9 +9,9 @@ import numpy as np
 import pytest
 from fechtbuch.engines.battleklinge import fast, reference
 from fechtbuch.engines.battleklinge.evaluate import DEFAULT_WEIGHTS, evaluate
+from fechtbuch.engines.battleklinge.negamax import FEAT_PVS
 from fechtbuch.engines.battleklinge.position import Position
 from fechtbuch.engines.battleklinge.sampling import random_game, random_placement
-from fechtbuch.engines.battleklinge.negamax import FEAT_PVS
 from fechtbuch.engines.battleklinge.search import (
     INF,
     LEAF_STATIC,

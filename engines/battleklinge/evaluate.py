@@ -21,6 +21,10 @@ minus the same for the opponent, of these features (weights in
 ``W_HANGING``   each student of the side *not* to move that the side to move
                 can take and that no piece of its owner guards (with the
                 owner's usable cards after the exchange), a penalty.
+``W_PST_STUDENT + r``, ``W_PST_MASTER + r``  square tables: a student (the master)
+                on square ``r`` seen from its own school (Gold's squares as
+                they are, Blau's turned by 180 degrees, so the game's symmetry
+                holds).  Learned from self-play outcomes (evalfit.py).
 
 The master itself has no material value: losing it ends the game, which
 search scores as a win or loss (see :mod:`engines.battleklinge.search`).
@@ -62,12 +66,21 @@ W_BANNER = 3
 W_ATTACKER = 4
 W_GUARD = 5
 W_HANGING = 6
-NUM_WEIGHTS = 7
+W_PST_STUDENT = 7
+W_PST_MASTER = 32
+NUM_WEIGHTS = 57
 
-WEIGHT_NAMES = ("student", "mobility", "race", "banner", "attacker", "guard", "hanging")
+FEATURE_NAMES = ("student", "mobility", "race", "banner", "attacker", "guard", "hanging")
+WEIGHT_NAMES = (
+    FEATURE_NAMES
+    + tuple(f"pst_student_{r}" for r in range(25))
+    + tuple(f"pst_master_{r}" for r in range(25))
+)
 
-DEFAULT_WEIGHTS = np.array([100, 2, 6, 40, 25, 6, 30], dtype=np.int64)
-"""The tuned weights (centi-students); see ``docs/strength.md``."""
+HAND_SET_WEIGHTS = np.array([100, 2, 6, 40, 25, 6, 30] + [0] * 50, dtype=np.int64)
+"""The hand-set and self-play tuned weights of 2026 (no square tables)."""
+DEFAULT_WEIGHTS = HAND_SET_WEIGHTS.copy()
+"""The weights of the live engine (centi-students); see ``docs/strength.md``."""
 
 
 def _king_distance_table() -> np.ndarray:
@@ -148,6 +161,13 @@ def _side_terms(st, color, cards, enemy_cards, weights):
             score += weights[W_BANNER]
     score -= attackers_of(enemy, st[F_PIECES + enemy], enemy_cards, msq) * weights[W_ATTACKER]
     score += popcount(NEIGHBOURS[msq] & students) * weights[W_GUARD]
+    flip = 24 * color  # Blau's squares turned by 180 degrees
+    score += weights[W_PST_MASTER + abs(flip - msq)]
+    bb = students
+    while bb:
+        sq = lowest_square(bb)
+        bb &= bb - 1
+        score += weights[W_PST_STUDENT + abs(flip - sq)]
     return score
 
 

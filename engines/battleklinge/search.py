@@ -41,6 +41,7 @@ on the position, the limits and the weights; the table starts empty for each
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -186,8 +187,12 @@ class Searcher:
         time_limit: float | None = None,
         root_moves: list[Move] | None = None,
         all_scores: bool = False,
+        on_iteration: Callable[[int, Move, int, int, float], None] | None = None,
     ) -> SearchResult:
         """Iterative deepening from depth 1 to ``max_depth`` within the limits.
+
+        ``on_iteration(depth, move, score, nodes, seconds)`` is called after each
+        completed iteration (for benchmarks: when was the key move first found).
 
         ``root_moves`` restricts the moves considered at the root (default: all
         legal moves).  ``all_scores`` searches every root move with a full
@@ -239,6 +244,11 @@ class Searcher:
                 break
             best_code, best_score, done_depth = it.best, it.score, depth
             scores = it.scores
+            if on_iteration is not None:
+                on_iteration(
+                    depth, decode_move(best_code), int(best_score), int(self.stats[S_NODES]),
+                    time.perf_counter() - started,
+                )  # fmt: skip
             # best first, the rest by this iteration's scores (stable: ties keep order)
             order.sort(key=lambda c: -(INF + 1) if c == best_code else -scores.get(c, -INF))
             if abs(best_score) > MATE_BOUND and not all_scores:
@@ -267,8 +277,12 @@ class Searcher:
         out = _Iteration(best=None, score=-INF, scores={}, complete=True)
         for i, code in enumerate(order):
             make_move(st, code, child)
-            # depth 1 always completes (a searched move, whatever the clock says)
-            self._set_limit(node_cap, started, deadline if depth > 1 else None)
+            # depth 1 always completes (a searched move and a true score, whatever the
+            # node budget or the clock say; it costs a few nodes per root move)
+            if depth == 1:
+                self.stats[S_LIMIT] = np.iinfo(np.int64).max
+            else:
+                self._set_limit(node_cap, started, deadline)
             if all_scores:
                 v = -self.value(child, depth - 1, -INF, INF, 1)[0]
             elif i == 0:

@@ -219,7 +219,7 @@ def run_cli(*args):
         (["hint", START, "--strength", "leicht"], "'leicht' is not one of"),
         (["hint", "2M2/5/2m2/5/5 b ausfall,volte bindung,stoss riposte"], "already decided"),
         (["analyse", "/nonexistent/game.txt"], "no such file '/nonexistent/game.txt'"),
-        (["match", "stark", "gott"], "'gott' is not one of"),
+        (["match", "stark", "gott"], "strength: expected one of leicht, mittel, stark, meister"),
     ],
 )
 def test_engine_commands_bad_input_one_line_exit_2(args, fragment):

@@ -180,9 +180,26 @@ class FitReport:
     weights: list[int]
 
 
-def fit(samples: list[Sample], ridge: float = 1e-4) -> FitReport:
+def mirror_pairs() -> list[tuple[int, int]]:
+    """(weight index, index of its left-right mirror square) for the square tables."""
+    out = []
+    for base in (W_PST_STUDENT, W_PST_MASTER):
+        for r in range(25):
+            m = 5 * (r // 5) + 4 - r % 5
+            if m > r:
+                out.append((base + r, base + m))
+    return out
+
+
+def fit(samples: list[Sample], ridge: float = 1e-4, symmetric: bool = True) -> FitReport:
+    """Fit on the training games; ``symmetric`` ties each square to its left-right
+    mirror (the card set is closed under mirroring, so the tables should be too)."""
     held = [s.game % HELD_OUT_EVERY == HELD_OUT_EVERY - 1 for s in samples]
     x = feature_matrix([s.position for s in samples])
+    if symmetric:
+        for a, b in mirror_pairs():
+            x[:, a] += x[:, b]
+            x[:, b] = 0.0
     y = np.array([s.result for s in samples])
     tr = ~np.array(held)
     ho = np.array(held)
@@ -191,6 +208,11 @@ def fit(samples: list[Sample], ridge: float = 1e-4) -> FitReport:
     penalty = np.zeros(NUM_WEIGHTS)
     penalty[W_PST_STUDENT:] = ridge
     w = fit_logistic(x[tr], y[tr], penalty)
+    if symmetric:
+        for a, b in mirror_pairs():
+            w[b] = w[a]
+            x[:, a] /= 2.0  # back to one column per square, each with the shared weight
+            x[:, b] = x[:, a]
     # a student is worth 100 centi-students: rescale the logit weights
     scale = 100.0 / w[W_STUDENT]
     weights = np.round(w * scale).astype(np.int64)
@@ -251,10 +273,11 @@ def gen_positions_command(output, games, seed, nodes, random_plies, max_plies, j
 @main.command("fit")
 @click.argument("samples", type=click.Path(exists=True, dir_okay=False))
 @click.option("--ridge", type=float, default=1e-4, show_default=True)
+@click.option("--asymmetric", is_flag=True, help="Do not tie mirror squares.")
 @click.option("--json", "as_json", is_flag=True)
-def fit_command(samples, ridge, as_json):
+def fit_command(samples, ridge, asymmetric, as_json):
     """Fit the weights on SAMPLES and print log-loss train vs held-out."""
-    report = fit(read_samples(samples), ridge)
+    report = fit(read_samples(samples), ridge, symmetric=not asymmetric)
     if as_json:
         click.echo(json.dumps(report.__dict__))
         return
@@ -267,6 +290,33 @@ def fit_command(samples, ridge, as_json):
     )
     describe_weights(report.weights, click.echo)
     click.echo("weights " + ",".join(str(v) for v in report.weights))
+
+
+@main.command("match")
+@click.option("--weights", required=True, help="Comma-separated weights (57 numbers).")
+@click.option("--against", default="hand-set", show_default=True, help="hand-set or weights.")
+@click.option("--strength", default="meister", show_default=True)
+@click.option("--games", type=int, default=200, show_default=True)
+@click.option("--nodes", type=int, default=20_000, show_default=True)
+@click.option("--seed", type=int, default=31, show_default=True)
+@click.option("-j", "--jobs", type=int, default=1, show_default=True)
+def match_command(weights, against, strength, games, nodes, seed, jobs):
+    """Match: the live engine with WEIGHTS against the same engine with the hand-set
+    weights (equal node budgets; only the evaluation differs)."""
+    from fechtbuch.engines.battleklinge.match import run_match
+
+    a = np.array([int(v) for v in weights.split(",")], dtype=np.int64)
+    b = (
+        HAND_SET_WEIGHTS
+        if against == "hand-set"
+        else np.array([int(v) for v in against.split(",")], dtype=np.int64)
+    )
+    if len(a) != NUM_WEIGHTS or len(b) != NUM_WEIGHTS:
+        raise click.UsageError(f"weights: expected {NUM_WEIGHTS} numbers")
+    summary, _ = run_match(
+        strength, strength, games, seed, jobs, a_weights=a, b_weights=b, nodes=nodes
+    )
+    click.echo(summary.to_text())
 
 
 if __name__ == "__main__":

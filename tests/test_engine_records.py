@@ -190,14 +190,14 @@ def test_turning_point_follows_the_losers_curve():
 
 
 def test_turning_point_of_an_engine_game_finds_the_deeper_better_move(analyser):
-    """Meister (Gold) beat Stark: Blau's quart:d5d4 at move 24 (-0.28) was its last move
-    from a fair position; the analysis at depth 7 saw no mistake, the deeper search
-    finds prim:a5b4 better."""
+    """Meister (Gold) beat Stark: the turning point is a move of the loser (Blau) from
+    a fair position, with a better move.  Which move it is depends on the engine:
+    the 2026 engine named move 24 (quart:d5d4, better prim:a5b4); the fitted
+    evaluation of issue 16 sees Blau's move 18 (-0.47 before) as the last fair one."""
     result = analyser.analyse(read_game(DATA / "meister_stark.game"))
     tp = result.turning_point
-    assert tp.how == "curve" and tp.move.number == 24
-    assert tp.move.move == Move.from_text("quart:d5d4")
-    assert tp.better == Move.from_text("prim:a5b4")
+    assert tp.how == "curve" and tp.move.mover == 1 and tp.move.number == 18
+    assert tp.better is not None and tp.better != tp.move.move
     assert tp.before > -50 and tp.after < -50
 
 

@@ -35,10 +35,10 @@ matches between weight sets at a fixed search budget).
 >>> from fechtbuch.engines.battleklinge.position import Position, START_EINSTEIGER
 >>> from fechtbuch.engines.battleklinge import fast
 >>> start = fast.state_from_position(Position.from_text(START_EINSTEIGER))
->>> int(evaluate(start, DEFAULT_WEIGHTS))  # Gold to move: the side card adds mobility
+>>> int(evaluate(start, HAND_SET_WEIGHTS))  # Gold to move: the side card adds mobility
 16
 >>> one_up = Position.from_text("ssm1s/5/5/5/SSMSS g ausfall,volte bindung,stoss riposte")
->>> int(evaluate(fast.state_from_position(one_up), DEFAULT_WEIGHTS))  # a student up
+>>> int(evaluate(fast.state_from_position(one_up), HAND_SET_WEIGHTS))  # a student up
 120
 """
 
@@ -79,7 +79,28 @@ WEIGHT_NAMES = (
 
 HAND_SET_WEIGHTS = np.array([100, 2, 6, 40, 25, 6, 30] + [0] * 50, dtype=np.int64)
 """The hand-set and self-play tuned weights of 2026 (no square tables)."""
-DEFAULT_WEIGHTS = HAND_SET_WEIGHTS.copy()
+# fmt: off
+_FITTED_FEATURES = [100, 1, 72, 299, 35, 9, 75]
+_FITTED_STUDENT_SQUARES = [  # own back row first, seen from the school's side
+     -33,  -29,  -28,  -29,  -33,
+     -22,    6,    6,    6,  -22,
+     -10,   17,   26,   17,  -10,
+       3,   11,   25,   11,    3,
+     -10,   20,   15,   20,  -10,
+]
+_FITTED_MASTER_SQUARES = [
+     -15,   23,   44,   23,  -15,
+     -39,  -18,  -15,  -18,  -39,
+     -35,    7,    6,    7,  -35,
+      36,   20,   18,   20,   36,
+     -28,   -4,    0,   -4,  -28,
+]
+# fmt: on
+FITTED_WEIGHTS = np.array(
+    _FITTED_FEATURES + _FITTED_STUDENT_SQUARES + _FITTED_MASTER_SQUARES, dtype=np.int64
+)
+"""Texel fit on self-play outcomes (evalfit.py; data, fit and match in docs/strength.md)."""
+DEFAULT_WEIGHTS = FITTED_WEIGHTS.copy()
 """The weights of the live engine (centi-students); see ``docs/strength.md``."""
 
 

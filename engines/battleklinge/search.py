@@ -45,7 +45,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 import numpy as np
-from fechtbuch.engines.battleklinge.evaluate import DEFAULT_WEIGHTS
+from fechtbuch.engines.battleklinge.evaluate import DEFAULT_WEIGHTS, NUM_WEIGHTS
 from fechtbuch.engines.battleklinge.fast import (
     F_HASH,
     MAX_MOVES,
@@ -144,7 +144,10 @@ class Searcher:
     def __init__(
         self, weights: np.ndarray = DEFAULT_WEIGHTS, tt_bits: int = 18, features: int = FEAT_ALL
     ):
-        self.weights = np.asarray(weights, dtype=np.int64)
+        w = np.zeros(NUM_WEIGHTS, dtype=np.int64)
+        given = np.asarray(weights, dtype=np.int64)
+        w[: len(given)] = given  # a short (pre-square-table) vector means zero tables
+        self.weights = w
         self.features = features
         self.rate = 3e6
         """Nodes per second, measured by each timed search (for the node budgets of

@@ -97,16 +97,20 @@ def depth(path: str, limit: int | None, times: tuple[float, ...], tt_bits: int) 
             f"{t:g} s  start: depth {r.depth}, {r.nodes:,} nodes in {r.seconds:.3f} s, "
             f"{r.nodes / r.seconds / 1e6:.2f} M nodes/s"
         )
-        depths, rates, secs = [], [], []
+        depths, rates, secs, cpu_rates = [], [], [], []
         for pos in sample:
+            cpu = time.process_time()
             r = Searcher(tt_bits=tt_bits).search(pos, time_limit=t)
+            cpu = time.process_time() - cpu
             depths.append(r.depth)
             rates.append(r.nodes / max(r.seconds, 1e-9))
+            cpu_rates.append(r.nodes / max(cpu, 1e-3))
             secs.append(r.seconds)
         click.echo(
             f"{t:g} s  {len(sample)} middle games: depth median {statistics.median(depths)}, "
             f"mean {statistics.mean(depths):.1f}, min {min(depths)}, max {max(depths)}; "
-            f"{statistics.mean(rates) / 1e6:.2f} M nodes/s; "
+            f"{statistics.mean(rates) / 1e6:.2f} M nodes per wall second "
+            f"({statistics.median(cpu_rates) / 1e6:.2f} M per CPU second, median); "
             f"mean {statistics.mean(secs):.3f} s used"
         )
 

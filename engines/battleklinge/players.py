@@ -12,6 +12,12 @@ stark     iterative deepening, 60,000 nodes; exact forced play         none
 meister   iterative deepening, 1,500,000 nodes; exact forced play      none
 ========  ===========================================================  ============
 
+Search: PVS, late-move reductions, threat-aware quiescence, threat extensions, a
+two-tier table and aspiration windows (search.py); evaluation: the fitted weights
+with square tables (evaluate.py).  ``movetime`` replaces the node budget by a time
+per move (forced-play checks included), ``nodes`` by another node budget; the
+frozen ``meister-2026`` (FROZEN_STRENGTHS) plays with the 2026 search and weights.
+
 Softmax: a move with score ``s`` (students, the mover's view) is chosen with
 weight ``exp((s - best) / T)``; a forced hit counts as +100 students, so a
 hit in one is practically always taken, while moves half a student worse

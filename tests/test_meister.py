@@ -7,6 +7,7 @@ import random
 
 import pytest
 from fechtbuch.engines.battleklinge import fast
+from fechtbuch.engines.battleklinge.evaluate import HAND_SET_WEIGHTS
 from fechtbuch.engines.battleklinge.frozen2026.search import Searcher as Searcher2026
 from fechtbuch.engines.battleklinge.players import Player
 from fechtbuch.engines.battleklinge.position import START_EINSTEIGER, Position
@@ -81,6 +82,6 @@ def test_forced_results_of_the_search_are_exact():
 def test_frozen_engine_keeps_its_node_signature():
     start = Position.from_text(START_EINSTEIGER)
     old = Searcher2026().search(start, max_depth=7)
-    plain = Searcher(features=0).search(start, max_depth=7)
+    plain = Searcher(HAND_SET_WEIGHTS, features=0).search(start, max_depth=7)
     assert (old.move, old.score, old.nodes) == (plain.move, plain.score, plain.nodes)
     assert Player("meister-2026").strength.engine == "2026"

@@ -44,6 +44,7 @@ from fechtbuch.puzzles.play_commands import play_command  # noqa: E402
 from fechtbuch.solver.bench import BENCH_TABLE_MB  # noqa: E402
 from fechtbuch.solver.commands import solve_command  # noqa: E402
 from fechtbuch.solver.hits import SolverHits  # noqa: E402
+from fechtbuch.solver.touche_commands import touche_solve_command  # noqa: E402
 
 # The composition root: the players and the analysis ask the solver for forced hits
 # (engines/ cannot import solver/ itself; see engines/battleklinge/players.py).
@@ -476,6 +477,7 @@ for _command in ENGINE_COMMANDS:
     main.add_command(_command)
 main.add_command(play_command)
 main.add_command(daily_group)
+touche_group.add_command(touche_solve_command)
 main.add_command(touche_group)
 main.add_command(pyramiden_group)
 main.add_command(tb_group)

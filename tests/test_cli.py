@@ -51,7 +51,9 @@ def test_show_json():
 )
 def test_bad_input_is_one_line_exit_2(args, fragment):
     result = subprocess.run(
-        [sys.executable, "-c", "from fechtbuch import cli; cli.main()", *args], capture_output=True, text=True
+        [sys.executable, "-c", "from fechtbuch import cli; cli.main()", *args],
+        capture_output=True,
+        text=True,
     )
     assert result.returncode == 2
     assert result.stdout == ""

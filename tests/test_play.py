@@ -410,8 +410,8 @@ def test_a_game_finishing_meanwhile_is_not_overwritten(private_record, monkeypat
 
     real = play_commands._computer
 
-    def computer_and_another_game(strength, seed):
-        choose = real(strength, seed)
+    def computer_and_another_game(strength, seed, movetime=None):
+        choose = real(strength, seed, movetime)
 
         def chooser(pos, earlier):
             other = PlayerRecord.load()  # another fechtbuch finishes a game now
@@ -498,9 +498,7 @@ def test_two_daily_sessions_at_once_count_once(tmp_path):
     results = context.Queue()
     path = str(tmp_path / "record.json")
     start_at = time_mod.time() + 0.3
-    procs = [
-        context.Process(target=_claim_today, args=(path, start_at, results)) for _ in range(4)
-    ]
+    procs = [context.Process(target=_claim_today, args=(path, start_at, results)) for _ in range(4)]
     for proc in procs:
         proc.start()
     counted = [results.get(timeout=30) for _ in procs]

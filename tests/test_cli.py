@@ -12,7 +12,6 @@ from clirun import run
 START = "ssmss/5/5/5/SSMSS g ausfall,volte bindung,stoss riposte"
 
 
-
 def test_perft_default_and_divide():
     assert run("perft").output.strip() == "9664055"
     out = run("perft", START, "2", "--divide").output.splitlines()
@@ -51,7 +50,9 @@ def test_show_json():
 )
 def test_bad_input_is_one_line_exit_2(args, fragment):
     result = subprocess.run(
-        [sys.executable, "-c", "from fechtbuch import cli; cli.main()", *args], capture_output=True, text=True
+        [sys.executable, "-c", "from fechtbuch import cli; cli.main()", *args],
+        capture_output=True,
+        text=True,
     )
     assert result.returncode == 2
     assert result.stdout == ""

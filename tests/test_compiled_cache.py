@@ -39,7 +39,10 @@ def _run(site: Path, cache_home: Path) -> list[str]:
     env["XDG_CACHE_HOME"] = str(cache_home)
     done = subprocess.run(
         [sys.executable, "-c", PROBE, str(site)],
-        capture_output=True, text=True, env=env, timeout=600,
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=600,
     )
     assert done.returncode == 0, done.stderr
     return done.stdout.split()

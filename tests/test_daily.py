@@ -25,7 +25,6 @@ VECTORS = data_path("daily", "vectors.json")
 SCHEDULE_2027 = data_path("daily", "2027.json")
 
 
-
 def load(path):
     return json.loads(path.read_text())
 
@@ -474,7 +473,15 @@ def test_identical_results_in_a_fresh_process():
     outputs = []
     for day in dates:
         result = subprocess.run(
-            [sys.executable, "-c", "from fechtbuch import cli; cli.main()", "daily", "show", day, "--json"],
+            [
+                sys.executable,
+                "-c",
+                "from fechtbuch import cli; cli.main()",
+                "daily",
+                "show",
+                day,
+                "--json",
+            ],
             capture_output=True,
             text=True,
             env=env,
@@ -483,7 +490,14 @@ def test_identical_results_in_a_fresh_process():
         outputs.append(json.loads(result.stdout))
     assert outputs == [daily.derive(d).to_json() for d in dates]
     bad = subprocess.run(
-        [sys.executable, "-c", "from fechtbuch import cli; cli.main()", "daily", "verify", "2027-02-30"],
+        [
+            sys.executable,
+            "-c",
+            "from fechtbuch import cli; cli.main()",
+            "daily",
+            "verify",
+            "2027-02-30",
+        ],
         capture_output=True,
         text=True,
     )

@@ -206,7 +206,9 @@ def test_turning_point_of_an_engine_game_finds_the_deeper_better_move(analyser):
 
 def run_cli(*args):
     return subprocess.run(
-        [sys.executable, "-c", "from fechtbuch import cli; cli.main()", *args], capture_output=True, text=True
+        [sys.executable, "-c", "from fechtbuch import cli; cli.main()", *args],
+        capture_output=True,
+        text=True,
     )
 
 

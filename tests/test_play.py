@@ -498,9 +498,7 @@ def test_two_daily_sessions_at_once_count_once(tmp_path):
     results = context.Queue()
     path = str(tmp_path / "record.json")
     start_at = time_mod.time() + 0.3
-    procs = [
-        context.Process(target=_claim_today, args=(path, start_at, results)) for _ in range(4)
-    ]
+    procs = [context.Process(target=_claim_today, args=(path, start_at, results)) for _ in range(4)]
     for proc in procs:
         proc.start()
     counted = [results.get(timeout=30) for _ in procs]

@@ -41,6 +41,9 @@ from fechtbuch.puzzles.daily_commands import daily_group  # noqa: E402
 from fechtbuch.puzzles.mine_commands import mine_command  # noqa: E402
 from fechtbuch.puzzles.pack_commands import pack  # noqa: E402
 from fechtbuch.puzzles.play_commands import play_command  # noqa: E402
+from fechtbuch.puzzles.pyramiden.solve_command import (  # noqa: E402
+    solve_command as pyramiden_solve_command,
+)
 from fechtbuch.solver.bench import BENCH_TABLE_MB  # noqa: E402
 from fechtbuch.solver.commands import solve_command  # noqa: E402
 from fechtbuch.solver.hits import SolverHits  # noqa: E402
@@ -468,6 +471,7 @@ for _command in ENGINE_COMMANDS:
 main.add_command(play_command)
 main.add_command(daily_group)
 main.add_command(pyramiden_group)
+pyramiden_group.add_command(pyramiden_solve_command)
 
 if __name__ == "__main__":
     main()

@@ -41,6 +41,9 @@ from fechtbuch.puzzles.daily_commands import daily_group  # noqa: E402
 from fechtbuch.puzzles.mine_commands import mine_command  # noqa: E402
 from fechtbuch.puzzles.pack_commands import pack  # noqa: E402
 from fechtbuch.puzzles.play_commands import play_command  # noqa: E402
+from fechtbuch.puzzles.pyramiden.mine_command import (  # noqa: E402
+    mine_command as pyramiden_mine_command,
+)
 from fechtbuch.puzzles.pyramiden.solve_command import (  # noqa: E402
     solve_command as pyramiden_solve_command,
 )
@@ -472,6 +475,7 @@ main.add_command(play_command)
 main.add_command(daily_group)
 main.add_command(pyramiden_group)
 pyramiden_group.add_command(pyramiden_solve_command)
+pyramiden_group.add_command(pyramiden_mine_command)
 
 if __name__ == "__main__":
     main()

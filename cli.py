@@ -44,6 +44,9 @@ from fechtbuch.puzzles.play_commands import play_command  # noqa: E402
 from fechtbuch.puzzles.pyramiden.mine_command import (  # noqa: E402
     mine_command as pyramiden_mine_command,
 )
+from fechtbuch.puzzles.pyramiden.render_command import (  # noqa: E402
+    render_command as pyramiden_render_command,
+)
 from fechtbuch.puzzles.pyramiden.solve_command import (  # noqa: E402
     solve_command as pyramiden_solve_command,
 )
@@ -476,6 +479,7 @@ main.add_command(daily_group)
 main.add_command(pyramiden_group)
 pyramiden_group.add_command(pyramiden_solve_command)
 pyramiden_group.add_command(pyramiden_mine_command)
+pyramiden_group.add_command(pyramiden_render_command)
 
 if __name__ == "__main__":
     main()

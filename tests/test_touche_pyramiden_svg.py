@@ -17,7 +17,11 @@ def test_render_state_and_view(tmp_path):
     state = rules.compose(
         Config(3, 3),
         Pattern.KORS,
-        [["2C", "6C", "7C", "KH", "9S"], ["AS", "3S", "5H", "8D", "QD"], ["4H", "4H", "5S", "5S", "JD"]],
+        [
+            ["2C", "6C", "7C", "KH", "9S"],
+            ["AS", "3S", "5H", "8D", "QD"],
+            ["4H", "4H", "5S", "5S", "JD"],
+        ],
         pyramids={0: ["c2", "d2"], 1: ["k7"], 2: ["b6", "m3", "n2"]},
         crowned=["a1", "b1", "c1", "d1"],
     )

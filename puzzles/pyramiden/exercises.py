@@ -11,13 +11,13 @@ Exercises are JSON-able dicts; the shared pack format wraps them elsewhere.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, replace
 
 from fechtbuch.engines.touche_pyramiden import notation
 from fechtbuch.engines.touche_pyramiden.board import CARD_FIELDS, FREE_MASK, JOKER
 from fechtbuch.engines.touche_pyramiden.patterns import USABLE
 from fechtbuch.engines.touche_pyramiden.sampling import random_states
-from fechtbuch.engines.touche_pyramiden.state import Phase
+from fechtbuch.engines.touche_pyramiden.state import Phase, State
 from fechtbuch.engines.touche_pyramiden.touche_in_n import (
     TouchInN,
     TouchNode,
@@ -88,11 +88,46 @@ def tags_of(problem: TouchInN, node: TouchNode, key: str, n: int) -> list[str]:
     return sorted(tags)
 
 
+def jokers_seen(state: State) -> State | None:
+    """``state`` with every joker P has not seen swapped with a card of the discard pile
+    (the latest non-jokers), or ``None`` if none is unseen or the pile is too short.
+    Card counts stay exact; without an unseen joker the opponent cannot lift a
+    pyramid, so double threats decide and N = 2, 3 exercises become common."""
+    p = state.to_move
+    q = 1 - p
+    discard = list(state.discard)
+    spare = [i for i, k in enumerate(discard) if k != JOKER]
+    holders = [("hand", q), ("pile", p), ("pile", q)]
+    hands, piles = [list(h) for h in state.hands], [list(x) for x in state.piles]
+    swapped = 0
+    for where, seat in holders:
+        cards = hands[seat] if where == "hand" else piles[seat]
+        for i, k in enumerate(cards):
+            if k == JOKER:
+                if not spare:
+                    return None
+                j = spare.pop()
+                cards[i], discard[j] = discard[j], JOKER
+                swapped += 1
+    if not swapped:
+        return None
+    return replace(
+        state,
+        hands=tuple(tuple(sorted(h)) for h in hands),
+        piles=tuple(tuple(x) for x in piles),
+        discard=tuple(discard),
+    )
+
+
 def candidate_views(seed: str, count: int) -> Iterator[str]:
-    """Two-player PLAY views of the seat to move from seeded random games."""
+    """Two-player PLAY views of the seat to move from seeded random games, each
+    followed by its variant with every unseen joker swapped into the discard pile."""
     for state in random_states(2, count, f"pyramiden-mine-{seed}"):
         if state.phase is Phase.PLAY and state.pattern is not None:
             yield notation.format_view(notation.view_of(state, state.to_move))
+            variant = jokers_seen(state)
+            if variant is not None:
+                yield notation.format_view(notation.view_of(variant, variant.to_move))
 
 
 def examine(view: str, max_n: int, max_nodes: int) -> Exercise | None:

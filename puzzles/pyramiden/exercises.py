@@ -24,7 +24,7 @@ from fechtbuch.engines.touche_pyramiden.touche_in_n import (
     near_fields,
     node_of_view,
 )
-from fechtbuch.solver.andor_solve import solve_problem
+from fechtbuch.solver.andor_grouped import solve_problem
 
 
 @dataclass(frozen=True)

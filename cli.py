@@ -1,4 +1,4 @@
-"""fechtbuch: puzzle generator and solver for the fencing board game Battleklinge.
+"""fechtbuch: exercise packs, proofs and play for three fencing games.
 
 The click entry point (console script ``fechtbuch``).  Every command turns bad
 input into one line on stderr and exit status 2; see :class:`FechtbuchGroup`.
@@ -18,11 +18,12 @@ import time  # noqa: E402
 
 import click  # noqa: E402
 from fechtbuch.engines import __version__  # noqa: E402
+from fechtbuch.engines.battleklinge.clitypes import POSITION  # noqa: E402
 from fechtbuch.engines.battleklinge.commands import COMMANDS as ENGINE_COMMANDS  # noqa: E402
 from fechtbuch.engines.battleklinge.players import STRENGTH_NAMES, use_hit_oracle  # noqa: E402
 from fechtbuch.engines.battleklinge.position import START_EINSTEIGER, Position  # noqa: E402
+from fechtbuch.engines.battleklinge.tbcommands import tb_group  # noqa: E402
 from fechtbuch.engines.clikit import (  # noqa: E402
-    POSITION,
     dump_json,
     emit_json,
     games_option,
@@ -33,6 +34,7 @@ from fechtbuch.engines.clikit import (  # noqa: E402
     seed_option,
 )
 from fechtbuch.engines.errors import InputError  # noqa: E402
+from fechtbuch.engines.touche_duell.commands import touche_group  # noqa: E402
 from fechtbuch.engines.touche_pyramiden.commands import pyramiden_group  # noqa: E402
 from fechtbuch.puzzles import (  # noqa: E402
     render_commands,  # attaches `pack html` and `pack svg` to the pack group
@@ -53,6 +55,7 @@ from fechtbuch.puzzles.pyramiden.solve_command import (  # noqa: E402
 from fechtbuch.solver.bench import BENCH_TABLE_MB  # noqa: E402
 from fechtbuch.solver.commands import solve_command  # noqa: E402
 from fechtbuch.solver.hits import SolverHits  # noqa: E402
+from fechtbuch.solver.touche_commands import touche_solve_command  # noqa: E402
 
 # The composition root: the players and the analysis ask the solver for forced hits
 # (engines/ cannot import solver/ itself; see engines/battleklinge/players.py).
@@ -122,10 +125,17 @@ def _fail(message: str, status: int) -> None:
 @click.group(cls=FechtbuchGroup, context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(__version__, prog_name="fechtbuch")
 def main() -> None:
-    """Puzzle generator and solver for Battleklinge.
+    """Exercise packs, proofs and play for three fencing games.
 
     \b
-    Positions are written '<board> <turn> <gold-hand> <blau-hand> <side>', e.g.
+    Battleklinge   the commands below without a game name (solve, mine, play, ...)
+    Touché duel    fechtbuch touche ...      (fechtbuch touche --help)
+    Pyramids       fechtbuch pyramiden ...   (fechtbuch pyramiden --help)
+    Each game's commands use the same option names: --seed, -j/--jobs, -o/--output,
+    --force, --json, --games, --strength, --max.
+
+    \b
+    Battleklinge positions are written '<board> <turn> <gold-hand> <blau-hand> <side>', e.g.
       'ssmss/5/5/5/SSMSS g ausfall,volte bindung,stoss riposte'
     (ranks 5 to 1, M/S Gold master/student, m/s Blau, digits for empty runs).
     Moves are '<card>:<from><to>' such as 'ausfall:c1c3', or '<card>:pass'.
@@ -476,10 +486,13 @@ for _command in ENGINE_COMMANDS:
     main.add_command(_command)
 main.add_command(play_command)
 main.add_command(daily_group)
+touche_group.add_command(touche_solve_command)
+main.add_command(touche_group)
 main.add_command(pyramiden_group)
 pyramiden_group.add_command(pyramiden_solve_command)
 pyramiden_group.add_command(pyramiden_mine_command)
 pyramiden_group.add_command(pyramiden_render_command)
+main.add_command(tb_group)
 
 if __name__ == "__main__":
     main()

@@ -16,34 +16,7 @@ from pathlib import Path
 
 import click
 import orjson
-from fechtbuch.engines.battleklinge.position import Move, Position
 from fechtbuch.engines.errors import InputError, quote
-
-
-class PositionType(click.ParamType):
-    """A position in notation; bad text becomes an error naming the field."""
-
-    name = "POSITION"
-
-    def convert(self, value, param, ctx):
-        if isinstance(value, Position):
-            return value
-        return Position.from_text(value)
-
-
-class MoveType(click.ParamType):
-    """A move in notation (``ausfall:c1c3``, ``volte:pass``)."""
-
-    name = "MOVE"
-
-    def convert(self, value, param, ctx):
-        if isinstance(value, Move):
-            return value
-        return Move.from_text(value)
-
-
-POSITION = PositionType()
-MOVE = MoveType()
 
 # Numbers on the command line: ASCII digits only, surrounding blanks allowed (a quoted
 # ' 2 ' is still the number 2), no full-width digits, underscores, '+' or exponents that
@@ -93,24 +66,6 @@ def float_range(minimum: float | None = None, maximum: float | None = None) -> S
 INT = StrictIntRange()
 
 
-class CardListType(click.ParamType):
-    """A card set for a deal: ``zufall`` (five at random), a named set, or five card ids
-    joined by ',' (blanks around ids and any letter case are accepted: ``'Ausfall, volte,
-    ...'``); ``''`` and empty items are errors.  Checked at once; the value is the text
-    without blanks, lower case (``'ausfall,volte,...'``), as recorded in a pack's command."""
-
-    name = "SET|LIST"
-
-    def convert(self, value, param, ctx):
-        from fechtbuch.engines.battleklinge.cards import parse_card_list
-
-        text = ",".join(part.strip() for part in value.split(",")).lower()
-        if text != "zufall":
-            parse_card_list(value)
-        return text
-
-
-CARD_LIST = CardListType()
 
 
 def emit_json(obj) -> None:

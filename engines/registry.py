@@ -20,8 +20,8 @@ from fechtbuch.engines.game import Game
 
 GAME_MODULES: tuple[str, ...] = (
     "fechtbuch.engines.battleklinge.game",
+    "fechtbuch.engines.touche_duell",  # one line per game: a module that exports GAME
     "fechtbuch.engines.touche_pyramiden",
-    # "fechtbuch.engines.touche_duell",  # one line per game: a module that exports GAME
 )
 """The modules that export ``GAME``, in the order help texts list the games."""
 

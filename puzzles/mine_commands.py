@@ -12,8 +12,8 @@ from pathlib import Path
 import click
 from fechtbuch.engines import interrupts
 from fechtbuch.engines.battleklinge.cards import CARDS, parse_card_list
+from fechtbuch.engines.battleklinge.clitypes import CARD_LIST
 from fechtbuch.engines.clikit import (
-    CARD_LIST,
     atomic_write,
     emit_json,
     ensure_writable,

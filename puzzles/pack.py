@@ -110,8 +110,11 @@ def schema_problems(pack) -> list[str]:
     return problems
 
 
-def verify_puzzle(puzzle: dict) -> list[str]:
-    """Re-prove one puzzle with the independent verifier; one line per problem."""
+def verify_puzzle(puzzle: dict, max_n: int = MAX_N) -> list[str]:
+    """Re-prove one puzzle with the independent verifier; one line per problem.
+
+    ``max_n`` is the declared range of the puzzle's pack: the verifier's work grows
+    steeply with N, so a claim beyond it is refused before any search."""
     problems = []
     try:
         pos = Position.from_text(puzzle["position"])
@@ -120,8 +123,8 @@ def verify_puzzle(puzzle: dict) -> list[str]:
     except NotationError as err:
         return [str(err)]
     n = puzzle["n"]
-    if not 1 <= n <= MAX_N:  # the schema says so; checked again for callers without it
-        return [f"n: {n} is outside this pack's range 1-{MAX_N}"]
+    if not 1 <= n <= max_n:  # the schema says so; checked again for callers without it
+        return [f"n: {n} is outside this pack's range 1-{max_n}"]
     if puzzle["id"] != puzzle_id(puzzle["position"], n, puzzle["key"]):
         problems.append(f"id: expected {puzzle_id(puzzle['position'], n, puzzle['key'])}")
     if puzzle["attacker"] != COLOR_CHARS[pos.turn]:
@@ -143,16 +146,23 @@ def verify_puzzle(puzzle: dict) -> list[str]:
     return problems + derived_field_problems(puzzle, pos, key, line)
 
 
+def derived_fields(
+    puzzle: dict, pos: Position, key: Move, line: list[Move]
+) -> tuple[list[str], float]:
+    """``tags`` and ``difficulty`` of a puzzle (for a puzzle made elsewhere, such as a
+    tablebase study, and for verification), by the functions mining uses."""
+    n = puzzle["n"]
+    facts = PuzzleFacts(pos, n, key, tuple(line), puzzle["solution"], frozenset([key]))
+    return tags_for(facts), difficulty(features(pos, n, key))
+
+
 def derived_field_problems(puzzle: dict, pos: Position, key: Move, line: list[Move]) -> list[str]:
     """``tags`` and ``difficulty`` recomputed by the functions that mining used, for a
     puzzle whose key, line and tree are already verified."""
     problems = []
-    n = puzzle["n"]
-    facts = PuzzleFacts(pos, n, key, tuple(line), puzzle["solution"], frozenset([key]))
-    expected_tags = tags_for(facts)
+    expected_tags, expected_difficulty = derived_fields(puzzle, pos, key, line)
     if puzzle["tags"] != expected_tags:
         problems.append(f"tags: {puzzle['tags']} but recomputed {expected_tags}")
-    expected_difficulty = difficulty(features(pos, n, key))
     if puzzle["difficulty"] != expected_difficulty:
         problems.append(f"difficulty: {puzzle['difficulty']} but recomputed {expected_difficulty}")
     return problems

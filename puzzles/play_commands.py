@@ -10,6 +10,7 @@ from pathlib import Path
 
 import click
 from fechtbuch.engines.battleklinge.cards import CARDS, COLOR_CHARS, COLOR_NAMES, parse_card_list
+from fechtbuch.engines.battleklinge.clitypes import CARD_LIST, POSITION
 from fechtbuch.engines.battleklinge.players import STRENGTH_NAMES
 from fechtbuch.engines.battleklinge.position import Move, Position
 from fechtbuch.engines.battleklinge.terminal.draft import DraftQuit, run_draft
@@ -20,7 +21,7 @@ from fechtbuch.engines.battleklinge.terminal.session import (
     longest_defence,
     write_record,
 )
-from fechtbuch.engines.clikit import CARD_LIST, INT, POSITION, ensure_writable, float_range
+from fechtbuch.engines.clikit import INT, ensure_writable, float_range
 from fechtbuch.engines.errors import InputError
 from fechtbuch.puzzles.pack import find_puzzle, verify_puzzle
 from fechtbuch.puzzles.pack_commands import PACK_FILE
@@ -31,10 +32,10 @@ def _writer(text: str, newline: bool = True) -> None:
     click.echo(text, nl=newline)
 
 
-def _computer(strength: str, seed: int):
+def _computer(strength: str, seed: int, movetime: float | None = None):
     from fechtbuch.engines.battleklinge.players import Player
 
-    player = Player(strength, seed=seed)
+    player = Player(strength, seed=seed, movetime=movetime)
     return lambda pos, earlier: player.choose(pos, earlier).move
 
 
@@ -123,6 +124,13 @@ def _pick_puzzle(
 @click.option("--no-warnings", is_flag=True, help="Hide the threat warnings.")
 @click.option("--seed", type=INT, default=None, help="Seed for the deal and the computer.")
 @click.option(
+    "--movetime",
+    type=float_range(0.01, 600),
+    default=None,
+    metavar="SECONDS",
+    help="The computer thinks this long per move instead of its strength's node budget.",
+)
+@click.option(
     "--save",
     "save_file",
     type=click.Path(dir_okay=False, path_type=Path),
@@ -145,6 +153,7 @@ def play_command(
     flip,
     no_warnings,
     seed,
+    movetime,
     save_file,
     force,
 ):
@@ -249,7 +258,7 @@ def play_command(
     click.echo(f"You play {COLOR_NAMES[me]} against the computer ({strength}).")
     session = Session(
         start,
-        {1 - me: _computer(strength, seed)},
+        {1 - me: _computer(strength, seed, movetime)},
         inp,
         _writer,
         hinter=_hinter(seed),
@@ -341,7 +350,7 @@ def utc_today() -> dt.date:
 
 
 MODE_OPTIONS = {
-    "computer": {"strength", "school", "cards_text", "draft", "start_text"},
+    "computer": {"strength", "school", "cards_text", "draft", "start_text", "movetime"},
     "pack": {"puzzle_ref", "take_next"},
     "two_players": {"cards_text", "start_text", "rotate", "clock"},
 }

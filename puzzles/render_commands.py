@@ -7,9 +7,10 @@ from pathlib import Path
 
 import click
 from fechtbuch.engines.battleklinge.cards import COLOR_NAMES
+from fechtbuch.engines.battleklinge.clitypes import MOVE, POSITION
 from fechtbuch.engines.battleklinge.position import Move, Position
 from fechtbuch.engines.battleklinge.svg import render_svg
-from fechtbuch.engines.clikit import MOVE, POSITION, atomic_write, int_range
+from fechtbuch.engines.clikit import atomic_write, int_range
 from fechtbuch.engines.errors import InputError
 from fechtbuch.puzzles import viewer
 from fechtbuch.puzzles.pack import load_pack

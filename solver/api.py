@@ -13,7 +13,9 @@ Definitions (binding, docs/solver.md):
 * main line: key, longest defence, the fastest finish, ... to the hit (the
   fastest key is the one whose hit comes soonest, ties by notation text).
 
-Every answer comes from df-pn (:mod:`solver.dfpn`); ``verify=True`` re-derives
+Every answer comes from df-pn (:mod:`solver.dfpn`), or, when asked with ``tables``,
+from an endgame table that covers the position (exact at any distance; the result
+says so); ``verify=True`` re-derives
 the distance, the key set and the loss with the independent minimax verifier
 (:mod:`solver.minimax`).  Hitting a limit (nodes, time) gives status
 ``"unknown"`` and no claims, never a wrong answer.
@@ -29,12 +31,15 @@ from __future__ import annotations
 import enum
 import time
 from dataclasses import dataclass, field
+from pathlib import Path
 
 import numpy as np
 from fechtbuch.engines.battleklinge import fast
 from fechtbuch.engines.battleklinge.cards import COLOR_NAMES
 from fechtbuch.engines.battleklinge.game import GAME
 from fechtbuch.engines.battleklinge.position import Move, Position
+from fechtbuch.engines.battleklinge.tablebase.probe import Outcome, Tablebase, find_tables
+from fechtbuch.engines.battleklinge.tablebase.studies import TreeTooLarge, solution_tree
 from fechtbuch.engines.errors import InputError
 from fechtbuch.solver import dfpn, minimax
 
@@ -236,14 +241,26 @@ class SolveResult:
     verified: bool = False
     verifier_nodes: int = 0
     verify_note: str = ""
+    from_tables: bool = False
+    """The answer was read from an endgame table: exact at any distance, even beyond max."""
+    draw: bool = False
+    """From a table: neither side can force a hit, however long the game goes."""
     _prover: Prover | None = field(default=None, repr=False, compare=False)
+    _tables: Tablebase | None = field(default=None, repr=False, compare=False)
 
     def tree(self) -> SolutionTree | None:
         """The solution tree for the side to move (None without a hit).
 
         Building it continues under the same node and time limits; reaching one
         raises :class:`SolverLimit` rather than returning a partial tree."""
-        if self.distance is None or self._prover is None:
+        if self.distance is None:
+            return None
+        if self._tables is not None:
+            try:
+                return SolutionTree.from_json(solution_tree(self._tables, self.position))
+            except TreeTooLarge as large:
+                raise SolverLimit(str(large)) from None
+        if self._prover is None:
             return None
         return self._prover.tree(fast.state_from_position(self.position), self.distance)
 
@@ -260,7 +277,9 @@ class SolveResult:
             "nodes": self.nodes,
             "seconds": round(self.seconds, 6),
             "verified": self.verified,
-        } | ({"verify_note": self.verify_note} if self.verify_note else {})
+        } | ({"verify_note": self.verify_note} if self.verify_note else {}) | (
+            {"source": "tablebase", "draw": self.draw} if self.from_tables else {}
+        )
 
     def summary(self) -> str:
         """The human-readable answer, one or two sentences."""
@@ -270,6 +289,13 @@ class SolveResult:
                 f"Unknown: a limit was reached after {self.nodes:,} nodes ({self.seconds:.2f} s)."
             )
         line = " ".join(m.to_text() for m in self.main_line)
+        if self.from_tables:
+            return "From the endgame tables (exact at any distance): " + self._answer(mover, line)
+        return self._answer(mover, line)
+
+    def _answer(self, mover: str, line: str) -> str:
+        if self.draw:
+            return "Neither side can force a hit: a draw with best play."
         if self.distance is not None:
             keys = ", ".join(m.to_text() for m in self.keys)
             which = (
@@ -293,13 +319,17 @@ def solve(
     max_n: int = 3,
     max_nodes: int | None = None,
     time_limit: float | None = None,
-    table_mb: int = 64,
+    table_mb: int = DEFAULT_TABLE_MB,
     verify: bool = False,
     verify_max_nodes: int | None = DEFAULT_VERIFY_NODES,
+    tables: Path | bool = False,
 ) -> SolveResult:
     """Solve ``position`` up to ``max_n`` own moves for either side.
 
-    Rejects decided positions and bounds outside 1..MAX_BUDGET at once.
+    Rejects decided positions and bounds outside 1..MAX_BUDGET at once.  With
+    ``tables`` (True: the default folder, or a folder), a table that covers the
+    position answers instead of df-pn; off by default, so that mining and the daily
+    duel never depend on which tables a machine happens to have.
     """
     if position.winner() is not None:
         winner = COLOR_NAMES[position.winner()]
@@ -309,6 +339,14 @@ def solve(
     if not 1 <= max_n <= dfpn.MAX_BUDGET:
         raise UnsolvablePosition(f"max: must be 1 to {dfpn.MAX_BUDGET}, got {max_n}")
     started = time.perf_counter()
+    if tables is not False:
+        base = find_tables(position, None if tables is True else Path(tables))
+        if base is not None:
+            result = _from_tables(position, max_n, base)
+            if verify:
+                _cross_check(result, table_mb, verify_max_nodes)
+            result.seconds = time.perf_counter() - started
+            return result
     prover = Prover(max_nodes=max_nodes, time_limit=time_limit, table_mb=table_mb)
     result = SolveResult(position=position, max=max_n, status=SolveStatus.UNKNOWN, _prover=prover)
     st = fast.state_from_position(position)
@@ -341,6 +379,48 @@ def solve(
             result.verified, result.verify_note = False, str(limit)
     result.seconds = time.perf_counter() - started
     return result
+
+
+def _from_tables(position: Position, max_n: int, base: Tablebase) -> SolveResult:
+    probe = base.probe(position)
+    result = SolveResult(
+        position=position, max=max_n, status=SolveStatus.SOLVED, from_tables=True, _tables=base
+    )
+    if probe.result is Outcome.DRAW:
+        result.draw = True
+        return result
+    result.main_line = base.main_line(position)
+    if probe.result is Outcome.WIN:
+        result.distance = probe.distance
+        result.keys = sorted(base.best_moves(position), key=Move.to_text)
+        result.longest_defence = result.main_line[1::2]
+    else:
+        result.loss_in = probe.distance
+        result.longest_defence = result.main_line[0::2]
+    return result
+
+
+def _cross_check(result: SolveResult, table_mb: int, verify_max_nodes: int | None) -> None:
+    """--verify for a table's answer: df-pn, searched to the table's distance (at most
+    MAX_BUDGET), must give the same distance, keys and loss; a draw or a deeper result
+    must show no forced hit within the bound for either side."""
+    depth = result.distance or result.loss_in or 0
+    bound = min(max(depth, result.max), dfpn.MAX_BUDGET)
+    searched = solve(
+        result.position, max_n=bound, table_mb=table_mb, verify_max_nodes=verify_max_nodes
+    )
+    within = depth <= bound and depth > 0
+    result.verifier_nodes = searched.nodes
+    result.verified = (
+        searched.status is SolveStatus.SOLVED
+        and searched.distance == (result.distance if within else None)
+        and searched.loss_in == (result.loss_in if within else None)
+        and sorted(searched.keys, key=Move.to_text) == (result.keys if within else [])
+    )
+    if not result.verified:
+        result.verify_note = f"df-pn disagrees with the table (bound {bound})"
+    elif not within:
+        result.verify_note = f"df-pn agrees up to {bound} own moves, where it reaches"
 
 
 def verify_result(result: SolveResult, max_nodes: int | None = None) -> tuple[bool, int]:

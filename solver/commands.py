@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import click
+from fechtbuch.engines.battleklinge.clitypes import POSITION
 from fechtbuch.engines.clikit import (
-    POSITION,
     atomic_write,
     dump_json,
     emit_json,
@@ -53,6 +55,15 @@ from fechtbuch.solver.dfpn import MAX_BUDGET
     show_default=True,
     help="Transposition table size in MiB.",
 )
+@click.option(
+    "--tables",
+    "tables_dir",
+    type=click.Path(file_okay=False, path_type=Path),
+    default=None,
+    help="Endgame tables folder (default: $FECHTBUCH_TABLES or ~/.local/share/fechtbuch/"
+    "tables, as `fechtbuch tb build` writes them).",
+)
+@click.option("--no-tables", is_flag=True, help="Always search with df-pn, even with a table.")
 def solve_command(
     position,
     max_n,
@@ -64,6 +75,8 @@ def solve_command(
     verify_nodes,
     time_limit,
     table_mb,
+    tables_dir,
+    no_tables,
 ):
     """Prove or refute a forced hit (Treffer) for POSITION within --max own moves.
 
@@ -82,6 +95,11 @@ def solve_command(
     answer, 1 when a limit made it unknown or --verify failed or gave up, 2 on
     bad input.  --max accepts up to 8; df-pn proves the start position to 7 in
     seconds, but the table-less verifier gives up beyond about 6.
+
+    When an endgame table covers POSITION (fechtbuch tb build), the answer comes
+    from it, exact at any distance (beyond --max too), and says so; --verify then
+    cross-checks it with df-pn where df-pn reaches (8 own moves).  JSON adds
+    "source": "tablebase" and "draw".
     """
     result = solve(
         position,
@@ -91,6 +109,7 @@ def solve_command(
         table_mb=table_mb,
         verify=verify,
         verify_max_nodes=verify_nodes,
+        tables=False if no_tables else (tables_dir or True),
     )
     tree_failed = False
     if tree_file and result.status == "solved":
@@ -108,7 +127,10 @@ def solve_command(
     else:
         click.echo(result.summary())
         if verify and result.status == "solved":
-            if result.verify_note:
+            if result.from_tables:
+                checked = "Cross-checked with df-pn." if result.verified else "NOT CONFIRMED"
+                click.echo(f"{checked} {result.verify_note}".strip())
+            elif result.verify_note:
                 click.echo(
                     f"Not verified: {result.verify_note} (plain minimax has no table; "
                     "a smaller --max or a larger --verify-nodes helps)."

@@ -10,8 +10,9 @@ so the same on every machine), and at every state:
 * ``state_key`` is equal for equal states (re-parsed) and different for states
   with different notation; ``information_state`` is text for every player (the
   full notation where information is perfect);
-* where the game has a reference implementation: the same actions, in the same
-  order, the same successors, terminal flags and returns;
+* where the game has a reference implementation: the same actions (as a set; each
+  implementation has its own fixed order), the same successors, terminal flags and
+  returns;
 * where the game has a compiled kernel: its move list, winner and successor
   hashes agree with the game.
 
@@ -21,6 +22,7 @@ A new game is picked up once its module is listed in ``GAME_MODULES``.
 from __future__ import annotations
 
 import hashlib
+import itertools
 
 import pytest
 from fechtbuch.engines.errors import InputError
@@ -32,6 +34,7 @@ MAX_PLIES = 80
 """Per playout of the state checks; a game longer than this (the pyramid game's three
 rounds) is also played to its end once, by ``test_a_whole_game_ends``."""
 WHOLE_GAME_PLIES = 20_000
+MIN_STATES = 1000
 
 
 def _names() -> list[str]:
@@ -48,9 +51,13 @@ def _pick(name: str, playout: int, ply: int, count: int) -> int:
 def playout_states(name: str):
     """(playout, state) for every state of the seeded playouts of one game."""
     g = game(name)
-    for playout in range(PLAYOUTS):
+    seen = 0
+    for playout in itertools.count():
+        if playout >= PLAYOUTS and seen >= MIN_STATES:  # short games (a Touché round) play more
+            return
         state = g.initial_state(playout)
         for ply in range(MAX_PLIES + 1):
+            seen += 1
             yield playout, state
             if g.is_terminal(state):
                 break
@@ -69,7 +76,7 @@ def test_every_listed_module_is_registered():
 
 def test_playouts_reach_many_states(states):
     name, sample = states
-    assert len(sample) >= 1000
+    assert len(sample) >= MIN_STATES
 
 
 @pytest.mark.parametrize("name", _names())
@@ -156,7 +163,13 @@ def test_fast_rules_agree_with_the_reference(states):
             assert ref.returns(state) == g.returns(state)
             continue
         actions = list(g.legal_actions(state))
-        assert list(ref.legal_actions(state)) == actions, g.format_state(state)
+        # the same set of actions (each game fixes its own order; the reference may list
+        # them as the rulebook does), and the same successor for each
+        def text(action, state=state):
+            return g.format_action(state, action)
+
+        ref_actions = sorted(ref.legal_actions(state), key=text)
+        assert ref_actions == sorted(actions, key=text), g.format_state(state)
         for action in actions:
             assert ref.apply(state, action) == g.apply(state, action)
 

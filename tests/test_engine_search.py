@@ -9,6 +9,7 @@ import numpy as np
 import pytest
 from fechtbuch.engines.battleklinge import fast, reference
 from fechtbuch.engines.battleklinge.evaluate import DEFAULT_WEIGHTS, evaluate
+from fechtbuch.engines.battleklinge.negamax import FEAT_PVS
 from fechtbuch.engines.battleklinge.position import Position
 from fechtbuch.engines.battleklinge.sampling import random_game, random_placement
 from fechtbuch.engines.battleklinge.search import (
@@ -93,10 +94,12 @@ def test_alpha_beta_equals_plain_minimax(depth):
         assert value == minimax(pos, depth, 0, DEFAULT_WEIGHTS), pos.to_text()
 
 
-def test_root_search_scores_agree_with_all_scores_search():
+@pytest.mark.parametrize("features", [0, FEAT_PVS])
+def test_root_search_scores_agree_with_all_scores_search(features):
+    # exact without reductions and extensions (which make values window-dependent)
     for pos in live_sample(25, 9):
-        fast_result = Searcher().search(pos, max_depth=4)
-        full = Searcher().search(pos, max_depth=4, all_scores=True)
+        fast_result = Searcher(features=features).search(pos, max_depth=4)
+        full = Searcher(features=features).search(pos, max_depth=4, all_scores=True)
         assert fast_result.score == max(full.scores.values()), pos.to_text()
         assert full.scores[fast_result.move] == fast_result.score
 

@@ -410,8 +410,8 @@ def test_a_game_finishing_meanwhile_is_not_overwritten(private_record, monkeypat
 
     real = play_commands._computer
 
-    def computer_and_another_game(strength, seed):
-        choose = real(strength, seed)
+    def computer_and_another_game(strength, seed, movetime=None):
+        choose = real(strength, seed, movetime)
 
         def chooser(pos, earlier):
             other = PlayerRecord.load()  # another fechtbuch finishes a game now

@@ -35,7 +35,7 @@ move with the largest loss (ties to the earlier move), if any.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from fechtbuch.engines.battleklinge import fast
 from fechtbuch.engines.battleklinge.cards import COLOR_CHARS, COLOR_NAMES, Color
@@ -71,6 +71,8 @@ class MoveAnalysis:
     reason: str  # why the mark ("" when unmarked)
     better: Move | None
     better_score: int | None
+    line: list[Move] = field(default_factory=list)
+    """The principal variation after the better move (from the analysis search)."""
 
     @property
     def loss(self) -> float:
@@ -90,6 +92,7 @@ class MoveAnalysis:
             "reason": self.reason,
             "better": self.better.to_text() if self.better else None,
             "better_score": None if self.better_score is None else format_score(self.better_score),
+            "line": [m.to_text() for m in self.line],
         }
 
 
@@ -139,7 +142,12 @@ class GameAnalysis:
         }
 
     def to_text(self) -> str:
-        lines = [f"Start: {self.record.start.to_text()}", f"Result: {self.record.result}", ""]
+        lines = [
+            f"Start: {self.record.start.to_text()}",
+            f"Result: {self.record.result}",
+            f"Depth: {ANALYSIS_DEPTH} plies + quiescence",
+            "",
+        ]
         for m in self.moves:
             head = (
                 f"{m.number:3d}. {COLOR_NAMES[m.mover]:4s} {m.move.to_text():18s} "
@@ -152,6 +160,8 @@ class GameAnalysis:
                     if m.better is not None and m.better_score is not None
                     else ""
                 )
+                if m.line:
+                    better += "; line " + " ".join(x.to_text() for x in m.line[:8])
                 lines.append(f"          {m.reason}; {better}".rstrip("; "))
         lines.append("")
         tp = self.turning_point
@@ -199,7 +209,8 @@ class Analyser:
         self.hits = hits or default_hit_oracle()
 
     def analyse_move(self, pos: Position, move: Move, number: int) -> MoveAnalysis:
-        result = Searcher().search(pos, max_depth=self.depth, all_scores=True)
+        searcher = Searcher()
+        result = searcher.search(pos, max_depth=self.depth, all_scores=True)
         scores = result.scores
         before = max(scores.values())
         after = scores[move]
@@ -232,6 +243,13 @@ class Analyser:
             reason=reason,
             better=better if mark else None,
             better_score=scores[better] if (mark and better is not None) else None,
+            line=(
+                searcher.principal_variation(
+                    fast.state_from_position(pos), fast.encode_move(better)
+                )
+                if (mark and better is not None)
+                else []
+            ),
         )
 
     def analyse(self, record: GameRecord) -> GameAnalysis:
@@ -264,6 +282,11 @@ def mark_for_loss(loss: float) -> str:
     if loss >= INACCURACY_LOSS:
         return "?"
     return ""
+
+
+def _line(searcher: Searcher, pos: Position, first: Move) -> list[Move]:
+    """The principal variation from ``first`` in the table of the analysis search."""
+    return searcher.principal_variation(fast.state_from_position(pos), fast.encode_move(first))
 
 
 def _neg_key(move: Move) -> tuple:

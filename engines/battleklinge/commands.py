@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 import click
-from fechtbuch.engines.battleklinge.players import STRENGTH_NAMES
+from fechtbuch.engines.battleklinge.clitypes import POSITION
 from fechtbuch.engines.clikit import (
-    POSITION,
     emit_json,
+    float_range,
     games_option,
     int_range,
     jobs_option,
@@ -14,6 +14,15 @@ from fechtbuch.engines.clikit import (
     seed_option,
 )
 from fechtbuch.engines.errors import InputError
+
+MOVETIME = click.option(
+    "--movetime",
+    type=float_range(0.01, 600),
+    default=None,
+    metavar="SECONDS",
+    help="Think this long per move instead of the strength's node budget "
+    "(iterative deepening stops cleanly; not reproducible between machines).",
+)
 
 
 @click.command()
@@ -25,13 +34,18 @@ from fechtbuch.engines.errors import InputError
     show_default=True,
     help="Search budget of the hint (both play forced hits exactly).",
 )
+@MOVETIME
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object instead of text.")
-def hint(position, strength: str, as_json: bool) -> None:
+def hint(position, strength: str, movetime: float | None, as_json: bool) -> None:
     """A good move in POSITION ("Rat") with its evaluation for the side to move.
 
     The evaluation is in students (1.0 = one student) from the view of the
     side to move; '#2' means a forced hit in two own moves, '-#1' that the
-    opponent hits next move whatever is played.
+    opponent hits next move whatever is played.  The second line gives the
+    completed search depth and the principal variation.
+
+    Example: fechtbuch hint 'ssmss/5/5/5/SSMSS g ausfall,volte bindung,stoss riposte'
+    --strength meister --movetime 1
     """
     from fechtbuch.engines.battleklinge.cards import COLOR_CHARS
     from fechtbuch.engines.battleklinge.players import Player
@@ -39,7 +53,8 @@ def hint(position, strength: str, as_json: bool) -> None:
 
     if position.winner() is not None:
         raise InputError(f"position: the game is already decided in {position.to_text()!r}")
-    choice = Player(strength.lower()).choose(position)
+    choice = Player(strength.lower(), movetime=movetime).choose(position)
+    pv = " ".join(m.to_text() for m in choice.pv)
     if as_json:
         emit_json(
             {
@@ -51,6 +66,7 @@ def hint(position, strength: str, as_json: bool) -> None:
                 "evaluation_text": format_score(choice.score),
                 "reason": choice.reason,
                 "depth": choice.depth,
+                "pv": [m.to_text() for m in choice.pv],
                 "nodes": choice.nodes,
                 "seconds": round(choice.seconds, 3),
             }
@@ -58,6 +74,7 @@ def hint(position, strength: str, as_json: bool) -> None:
         return
     note = {"hit": " (forced hit)", "defence": " (avoids a forced hit)"}.get(choice.reason, "")
     click.echo(f"{choice.move.to_text()} {format_score(choice.score)}{note}")
+    click.echo(f"depth {choice.depth}, {choice.nodes:,} nodes, {choice.seconds:.2f} s; pv {pv}")
 
 
 @click.command()
@@ -84,8 +101,8 @@ def analyse(game: str, as_json: bool) -> None:
 
 
 @click.command()
-@click.argument("a", type=click.Choice(STRENGTH_NAMES))
-@click.argument("b", type=click.Choice(STRENGTH_NAMES))
+@click.argument("a", metavar="A")
+@click.argument("b", metavar="B")
 @games_option(100)
 @seed_option(1, "the card sets and deals")
 @jobs_option
@@ -96,6 +113,13 @@ def analyse(game: str, as_json: bool) -> None:
     show_default=True,
     help="Half-moves before a game is aborted.",
 )
+@click.option(
+    "--nodes",
+    type=int_range(1, 10**10),
+    default=None,
+    help="Node budget per move for both sides instead of their strengths' (deterministic).",
+)
+@MOVETIME
 @click.option("--games-out", type=click.Path(dir_okay=False), help="Write every game as JSON.")
 @click.option("--force", is_flag=True, help="Overwrite --games-out.")
 @click.option("--json", "as_json", is_flag=True, help="Print the summary as JSON.")
@@ -106,15 +130,21 @@ def match(
     seed: int,
     jobs: int | None,
     max_plies: int,
+    nodes: int | None,
+    movetime: float | None,
     games_out: str | None,
     force: bool,
     as_json: bool,
 ) -> None:
     """Play strength A against strength B and print the score and Elo difference.
 
-    Random card sets, each deal played twice with the schools swapped; games
-    are aborted on threefold repetition or after --max-plies.  Results are the
-    same for any -j.
+    A and B: leicht, mittel, stark, meister, or for measuring meister-2026 (the
+    frozen engine of 2026-11-30), meister-plain and meister-no{pvs,lmr,qthreat,
+    ext,tt2,asp} (one search feature off).  Random card sets, each deal played
+    twice with the schools swapped; games are aborted on threefold repetition
+    or after --max-plies.  Without --movetime the results are the same for any -j.
+
+    Example: fechtbuch match meister meister-2026 --games 100 --nodes 20000 -j 2
     """
     from dataclasses import asdict
 
@@ -126,7 +156,14 @@ def match(
 
         if Path(games_out).exists() and not force:
             raise InputError(f"output: {games_out!r} exists; use --force to overwrite it")
-    summary, results = run_match(a, b, games, seed, resolve_jobs(jobs), max_plies)
+    from fechtbuch.engines.battleklinge.players import strength_from_name
+
+    if nodes is not None and movetime is not None:
+        raise InputError("budget: give --nodes or --movetime, not both")
+    a, b = strength_from_name(a).name, strength_from_name(b).name
+    summary, results = run_match(
+        a, b, games, seed, resolve_jobs(jobs), max_plies, nodes=nodes, movetime=movetime
+    )
     if games_out:
         atomic_write(games_out, dump_json([asdict(r) for r in results]), force=force)
     if as_json:

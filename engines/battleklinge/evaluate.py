@@ -21,6 +21,10 @@ minus the same for the opponent, of these features (weights in
 ``W_HANGING``   each student of the side *not* to move that the side to move
                 can take and that no piece of its owner guards (with the
                 owner's usable cards after the exchange), a penalty.
+``W_PST_STUDENT + r``, ``W_PST_MASTER + r``  square tables: a student (the master)
+                on square ``r`` seen from its own school (Gold's squares as
+                they are, Blau's turned by 180 degrees, so the game's symmetry
+                holds).  Learned from self-play outcomes (evalfit.py).
 
 The master itself has no material value: losing it ends the game, which
 search scores as a win or loss (see :mod:`engines.battleklinge.search`).
@@ -31,10 +35,10 @@ matches between weight sets at a fixed search budget).
 >>> from fechtbuch.engines.battleklinge.position import Position, START_EINSTEIGER
 >>> from fechtbuch.engines.battleklinge import fast
 >>> start = fast.state_from_position(Position.from_text(START_EINSTEIGER))
->>> int(evaluate(start, DEFAULT_WEIGHTS))  # Gold to move: the side card adds mobility
+>>> int(evaluate(start, HAND_SET_WEIGHTS))  # Gold to move: the side card adds mobility
 16
 >>> one_up = Position.from_text("ssm1s/5/5/5/SSMSS g ausfall,volte bindung,stoss riposte")
->>> int(evaluate(fast.state_from_position(one_up), DEFAULT_WEIGHTS))  # a student up
+>>> int(evaluate(fast.state_from_position(one_up), HAND_SET_WEIGHTS))  # a student up
 120
 """
 
@@ -62,12 +66,42 @@ W_BANNER = 3
 W_ATTACKER = 4
 W_GUARD = 5
 W_HANGING = 6
-NUM_WEIGHTS = 7
+W_PST_STUDENT = 7
+W_PST_MASTER = 32
+NUM_WEIGHTS = 57
 
-WEIGHT_NAMES = ("student", "mobility", "race", "banner", "attacker", "guard", "hanging")
+FEATURE_NAMES = ("student", "mobility", "race", "banner", "attacker", "guard", "hanging")
+WEIGHT_NAMES = (
+    FEATURE_NAMES
+    + tuple(f"pst_student_{r}" for r in range(25))
+    + tuple(f"pst_master_{r}" for r in range(25))
+)
 
-DEFAULT_WEIGHTS = np.array([100, 2, 6, 40, 25, 6, 30], dtype=np.int64)
-"""The tuned weights (centi-students); see ``docs/strength.md``."""
+HAND_SET_WEIGHTS = np.array([100, 2, 6, 40, 25, 6, 30] + [0] * 50, dtype=np.int64)
+"""The hand-set and self-play tuned weights of 2026 (no square tables)."""
+# fmt: off
+_FITTED_FEATURES = [100, 1, 72, 299, 35, 9, 75]
+_FITTED_STUDENT_SQUARES = [  # own back row first, seen from the school's side
+     -33,  -29,  -28,  -29,  -33,
+     -22,    6,    6,    6,  -22,
+     -10,   17,   26,   17,  -10,
+       3,   11,   25,   11,    3,
+     -10,   20,   15,   20,  -10,
+]
+_FITTED_MASTER_SQUARES = [
+     -15,   23,   44,   23,  -15,
+     -39,  -18,  -15,  -18,  -39,
+     -35,    7,    6,    7,  -35,
+      36,   20,   18,   20,   36,
+     -28,   -4,    0,   -4,  -28,
+]
+# fmt: on
+FITTED_WEIGHTS = np.array(
+    _FITTED_FEATURES + _FITTED_STUDENT_SQUARES + _FITTED_MASTER_SQUARES, dtype=np.int64
+)
+"""Texel fit on self-play outcomes (evalfit.py; data, fit and match in docs/strength.md)."""
+DEFAULT_WEIGHTS = FITTED_WEIGHTS.copy()
+"""The weights of the live engine (centi-students); see ``docs/strength.md``."""
 
 
 def _king_distance_table() -> np.ndarray:
@@ -148,6 +182,13 @@ def _side_terms(st, color, cards, enemy_cards, weights):
             score += weights[W_BANNER]
     score -= attackers_of(enemy, st[F_PIECES + enemy], enemy_cards, msq) * weights[W_ATTACKER]
     score += popcount(NEIGHBOURS[msq] & students) * weights[W_GUARD]
+    flip = 24 * color  # Blau's squares turned by 180 degrees
+    score += weights[W_PST_MASTER + abs(flip - msq)]
+    bb = students
+    while bb:
+        sq = lowest_square(bb)
+        bb &= bb - 1
+        score += weights[W_PST_STUDENT + abs(flip - sq)]
     return score
 
 

@@ -30,7 +30,6 @@ from dataclasses import asdict, dataclass
 
 from fechtbuch.engines.battleklinge import fast
 from fechtbuch.engines.battleklinge.cards import GOLD
-from fechtbuch.engines.battleklinge.evaluate import DEFAULT_WEIGHTS
 from fechtbuch.engines.battleklinge.players import Player, strength_from_name
 from fechtbuch.engines.battleklinge.position import Position
 from fechtbuch.engines.battleklinge.sampling import random_cards, random_deal
@@ -69,16 +68,21 @@ def play_game(
     seed: int,
     index: int,
     max_plies: int = 200,
-    a_weights=DEFAULT_WEIGHTS,
-    b_weights=DEFAULT_WEIGHTS,
+    a_weights=None,
+    b_weights=None,
+    nodes: int | None = None,
+    movetime: float | None = None,
 ) -> GameResult:
     """Play game ``index`` of a match between strengths ``a`` and ``b`` (the
-    evaluation weights may differ, for tuning by self-play)."""
+    evaluation weights may differ, for tuning by self-play).  ``nodes`` or
+    ``movetime`` replace both strengths' budgets (equal nodes or equal time)."""
     start = deal_for_game(seed, index)
     a_color = GOLD if index % 2 == 0 else 1 - GOLD
     players = {
-        a_color: Player(a, _derived_seed("player", seed, index, "a"), a_weights),
-        1 - a_color: Player(b, _derived_seed("player", seed, index, "b"), b_weights),
+        a_color: Player(a, _derived_seed("player", seed, index, "a"), a_weights, movetime, nodes),
+        1 - a_color: Player(
+            b, _derived_seed("player", seed, index, "b"), b_weights, movetime, nodes
+        ),
     }
     pos = start
     earlier: list[Position] = []
@@ -241,8 +245,10 @@ def run_match(
     jobs: int = 1,
     max_plies: int = 200,
     progress=None,
-    a_weights=DEFAULT_WEIGHTS,
-    b_weights=DEFAULT_WEIGHTS,
+    a_weights=None,
+    b_weights=None,
+    nodes: int | None = None,
+    movetime: float | None = None,
 ) -> tuple[MatchSummary, list[GameResult]]:
     """Play the match (``jobs`` worker processes) and summarize it.
 
@@ -250,7 +256,9 @@ def run_match(
     """
     strength_from_name(a), strength_from_name(b)  # fail early on bad names
     started = time.perf_counter()
-    tasks = [(a, b, seed, i, max_plies, a_weights, b_weights) for i in range(games)]
+    tasks = [
+        (a, b, seed, i, max_plies, a_weights, b_weights, nodes, movetime) for i in range(games)
+    ]
     results: list[GameResult] = []
     if jobs <= 1:
         for task in tasks:

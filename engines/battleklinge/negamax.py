@@ -6,18 +6,46 @@ mis-handles recursion), with a transposition table, move ordering (table move,
 captures, two killers per ply, history of (colour, card, from, to)), capture
 quiescence below the nominal depth and immediate hits scored at once.  Scores
 and their conventions are described in search.py.
+
+Search features (bits of ``stats[S_FEATURES]``, active only with LEAF_QUIESCE so
+the exact hit search of search.HitSearch stays a plain full-width alpha-beta):
+
+``FEAT_PVS``      principal variation search at every node: the first move with
+                  the full window, the others with a null window and a re-search
+                  when one beats alpha.
+``FEAT_LMR``      late-move reductions: quiet moves after the first three, at
+                  depth >= 3, searched one ply shallower (two from the seventh
+                  on at depth >= 5) unless the side to move is threatened or the
+                  move threatens a hit; re-searched at full depth when they beat alpha.
+``FEAT_QTHREAT``  quiescence does not stand pat while the opponent threatens an
+                  immediate hit (master capture or banner): every move is tried
+                  (for two plies below the horizon), so threats are seen.
+``FEAT_EXT``      a move that threatens an immediate hit is searched one ply
+                  deeper (check extension), while the ply is below ``stats[S_EXTPLY]``.
+``FEAT_TT2``      two-tier table: buckets of two entries, depth-preferred and
+                  always-replace (else one entry per slot, depth-preferred per key).
+
+Forced results stay proofs: reductions and extensions change which lines are
+searched, never how a hit is scored, and quiescence never scores a loss while a
+stand-pat or an evasion remains (see search.py for the exactness promise).
 """
 
 from __future__ import annotations
 
+import numpy as np
 from fechtbuch.engines.battleklinge.evaluate import evaluate
 from fechtbuch.engines.battleklinge.fast import (
+    BANNER_BIT,
+    F_HAND,
     F_HASH,
+    F_MASTER,
     F_PIECES,
     F_TURN,
     NO_WINNER,
     STATE_SIZE,
+    TARGETS,
     gen_moves,
+    lowest_square,
     make_move,
     move_card,
     move_is_pass,
@@ -50,6 +78,47 @@ LEAF_QUIESCE = 1
 """Captures are resolved below the horizon (stand-pat on the evaluation): normal play."""
 LEAF_STATIC = 2
 """The static evaluation at the horizon, nothing more (plain minimax, for tests)."""
+S_FEATURES = 4
+S_EXTPLY = 5
+STATS_SIZE = 6
+
+FEAT_PVS = 1
+FEAT_LMR = 2
+FEAT_QTHREAT = 4
+FEAT_EXT = 8
+FEAT_TT2 = 16
+FEAT_ASP = 32
+"""Aspiration windows at the root (used by the driver, search.py)."""
+FEAT_ALL = FEAT_PVS | FEAT_LMR | FEAT_QTHREAT | FEAT_EXT | FEAT_TT2 | FEAT_ASP
+QTHREAT_PLIES = 2
+"""How far below the horizon quiescence answers threats with every move."""
+
+STACK_ROWS = 11
+"""Per-ply arrays of the kernel (rows of Searcher.stack)."""
+
+
+@njit(cache=True)
+def threatens(st, color):
+    """Whether ``color`` could hit at once if it were to move now, with its hand
+    (the cards it plays on its next turn)."""
+    op = 1 - color
+    own = st[F_PIECES + color]
+    enemy_master = st[F_MASTER + op]
+    my_master = st[F_MASTER + color]
+    hand = st[F_HAND + color]
+    while hand:
+        card = lowest_square(hand)
+        hand &= hand - 1
+        pieces = own
+        while pieces:
+            sq = lowest_square(pieces)
+            pieces &= pieces - 1
+            targets = TARGETS[color, card, sq] & ~own
+            if targets & enemy_master:
+                return True
+            if (np.int64(1) << sq) == my_master and targets & BANNER_BIT[op]:
+                return True
+    return False
 
 
 @njit(cache=True, inline="always")
@@ -80,14 +149,7 @@ def negamax(
     states,
     moves,
     keys,
-    counts,
-    index,
-    alphas,
-    betas,
-    best,
-    best_move,
-    depths,
-    alpha_orig,
+    stack,
     tt_key,
     tt_move,
     tt_score,
@@ -101,10 +163,29 @@ def negamax(
     """Alpha-beta value of ``st0`` searched ``depth0`` plies deep (``ply0`` plies
     below the search root, for hit distances).  Returns ``(score, best move)``;
     the move is -1 when none was searched.  On hitting the node limit it sets
-    ``stats[S_ABORTED]`` and the returned value is meaningless."""
+    ``stats[S_ABORTED]`` and the returned value is meaningless.  ``stack`` holds
+    the per-ply rows (STACK_ROWS of them)."""
+    counts = stack[0]
+    index = stack[1]
+    alphas = stack[2]
+    betas = stack[3]
+    best = stack[4]
+    best_move = stack[5]
+    depths = stack[6]
+    alpha_orig = stack[7]
+    stage = stack[8]  # how the current child is searched: 1 reduced+null, 2 null, 3 full
+    threatened = stack[9]  # the opponent of the side to move threatens a hit
+    red = stack[10]  # reduction of the current child
     tt_mask = tt_key.shape[0] - 1
     leaf = stats[S_LEAF]
     quiesce = leaf == LEAF_QUIESCE
+    feats = stats[S_FEATURES] if quiesce else 0
+    pvs = (feats & FEAT_PVS) != 0
+    lmr = (feats & FEAT_LMR) != 0
+    qthreat = (feats & FEAT_QTHREAT) != 0
+    ext = (feats & FEAT_EXT) != 0
+    tt2 = (feats & FEAT_TT2) != 0
+    ext_ply = stats[S_EXTPLY]
     for i in range(STATE_SIZE):
         states[0, i] = st0[i]
     alphas[0] = alpha0
@@ -137,79 +218,109 @@ def negamax(
                     finished = True
                     ret = WIN - (ply + 1)
                     best_move[k] = wm
-                elif d <= 0:
-                    if not quiesce:
-                        finished = True
-                        ret = evaluate(st, weights) if leaf == LEAF_STATIC else 0
-                    else:
-                        stand = evaluate(st, weights)
-                        if stand >= betas[k] or k >= MAX_PLY - 2:
+                else:
+                    me = st[F_TURN]
+                    threat = 0
+                    if qthreat or lmr or ext:
+                        threat = 1 if threatens(st, 1 - me) else 0
+                    threatened[k] = threat
+                    if ext and threat and k > 0 and ply < ext_ply and d >= 0:
+                        d += 1
+                        depths[k] = d
+                    evade = qthreat and threat and d > -QTHREAT_PLIES and d <= 0
+                    if d <= 0 and not evade:
+                        if not quiesce:
                             finished = True
-                            ret = stand
+                            ret = evaluate(st, weights) if leaf == LEAF_STATIC else 0
                         else:
-                            if stand > alphas[k]:
-                                alphas[k] = stand
-                            best[k] = stand
-                            me = st[F_TURN]
-                            opp = st[F_PIECES + 1 - me]
-                            n = gen_moves(st, moves[k])
-                            m_count = 0
-                            for i in range(n):
-                                mv = moves[k, i]
-                                if not move_is_pass(mv) and (opp >> move_target(mv)) & 1:
-                                    moves[k, m_count] = mv
-                                    keys[k, m_count] = 0
-                                    m_count += 1
-                            if m_count == 0:
+                            stand = evaluate(st, weights)
+                            if stand >= betas[k] or k >= MAX_PLY - 2:
                                 finished = True
                                 ret = stand
-                            counts[k] = m_count
-                            index[k] = 0
-                            alpha_orig[k] = alphas[k]
-                else:
-                    h = st[F_HASH]
-                    slot = h & tt_mask
-                    hash_move = -1
-                    if tt_key[slot] == h:
-                        hash_move = tt_move[slot]
-                        if k > 0 and tt_depth[slot] >= d:
-                            s = _from_tt(tt_score[slot], ply)
-                            flag = tt_flag[slot]
-                            if (
-                                flag == TT_EXACT
-                                or (flag == TT_LOWER and s >= betas[k])
-                                or (flag == TT_UPPER and s <= alphas[k])
-                            ):
-                                finished = True
-                                ret = s
-                                best_move[k] = hash_move
-                    if not finished:
+                            else:
+                                if stand > alphas[k]:
+                                    alphas[k] = stand
+                                best[k] = stand
+                                opp = st[F_PIECES + 1 - me]
+                                n = gen_moves(st, moves[k])
+                                m_count = 0
+                                for i in range(n):
+                                    mv = moves[k, i]
+                                    if not move_is_pass(mv) and (opp >> move_target(mv)) & 1:
+                                        moves[k, m_count] = mv
+                                        keys[k, m_count] = 0
+                                        m_count += 1
+                                if m_count == 0:
+                                    finished = True
+                                    ret = stand
+                                counts[k] = m_count
+                                index[k] = 0
+                                alpha_orig[k] = alphas[k]
+                    elif d <= 0:
+                        # evasions below the horizon: every move, no stand-pat
                         if k >= MAX_PLY - 2:
                             finished = True
                             ret = evaluate(st, weights)
                         else:
-                            me = st[F_TURN]
                             opp = st[F_PIECES + 1 - me]
                             n = gen_moves(st, moves[k])
                             for i in range(n):
                                 mv = moves[k, i]
-                                if mv == hash_move:
-                                    key = 1 << 40
-                                elif not move_is_pass(mv) and (opp >> move_target(mv)) & 1:
-                                    key = 1 << 36
-                                elif mv == killers[ply, 0]:
-                                    key = 1 << 35
-                                elif mv == killers[ply, 1]:
-                                    key = 1 << 34
+                                if not move_is_pass(mv) and (opp >> move_target(mv)) & 1:
+                                    keys[k, i] = 1
                                 else:
-                                    key = history[
-                                        me, move_card(mv), move_origin(mv), move_target(mv)
-                                    ]
-                                keys[k, i] = key
+                                    keys[k, i] = 0
                             counts[k] = n
                             index[k] = 0
                             best[k] = -INF
                             alpha_orig[k] = alphas[k]
+                    else:
+                        h = st[F_HASH]
+                        slot = h & tt_mask
+                        if tt2:
+                            slot = slot & ~1
+                            if tt_key[slot] != h and tt_key[slot + 1] == h:
+                                slot = slot + 1
+                        hash_move = -1
+                        if tt_key[slot] == h:
+                            hash_move = tt_move[slot]
+                            if k > 0 and tt_depth[slot] >= d:
+                                s = _from_tt(tt_score[slot], ply)
+                                flag = tt_flag[slot]
+                                if (
+                                    flag == TT_EXACT
+                                    or (flag == TT_LOWER and s >= betas[k])
+                                    or (flag == TT_UPPER and s <= alphas[k])
+                                ):
+                                    finished = True
+                                    ret = s
+                                    best_move[k] = hash_move
+                        if not finished:
+                            if k >= MAX_PLY - 2:
+                                finished = True
+                                ret = evaluate(st, weights)
+                            else:
+                                opp = st[F_PIECES + 1 - me]
+                                n = gen_moves(st, moves[k])
+                                for i in range(n):
+                                    mv = moves[k, i]
+                                    if mv == hash_move:
+                                        key = 1 << 40
+                                    elif not move_is_pass(mv) and (opp >> move_target(mv)) & 1:
+                                        key = 1 << 36
+                                    elif mv == killers[ply, 0]:
+                                        key = 1 << 35
+                                    elif mv == killers[ply, 1]:
+                                        key = 1 << 34
+                                    else:
+                                        key = history[
+                                            me, move_card(mv), move_origin(mv), move_target(mv)
+                                        ]
+                                    keys[k, i] = key
+                                counts[k] = n
+                                index[k] = 0
+                                best[k] = -INF
+                                alpha_orig[k] = alphas[k]
         else:
             # a child returned ``ret`` (its own view); fold it into node k
             if stats[S_ABORTED]:
@@ -217,6 +328,24 @@ def negamax(
                 ret = 0
             else:
                 v = -ret
+                if stage[k] == 1 and v > alphas[k]:
+                    # a reduced move beat alpha: search it again at full depth
+                    stage[k] = 2
+                    depths[k + 1] = depths[k] - 1
+                    alphas[k + 1] = -alphas[k] - 1
+                    betas[k + 1] = -alphas[k]
+                    k += 1
+                    entering = True
+                    continue
+                if stage[k] == 2 and v > alphas[k] and v < betas[k]:
+                    # the null window failed high: the full window decides
+                    stage[k] = 3
+                    depths[k + 1] = depths[k] - 1
+                    alphas[k + 1] = -betas[k]
+                    betas[k + 1] = -alphas[k]
+                    k += 1
+                    entering = True
+                    continue
                 mv = moves[k, index[k] - 1]
                 if v > best[k]:
                     best[k] = v
@@ -240,7 +369,7 @@ def negamax(
                             )
                         _store(
                             tt_key, tt_move, tt_score, tt_depth, tt_flag, st, depths[k],
-                            _to_tt(best[k], ply), mv, TT_LOWER,
+                            _to_tt(best[k], ply), mv, TT_LOWER, tt2,
                         )  # fmt: skip
         if not finished:
             i = index[k]
@@ -259,10 +388,32 @@ def negamax(
                     keys[k, i] = keys[k, top]
                     keys[k, top] = tmp_k
                 index[k] = i + 1
-                make_move(states[k], moves[k, i], states[k + 1])
-                depths[k + 1] = depths[k] - 1
-                alphas[k + 1] = -betas[k]
-                betas[k + 1] = -alphas[k]
+                mv = moves[k, i]
+                make_move(states[k], mv, states[k + 1])
+                d = depths[k]
+                if pvs and d > 0 and i > 0:
+                    r = 0
+                    if (
+                        lmr
+                        and d >= 3
+                        and i >= 3
+                        and keys[k, i] < (1 << 34)
+                        and not threatened[k]
+                        and not move_is_pass(mv)
+                    ):
+                        me = states[k, F_TURN]
+                        if not threatens(states[k + 1], me):
+                            r = 2 if (i >= 6 and d >= 5) else 1
+                    red[k] = r
+                    stage[k] = 1 if r > 0 else 2
+                    depths[k + 1] = d - 1 - r
+                    alphas[k + 1] = -alphas[k] - 1
+                    betas[k + 1] = -alphas[k]
+                else:
+                    stage[k] = 3
+                    depths[k + 1] = d - 1
+                    alphas[k + 1] = -betas[k]
+                    betas[k + 1] = -alphas[k]
                 k += 1
                 entering = True
                 continue
@@ -272,7 +423,7 @@ def negamax(
                 flag = TT_EXACT if best[k] > alpha_orig[k] else TT_UPPER
                 _store(
                     tt_key, tt_move, tt_score, tt_depth, tt_flag, states[k], depths[k],
-                    _to_tt(best[k], ply0 + k), best_move[k], flag,
+                    _to_tt(best[k], ply0 + k), best_move[k], flag, tt2,
                 )  # fmt: skip
         if k == 0:
             return ret, best_move[0]
@@ -280,12 +431,30 @@ def negamax(
 
 
 @njit(cache=True, inline="always")
-def _store(tt_key, tt_move, tt_score, tt_depth, tt_flag, st, depth, score, move, flag):
-    slot = st[F_HASH] & (tt_key.shape[0] - 1)
+def _store(tt_key, tt_move, tt_score, tt_depth, tt_flag, st, depth, score, move, flag, tt2):
+    h = st[F_HASH]
+    slot = h & (tt_key.shape[0] - 1)
+    if tt2:
+        # bucket of two: [0] keeps the deepest entry, [1] always takes the newest
+        slot = slot & ~1
+        if tt_key[slot] == h:
+            if tt_depth[slot] > depth:
+                return
+        elif depth >= tt_depth[slot]:
+            if tt_key[slot] != 0:
+                tt_key[slot + 1] = tt_key[slot]
+                tt_move[slot + 1] = tt_move[slot]
+                tt_score[slot + 1] = tt_score[slot]
+                tt_depth[slot + 1] = tt_depth[slot]
+                tt_flag[slot + 1] = tt_flag[slot]
+        else:
+            slot = slot + 1
+            if tt_key[slot] == h and tt_depth[slot] > depth:
+                return
     # depth-preferred within a slot, but a new position always replaces an old one
-    if tt_key[slot] == st[F_HASH] and tt_depth[slot] > depth:
+    elif tt_key[slot] == h and tt_depth[slot] > depth:
         return
-    tt_key[slot] = st[F_HASH]
+    tt_key[slot] = h
     tt_move[slot] = move
     tt_score[slot] = score
     tt_depth[slot] = depth

@@ -12,6 +12,12 @@ stark     iterative deepening, 60,000 nodes; exact forced play         none
 meister   iterative deepening, 1,500,000 nodes; exact forced play      none
 ========  ===========================================================  ============
 
+Search: PVS, late-move reductions, threat-aware quiescence, threat extensions, a
+two-tier table and aspiration windows (search.py); evaluation: the fitted weights
+with square tables (evaluate.py).  ``movetime`` replaces the node budget by a time
+per move (forced-play checks included), ``nodes`` by another node budget; the
+frozen ``meister-2026`` (FROZEN_STRENGTHS) plays with the 2026 search and weights.
+
 Softmax: a move with score ``s`` (students, the mover's view) is chosen with
 weight ``exp((s - best) / T)``; a forced hit counts as +100 students, so a
 hit in one is practically always taken, while moves half a student worse
@@ -47,7 +53,7 @@ import math
 import random
 import time
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Protocol
 
 import numpy as np
@@ -55,6 +61,7 @@ from fechtbuch.engines.battleklinge import fast
 from fechtbuch.engines.battleklinge.evaluate import DEFAULT_WEIGHTS
 from fechtbuch.engines.battleklinge.position import Move, Position
 from fechtbuch.engines.battleklinge.search import (
+    FEAT_ALL,
     WIN,
     HitSearch,
     Searcher,
@@ -78,6 +85,11 @@ class Strength:
     temperature: float
     all_scores: bool
     forced_play: bool
+    engine: str = "live"
+    """``live`` (search.py, negamax.py, evaluate.py) or ``2026`` (the frozen copy in
+    frozen2026/, the yardstick for engine changes)."""
+    features: int = FEAT_ALL
+    """Search features of the live engine (negamax.FEAT_* bits)."""
 
 
 STRENGTHS: dict[str, Strength] = {
@@ -92,6 +104,35 @@ STRENGTHS: dict[str, Strength] = {
 STRENGTH_NAMES = tuple(STRENGTHS)
 
 
+def _ablations() -> dict[str, Strength]:
+    from fechtbuch.engines.battleklinge import negamax as nm
+
+    base = STRENGTHS["meister"]
+    plain = Strength("meister-plain", 32, base.max_nodes, 0.0, False, True, features=0)
+    out = {plain.name: plain}
+    for label, bit in (
+        ("pvs", nm.FEAT_PVS | nm.FEAT_LMR),  # LMR needs PVS's null windows
+        ("lmr", nm.FEAT_LMR),
+        ("qthreat", nm.FEAT_QTHREAT),
+        ("ext", nm.FEAT_EXT),
+        ("tt2", nm.FEAT_TT2),
+        ("asp", nm.FEAT_ASP),
+    ):
+        name = f"meister-no{label}"
+        out[name] = Strength(name, 32, base.max_nodes, 0.0, False, True, features=FEAT_ALL & ~bit)
+    return out
+
+
+FROZEN_STRENGTHS: dict[str, Strength] = {
+    "meister-2026": Strength("meister-2026", 32, 1_500_000, 0.0, False, True, engine="2026"),
+    **_ablations(),
+}
+"""Engines for measuring only (``fechtbuch match meister meister-2026``), not offered in
+``play``: the frozen engine of 2026-11-30, and the live meister with one search
+feature switched off (``meister-nolmr`` ...) or all of them (``meister-plain``)."""
+MATCH_NAMES = STRENGTH_NAMES + tuple(FROZEN_STRENGTHS)
+
+
 def strength_from_name(name: str) -> Strength:
     """Parse a strength name (case-insensitive).
 
@@ -99,9 +140,10 @@ def strength_from_name(name: str) -> Strength:
     1500000
     """
     key = name.strip().lower()
-    if key not in STRENGTHS:
-        raise InputError(f"strength: expected one of {', '.join(STRENGTHS)}, got {name!r}")
-    return STRENGTHS[key]
+    known = {**STRENGTHS, **FROZEN_STRENGTHS}
+    if key not in known:
+        raise InputError(f"strength: expected one of {', '.join(known)}, got {name!r}")
+    return known[key]
 
 
 @dataclass
@@ -116,6 +158,8 @@ class Choice:
     nodes: int
     seconds: float
     reason: str
+    pv: list[Move] = field(default_factory=list)
+    """The principal variation of the search, starting with ``move``."""
 
     @property
     def students(self) -> float:
@@ -185,15 +229,36 @@ class Player:
     """A computer player of one strength for one game (its tables persist between
     moves of the game).  ``seed`` drives the randomness of leicht and mittel."""
 
-    def __init__(self, strength: str | Strength, seed: int = 0, weights=DEFAULT_WEIGHTS):
+    def __init__(
+        self,
+        strength: str | Strength,
+        seed: int = 0,
+        weights=None,
+        movetime: float | None = None,
+        nodes: int | None = None,
+    ):
         self.strength = strength if isinstance(strength, Strength) else strength_from_name(strength)
+        self.movetime = movetime
+        """Seconds per move instead of the strength's node budget (not deterministic)."""
+        self.nodes = nodes
+        """A node budget per move instead of the strength's (deterministic)."""
         self.rng = random.Random(seed)
-        self.weights = np.asarray(weights, dtype=np.int64)
         self.forced = ForcedPlay() if self.strength.forced_play else None
         # the table lives for the whole game: later moves reuse earlier work
-        self.searcher = Searcher(
-            self.weights, tt_bits=20 if self.strength.max_nodes > 200_000 else 18
-        )
+        tt_bits = 20 if self.strength.max_nodes > 200_000 else 18
+        if self.strength.engine == "2026":
+            from fechtbuch.engines.battleklinge.frozen2026 import evaluate as frozen_eval
+            from fechtbuch.engines.battleklinge.frozen2026 import search as frozen_search
+
+            self.weights = np.asarray(
+                frozen_eval.DEFAULT_WEIGHTS if weights is None else weights, dtype=np.int64
+            )
+            self.searcher = frozen_search.Searcher(self.weights, tt_bits=tt_bits)
+        else:
+            self.weights = np.asarray(
+                DEFAULT_WEIGHTS if weights is None else weights, dtype=np.int64
+            )
+            self.searcher = Searcher(self.weights, tt_bits=tt_bits, features=self.strength.features)
 
     def choose(self, pos: Position, earlier: list[Position] | tuple = ()) -> Choice:
         """Pick a move in ``pos``; ``earlier`` are the positions that stood on the
@@ -205,13 +270,11 @@ class Player:
         moves, reason, distance = (
             self.forced.root_moves(pos) if self.forced else (fast.legal_moves(pos), "search", None)
         )
+        budget = self._budget(started)
         result = self.searcher.search(
-            pos,
-            max_depth=strength.max_depth,
-            max_nodes=strength.max_nodes,
-            root_moves=moves,
-            all_scores=strength.all_scores,
-        )
+            pos, max_depth=strength.max_depth, root_moves=moves,
+            all_scores=strength.all_scores, **budget,
+        )  # fmt: skip
         move, score = self._pick(result)
         seen = {p.key() for p in earlier}
         if score > AHEAD_FOR_REPETITION and seen and fast.play(pos, move).key() in seen:
@@ -222,7 +285,7 @@ class Player:
                     score = result.scores[move]
                 else:
                     again = self.searcher.search(
-                        pos, strength.max_depth, strength.max_nodes, root_moves=fresh
+                        pos, strength.max_depth, root_moves=fresh, **self._budget(started)
                     )
                     move, score = again.move, again.score
                     result.nodes += again.nodes
@@ -236,7 +299,16 @@ class Player:
             nodes=result.nodes,
             seconds=time.perf_counter() - started,
             reason=reason,
+            pv=_pv_of(result, move),
         )
+
+    def _budget(self, started: float) -> dict:
+        """The search limits of one move: the time left of ``movetime`` (the forced-play
+        checks already used some), else the node budget."""
+        if self.movetime is not None:
+            left = self.movetime - (time.perf_counter() - started)
+            return {"time_limit": max(0.001, left), "max_nodes": None}
+        return {"max_nodes": self.nodes if self.nodes is not None else self.strength.max_nodes}
 
     def _pick(self, result: SearchResult) -> tuple[Move, int]:
         temperature = self.strength.temperature
@@ -249,3 +321,10 @@ class Player:
         weights = [math.exp((v - top) / temperature) for v in values]
         move = self.rng.choices(moves, weights=weights)[0]
         return move, result.scores[move]
+
+
+def _pv_of(result, move: Move) -> list[Move]:
+    """The search's principal variation when it starts with the played move (the
+    frozen 2026 engine has none)."""
+    pv = getattr(result, "pv", None) or []
+    return list(pv) if pv and pv[0] == move else [move]

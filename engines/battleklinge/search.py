@@ -16,6 +16,17 @@ search resolves captures (stand-pat on the static evaluation).  A node whose
 side to move has an immediately winning move (capturing the enemy master, or
 its master stepping onto the enemy banner) is scored at once.
 
+Search features (bits ``FEAT_*`` of negamax.py, all on by default): PVS at
+every node, late-move reductions, threat-aware quiescence, threat extensions,
+a two-tier table, and aspiration windows at the root (this driver).
+
+Time limits: the compiled kernel cannot read a clock, so the driver gives each
+root-move call a node budget from the time left and the nodes per second
+measured so far in this search, and reads the clock between root moves and
+between iterations.  An iteration cut short never counts as complete: the
+result keeps the last completed depth, and takes a move from the cut iteration
+only when that move was proved better than the previous best at the new depth.
+
 Determinism: with a node limit (and no time limit) every result depends only
 on the position, the limits and the weights; the table starts empty for each
 :class:`Searcher`.
@@ -30,11 +41,13 @@ on the position, the limits and the weights; the table starts empty for each
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 import numpy as np
-from fechtbuch.engines.battleklinge.evaluate import DEFAULT_WEIGHTS
+from fechtbuch.engines.battleklinge.evaluate import DEFAULT_WEIGHTS, NUM_WEIGHTS
 from fechtbuch.engines.battleklinge.fast import (
+    F_HASH,
     MAX_MOVES,
     NO_WINNER,
     STATE_SIZE,
@@ -46,6 +59,9 @@ from fechtbuch.engines.battleklinge.fast import (
     winner,
 )
 from fechtbuch.engines.battleklinge.negamax import (  # noqa: F401  (re-exported)
+    FEAT_ALL,
+    FEAT_ASP,
+    FEAT_TT2,
     INF,
     LEAF_QUIESCE,
     LEAF_STATIC,
@@ -53,9 +69,13 @@ from fechtbuch.engines.battleklinge.negamax import (  # noqa: F401  (re-exported
     MATE_BOUND,
     MAX_PLY,
     S_ABORTED,
+    S_EXTPLY,
+    S_FEATURES,
     S_LEAF,
     S_LIMIT,
     S_NODES,
+    STACK_ROWS,
+    STATS_SIZE,
     WIN,
     negamax,
 )
@@ -74,6 +94,8 @@ class SearchResult:
     nodes: int
     seconds: float
     scores: dict[Move, int] = field(default_factory=dict)
+    pv: list[Move] = field(default_factory=list)
+    """The principal variation (the best move first), read from the table."""
 
     @property
     def students(self) -> float:
@@ -119,8 +141,17 @@ class Searcher:
     """Search state for one player in one game: the transposition table, killers,
     history and the evaluation weights.  Not shared between processes."""
 
-    def __init__(self, weights: np.ndarray = DEFAULT_WEIGHTS, tt_bits: int = 18):
-        self.weights = np.asarray(weights, dtype=np.int64)
+    def __init__(
+        self, weights: np.ndarray = DEFAULT_WEIGHTS, tt_bits: int = 18, features: int = FEAT_ALL
+    ):
+        w = np.zeros(NUM_WEIGHTS, dtype=np.int64)
+        given = np.asarray(weights, dtype=np.int64)
+        w[: len(given)] = given  # a short (pre-square-table) vector means zero tables
+        self.weights = w
+        self.features = features
+        self.rate = 3e6
+        """Nodes per second, measured by each timed search (for the node budgets of
+        time limits); a first guess before any."""
         size = 1 << tt_bits
         self.tt_key = np.zeros(size, dtype=np.int64)
         self.tt_move = np.zeros(size, dtype=np.int32)
@@ -131,21 +162,21 @@ class Searcher:
         self.states = np.zeros((rows, STATE_SIZE), dtype=np.int64)
         self.moves = np.zeros((rows, MAX_MOVES), dtype=np.int32)
         self.keys = np.zeros((rows, MAX_MOVES), dtype=np.int64)
-        self.stack = np.zeros((8, rows), dtype=np.int64)
+        self.stack = np.zeros((STACK_ROWS, rows), dtype=np.int64)
         self.killers = np.full((MAX_PLY + 8, 2), -1, dtype=np.int32)
         self.history = np.zeros((2, 16, 25, 25), dtype=np.int64)
-        self.stats = np.zeros(4, dtype=np.int64)
+        self.stats = np.zeros(STATS_SIZE, dtype=np.int64)
         self.stats[S_LIMIT] = np.iinfo(np.int64).max  # value() alone runs unlimited
+        self.stats[S_FEATURES] = features
+        self.stats[S_EXTPLY] = MAX_PLY
 
     def value(
         self, st: np.ndarray, depth: int, alpha: int, beta: int, ply: int, leaf: int = LEAF_QUIESCE
     ) -> tuple[int, int]:
         """One alpha-beta call: (score, best move code) of ``st`` for its side to move."""
         self.stats[S_LEAF] = leaf
-        s = self.stack
         score, move = negamax(
-            st, depth, alpha, beta, ply,
-            self.states, self.moves, self.keys, s[0], s[1], s[2], s[3], s[4], s[5], s[6], s[7],
+            st, depth, alpha, beta, ply, self.states, self.moves, self.keys, self.stack,
             self.tt_key, self.tt_move, self.tt_score, self.tt_depth, self.tt_flag,
             self.killers, self.history, self.weights, self.stats,
         )  # fmt: skip
@@ -159,15 +190,19 @@ class Searcher:
         time_limit: float | None = None,
         root_moves: list[Move] | None = None,
         all_scores: bool = False,
+        on_iteration: Callable[[int, Move, int, int, float], None] | None = None,
     ) -> SearchResult:
         """Iterative deepening from depth 1 to ``max_depth`` within the limits.
+
+        ``on_iteration(depth, move, score, nodes, seconds)`` is called after each
+        completed iteration (for benchmarks: when was the key move first found).
 
         ``root_moves`` restricts the moves considered at the root (default: all
         legal moves).  ``all_scores`` searches every root move with a full
         window so that ``result.scores`` holds exact values (slower; used by
-        the weaker strengths and the analysis).  With ``time_limit`` the result
-        depends on the machine's speed; with only node and depth limits it is
-        deterministic.
+        the weaker strengths and the analysis).  With ``time_limit`` (seconds)
+        the result depends on the machine's speed; with only node and depth
+        limits it is deterministic.
         """
         started = time.perf_counter()
         st = state_from_position(position)
@@ -179,58 +214,53 @@ class Searcher:
             raise ValueError("search: root_moves must be non-empty legal moves")
         self.stats[S_NODES] = 0
         self.stats[S_ABORTED] = 0
-        self.stats[S_LIMIT] = max_nodes if max_nodes is not None else np.iinfo(np.int64).max
-        child = np.zeros(STATE_SIZE, dtype=np.int64)
+        self.stats[S_FEATURES] = self.features
+        node_cap = max_nodes if max_nodes is not None else np.iinfo(np.int64).max
+        deadline = started + time_limit if time_limit is not None else None
         order = list(codes)
         best_code, best_score, done_depth = order[0], -INF, 0
         scores: dict[int, int] = {}
         for depth in range(1, max_depth + 1):
-            alpha = -INF
-            iteration_best, iteration_score = None, -INF
-            iteration_scores: dict[int, int] = {}
-            complete = True
-            for i, code in enumerate(order):
-                make_move(st, code, child)
-                if all_scores or i == 0:
-                    v = -self.value(child, depth - 1, -INF, INF, 1)[0]
-                else:
-                    v = -self.value(child, depth - 1, -alpha - 1, -alpha, 1)[0]
-                    if v > alpha and not self.stats[S_ABORTED]:
-                        v = -self.value(child, depth - 1, -INF, -alpha, 1)[0]
-                if self.stats[S_ABORTED] or (
-                    time_limit is not None and time.perf_counter() - started > time_limit and i
-                ):
-                    complete = not self.stats[S_ABORTED] and i == len(order) - 1
-                    if not self.stats[S_ABORTED]:
-                        iteration_scores[code] = v
-                        if v > iteration_score:
-                            iteration_best, iteration_score = code, v
+            self.stats[S_EXTPLY] = depth
+            windows = [(-INF, INF)]
+            if (
+                self.features & FEAT_ASP
+                and not all_scores
+                and depth >= 4
+                and abs(best_score) < MATE_BOUND
+            ):
+                windows.insert(0, (best_score - ASPIRATION, best_score + ASPIRATION))
+            for lo, hi in windows:
+                it = self._root_iteration(
+                    st, order, depth, lo, hi, all_scores, node_cap, started, deadline
+                )
+                if not it.complete or (lo, hi) == (-INF, INF) or lo < it.score < hi:
                     break
-                iteration_scores[code] = v
-                if v > iteration_score:
-                    iteration_best, iteration_score = code, v
-                if v > alpha:
-                    alpha = v
-            if not complete:
-                # a partial iteration counts only if it proved a new move better than
-                # the previous best (searched first); otherwise keep the last depth
-                if (
-                    iteration_best is not None
-                    and iteration_best != order[0]
-                    and order[0] in iteration_scores
-                    and iteration_score > iteration_scores[order[0]]
-                ):
-                    best_code, best_score = iteration_best, iteration_score
+            if not it.complete:
+                # a cut iteration counts only if it proved a new move better than the
+                # previous best (searched first); otherwise keep the last depth
+                first = order[0]
+                if it.best is not None and it.best != first and first in it.scores:
+                    if all_scores and it.score <= it.scores[first]:
+                        break
+                    best_code, best_score = it.best, it.score
                 break
-            best_code, best_score, done_depth = iteration_best, iteration_score, depth
-            scores = iteration_scores
+            best_code, best_score, done_depth = it.best, it.score, depth
+            scores = it.scores
+            if on_iteration is not None:
+                on_iteration(
+                    depth, decode_move(best_code), int(best_score), int(self.stats[S_NODES]),
+                    time.perf_counter() - started,
+                )  # fmt: skip
             # best first, the rest by this iteration's scores (stable: ties keep order)
-            order.sort(key=lambda c: -(INF + 1) if c == best_code else -iteration_scores[c])
+            order.sort(key=lambda c: -(INF + 1) if c == best_code else -scores.get(c, -INF))
             if abs(best_score) > MATE_BOUND and not all_scores:
                 if WIN - abs(best_score) <= depth:
                     break  # a forced result within the full-width horizon is final
-            if time_limit is not None and time.perf_counter() - started > time_limit / 3:
-                break
+            if deadline is not None and time.perf_counter() - started > NEXT_ITERATION * (
+                deadline - started
+            ):
+                break  # the next iteration would most likely not finish
         return SearchResult(
             move=decode_move(best_code),
             score=int(best_score),
@@ -238,7 +268,111 @@ class Searcher:
             nodes=int(self.stats[S_NODES]),
             seconds=time.perf_counter() - started,
             scores={decode_move(c): int(v) for c, v in scores.items()} if all_scores else {},
+            pv=self.principal_variation(st, best_code),
         )
+
+    def _root_iteration(
+        self, st, order, depth, lo, hi, all_scores, node_cap, started, deadline
+    ) -> _Iteration:
+        """One root iteration with the window ``(lo, hi)``; PVS over the root moves."""
+        child = np.zeros(STATE_SIZE, dtype=np.int64)
+        alpha, beta = lo, hi
+        out = _Iteration(best=None, score=-INF, scores={}, complete=True)
+        for i, code in enumerate(order):
+            make_move(st, code, child)
+            # depth 1 always completes (a searched move and a true score, whatever the
+            # node budget or the clock say; it costs a few nodes per root move)
+            if depth == 1:
+                self.stats[S_LIMIT] = np.iinfo(np.int64).max
+            else:
+                self._set_limit(node_cap, started, deadline)
+            if all_scores:
+                v = -self.value(child, depth - 1, -INF, INF, 1)[0]
+            elif i == 0:
+                v = -self.value(child, depth - 1, -beta, -alpha, 1)[0]
+            else:
+                v = -self.value(child, depth - 1, -alpha - 1, -alpha, 1)[0]
+                if v > alpha and not self.stats[S_ABORTED]:
+                    v = -self.value(child, depth - 1, -beta, -alpha, 1)[0]
+            if deadline is not None:
+                self._measure_rate(started)
+            if self.stats[S_ABORTED]:
+                out.complete = False
+                break
+            out.scores[code] = v
+            if out.best is None or (v > out.score and (all_scores or v > alpha)):
+                out.best, out.score = code, v
+            if v > alpha:
+                alpha = v
+            if alpha >= beta and not all_scores:
+                break  # the aspiration window failed high: the driver widens it
+            if (
+                deadline is not None
+                and depth > 1
+                and time.perf_counter() > deadline
+                and i < len(order) - 1
+            ):
+                out.complete = False
+                break
+        return out
+
+    def _set_limit(self, node_cap: int, started: float, deadline: float | None) -> None:
+        """The kernel's node limit for the next call: the cap, and under a time limit
+        the nodes the time left allows at the measured rate."""
+        limit = node_cap
+        if deadline is not None:
+            left = max(0.0, deadline - time.perf_counter())
+            limit = min(limit, int(self.stats[S_NODES]) + int(left * self.rate) + 1)
+        self.stats[S_LIMIT] = limit
+
+    def _measure_rate(self, started: float) -> None:
+        elapsed = time.perf_counter() - started
+        if elapsed > 0.005 and self.stats[S_NODES] > 10_000:
+            self.rate = float(self.stats[S_NODES]) / elapsed
+
+    def principal_variation(self, st: np.ndarray, first: int, max_len: int = 16) -> list[Move]:
+        """The best move, then the table's best moves as long as they are legal and
+        the game goes on (no repetition, at most ``max_len`` moves)."""
+        line = [first]
+        cur = np.zeros(STATE_SIZE, dtype=np.int64)
+        make_move(st, first, cur)
+        seen = {int(st[F_HASH])}
+        while len(line) < max_len and winner(cur) == NO_WINNER:
+            h = int(cur[F_HASH])
+            if h in seen:
+                break
+            seen.add(h)
+            code = self._probe_move(h)
+            if code is None or code not in _legal_codes(cur):
+                break
+            line.append(code)
+            nxt = np.zeros(STATE_SIZE, dtype=np.int64)
+            make_move(cur, code, nxt)
+            cur = nxt
+        return [decode_move(c) for c in line]
+
+    def _probe_move(self, h: int) -> int | None:
+        mask = self.tt_key.shape[0] - 1
+        slot = h & mask
+        slots = (slot & ~1, (slot & ~1) + 1) if self.features & FEAT_TT2 else (slot,)
+        for sl in slots:
+            if int(self.tt_key[sl]) == h and self.tt_move[sl] >= 0:
+                return int(self.tt_move[sl])
+        return None
+
+
+ASPIRATION = 35
+"""Half width of the root's aspiration window, centi-students."""
+NEXT_ITERATION = 0.5
+"""Under a time limit, no new iteration starts after this share of the time."""
+
+
+@dataclass
+class _Iteration:
+    best: int | None
+    score: int
+    scores: dict[int, int]
+    complete: bool
 
 
 def _legal_codes(st: np.ndarray) -> list[int]:

@@ -11,14 +11,14 @@ from __future__ import annotations
 from collections.abc import Callable
 
 import numpy as np
-from fechtbuch.engines.battleklinge.evaluate import DEFAULT_WEIGHTS, WEIGHT_NAMES
+from fechtbuch.engines.battleklinge.evaluate import DEFAULT_WEIGHTS, FEATURE_NAMES, WEIGHT_NAMES
 from fechtbuch.engines.battleklinge.match import run_match
 
 
 def candidates() -> list[tuple[str, np.ndarray]]:
     """Each feature switched off, halved and doubled (the student weight is the unit)."""
     out = []
-    for i, name in enumerate(WEIGHT_NAMES):
+    for i, name in enumerate(FEATURE_NAMES):
         if name == "student":
             continue
         for label, factor in (("off", 0.0), ("x0.5", 0.5), ("x2", 2.0)):
@@ -37,7 +37,7 @@ def run_tuning(
     candidate: str | None,
     echo: Callable[[str], None],
 ) -> None:
-    echo(f"baseline {dict(zip(WEIGHT_NAMES, DEFAULT_WEIGHTS.tolist(), strict=True))}")
+    echo(f"baseline {dict(zip(FEATURE_NAMES, DEFAULT_WEIGHTS[:7].tolist(), strict=True))}")
     tries = candidates()
     if candidate:
         weights = DEFAULT_WEIGHTS.copy()

@@ -116,7 +116,9 @@ def balance_score(position: Position, depths: tuple[int, ...] = BALANCE_DEPTHS) 
     26.0
     """
     import numpy as np
-    from fechtbuch.engines.battleklinge.search import Searcher
+
+    # the frozen 2026 engine: published duels and packs never change with the engine
+    from fechtbuch.engines.battleklinge.frozen2026.search import Searcher
 
     weights = np.array(BALANCE_WEIGHTS, dtype=np.int64)
     scores = [

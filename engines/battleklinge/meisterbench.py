@@ -1,0 +1,200 @@
+"""Benchmarks of the Meister's search (figures in docs/strength.md).
+
+``middlegames``  write the fixed set of middle-game positions
+                 (data/bench/middlegame.txt): one position from each of many
+                 ``mittel`` self-play games, 12 to 30 plies in, with no
+                 immediate hit and no forced hit within 2 for the side to move.
+``depth``        depth reached and nodes/s at fixed times per move (plain search,
+                 no forced-play checks), from the start position and on the set.
+``movetime``     how far the Meister's actual move times (forced-play checks
+                 included) deviate from ``--movetime`` (a benchmark, not a test:
+                 the figures depend on the machine's load).
+``tactics``      the tactics suite (data/bench/tactics.jsonl, made by
+                 ``fechtbuch.puzzles.tacticsuite``): solve rate and mean time or
+                 nodes until the search's best move becomes a key for good.
+
+Run as ``python -m fechtbuch.engines.battleklinge.meisterbench COMMAND --help``.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+import statistics
+import time
+
+import click
+from fechtbuch.engines.battleklinge import fast
+from fechtbuch.engines.battleklinge.position import START_EINSTEIGER, Move, Position
+from fechtbuch.engines.battleklinge.search import HitSearch, Searcher
+
+
+def make_middlegames(count: int, seed: int) -> list[str]:
+    from fechtbuch.engines.battleklinge.players import Player
+    from fechtbuch.engines.battleklinge.sampling import random_cards, random_deal
+
+    rng = random.Random(seed)
+    hits = HitSearch()
+    out: list[str] = []
+    game = 0
+    while len(out) < count:
+        game += 1
+        pos = random_deal(rng, random_cards(rng))
+        players = [Player("mittel", seed=seed * 100_000 + 2 * game + c) for c in (0, 1)]
+        target = rng.randrange(12, 31)
+        for _ in range(target):
+            pos = fast.play(pos, players[pos.turn].choose(pos).move)
+            if pos.winner() is not None:
+                break
+        if pos.winner() is not None:
+            continue
+        if fast.winning_move(fast.state_from_position(pos)) >= 0:
+            continue
+        if hits.distance(pos, 2) is not None:
+            continue
+        out.append(pos.to_text())
+    return out
+
+
+def read_positions(path: str, limit: int | None) -> list[Position]:
+    with open(path, encoding="utf-8") as handle:
+        rows = [Position.from_text(line.strip()) for line in handle if line.strip()]
+    return rows[:limit] if limit else rows
+
+
+@click.group()
+def main() -> None:
+    """Benchmarks of the Meister's search."""
+
+
+@main.command()
+@click.option("-o", "--output", required=True, type=click.Path(dir_okay=False))
+@click.option("--count", type=int, default=200, show_default=True)
+@click.option("--seed", type=int, default=1, show_default=True)
+@click.option("--force", is_flag=True)
+def middlegames(output: str, count: int, seed: int, force: bool) -> None:
+    """Write the fixed middle-game positions, one a line."""
+    from fechtbuch.engines.clikit import atomic_write
+
+    rows = make_middlegames(count, seed)
+    atomic_write(output, ("\n".join(rows) + "\n").encode(), force=force)
+    click.echo(f"{len(rows)} positions written to {output}")
+
+
+@main.command()
+@click.option("--positions", "path", default="data/bench/middlegame.txt", show_default=True)
+@click.option("--limit", type=int, default=None, help="Only the first N positions.")
+@click.option("--movetime", "times", type=float, multiple=True, default=(0.1, 1.0))
+@click.option("--tt-bits", type=int, default=20, show_default=True)
+def depth(path: str, limit: int | None, times: tuple[float, ...], tt_bits: int) -> None:
+    """Depth reached and nodes/s at fixed times (a fresh table per position)."""
+    start = Position.from_text(START_EINSTEIGER)
+    Searcher().search(start, max_depth=3)  # compile or load outside the timing
+    sample = read_positions(path, limit)
+    for t in times:
+        r = Searcher(tt_bits=tt_bits).search(start, time_limit=t)
+        click.echo(
+            f"{t:g} s  start: depth {r.depth}, {r.nodes:,} nodes in {r.seconds:.3f} s, "
+            f"{r.nodes / r.seconds / 1e6:.2f} M nodes/s"
+        )
+        depths, rates, secs, cpu_rates = [], [], [], []
+        for pos in sample:
+            cpu = time.process_time()
+            r = Searcher(tt_bits=tt_bits).search(pos, time_limit=t)
+            cpu = time.process_time() - cpu
+            depths.append(r.depth)
+            rates.append(r.nodes / max(r.seconds, 1e-9))
+            cpu_rates.append(r.nodes / max(cpu, 1e-3))
+            secs.append(r.seconds)
+        click.echo(
+            f"{t:g} s  {len(sample)} middle games: depth median {statistics.median(depths)}, "
+            f"mean {statistics.mean(depths):.1f}, min {min(depths)}, max {max(depths)}; "
+            f"{statistics.mean(rates) / 1e6:.2f} M nodes per wall second "
+            f"({statistics.median(cpu_rates) / 1e6:.2f} M per CPU second, median); "
+            f"mean {statistics.mean(secs):.3f} s used"
+        )
+
+
+@main.command()
+@click.option("--positions", "path", default="data/bench/middlegame.txt", show_default=True)
+@click.option("--limit", type=int, default=40, show_default=True)
+@click.option("--movetime", "times", type=float, multiple=True, default=(0.1, 0.5, 1.0))
+def movetime(path: str, limit: int, times: tuple[float, ...]) -> None:
+    """Actual seconds per move of the Meister against --movetime."""
+    from fechtbuch.engines.battleklinge.players import Player
+
+    sample = read_positions(path, limit)
+    Player("meister", movetime=0.05).choose(sample[0])  # compile or load
+    for t in times:
+        used = [Player("meister", movetime=t).choose(pos).seconds for pos in sample]
+        dev = [(u - t) / t for u in used]
+        click.echo(
+            f"--movetime {t:g}: mean {statistics.mean(used):.3f} s, "
+            f"median {statistics.median(used):.3f}, min {min(used):.3f}, max {max(used):.3f}; "
+            f"deviation mean {100 * statistics.mean(dev):+.1f}%, "
+            f"worst over {100 * max(dev):+.1f}%, "
+            f"{sum(d > 0.10 for d in dev)}/{len(dev)} more than 10% over"
+        )
+
+
+@main.command()
+@click.option("--suite", "path", default="data/bench/tactics.jsonl", show_default=True)
+@click.option("--movetime", "seconds", type=float, default=None)
+@click.option("--nodes", type=int, default=None)
+@click.option("--engine", type=click.Choice(["live", "2026"]), default="live", show_default=True)
+def tactics(path: str, seconds: float | None, nodes: int | None, engine: str) -> None:
+    """Solve rate and time to the key on the tactics suite."""
+    if (seconds is None) == (nodes is None):
+        raise click.UsageError("give --movetime or --nodes")
+    with open(path, encoding="utf-8") as handle:
+        rows = [json.loads(line) for line in handle if line.strip()]
+    if engine == "2026":
+        from fechtbuch.engines.battleklinge.frozen2026.search import Searcher as Old
+
+        make = lambda: Old(tt_bits=20)  # noqa: E731
+    else:
+        make = lambda: Searcher(tt_bits=20)  # noqa: E731
+    make().search(Position.from_text(START_EINSTEIGER), max_depth=3)
+    per: dict[int, list[tuple[bool, float, int]]] = {}
+    for row in rows:
+        pos = Position.from_text(row["position"])
+        keys = {Move.from_text(k) for k in row["keys"]}
+        trace: list[tuple[Move, float, int]] = []
+        searcher = make()
+        began = time.perf_counter()
+        if engine == "2026":
+            # the frozen driver has no iteration callback: deepen step by step
+            result = None
+            for d in range(1, 33):
+                result = searcher.search(pos, max_depth=d, max_nodes=nodes, time_limit=seconds)
+                trace.append((result.move, time.perf_counter() - began, result.nodes))
+                if result.depth < d or abs(result.score) > 99_000:
+                    break
+        else:
+            result = searcher.search(
+                pos, max_nodes=nodes, time_limit=seconds,
+                on_iteration=lambda d, m, s, n, t, trace=trace: trace.append((m, t, n)),
+            )  # fmt: skip
+        solved = result.move in keys
+        found_t, found_n = float("nan"), -1
+        if solved:
+            for i in range(len(trace)):
+                if all(m in keys for m, _, _ in trace[i:]):
+                    found_t, found_n = trace[i][1], trace[i][2]
+                    break
+        per.setdefault(row["distance"], []).append((solved, found_t, found_n))
+    total = [x for v in per.values() for x in v]
+    for d in sorted(per) + ["all"]:
+        items = total if d == "all" else per[d]
+        ok = [x for x in items if x[0]]
+        mean_t = statistics.mean(x[1] for x in ok) if ok else float("nan")
+        mean_n = statistics.mean(x[2] for x in ok) if ok else float("nan")
+        label = "all" if d == "all" else f"#{d}"
+        click.echo(
+            f"{label:4s} solved {len(ok)}/{len(items)} ({100 * len(ok) / len(items):.0f}%), "
+            f"mean time to key {mean_t:.3f} s, mean nodes to key {mean_n:,.0f}"
+        )
+
+
+if __name__ == "__main__":
+    main()

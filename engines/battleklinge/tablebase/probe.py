@@ -1,0 +1,200 @@
+"""Reading tables: the exact result of a position and every move that keeps it."""
+
+from __future__ import annotations
+
+import enum
+import os
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+import orjson
+from fechtbuch.engines.battleklinge.cards import Card, card_from_id, card_id
+from fechtbuch.engines.battleklinge.position import Move, Position
+from fechtbuch.engines.battleklinge.reference import legal_moves, play
+from fechtbuch.engines.battleklinge.tablebase import index as ix
+from fechtbuch.engines.battleklinge.tablebase.build import FORMAT, FORMAT_VERSION, MANIFEST
+from fechtbuch.engines.errors import InputError
+
+
+class Outcome(enum.Enum):
+    """The result for the side to move."""
+
+    WIN = "win"
+    LOSS = "loss"
+    DRAW = "draw"
+
+
+@dataclass(frozen=True, order=True)
+class TbResult:
+    """``WIN`` in ``distance`` own moves (hit within exactly that many, as df-pn's
+    distance), ``LOSS`` in ``distance`` (every move is answered by a hit within that
+    many opponent moves, the least such), or ``DRAW`` (no forced result; distance None)."""
+
+    result: Outcome
+    distance: int | None = None
+
+    @classmethod
+    def from_code(cls, code: int) -> TbResult:
+        if code == 0:
+            return cls(Outcome.DRAW)
+        if code & 1:
+            return cls(Outcome.WIN, (code + 1) // 2)
+        return cls(Outcome.LOSS, code // 2)
+
+    def rank(self) -> tuple[int, int]:
+        """Sort key, larger is better for the side to move: fast wins, then draws, then
+        slow losses."""
+        if self.result is Outcome.WIN:
+            return (2, -self.distance)  # type: ignore[operator]
+        if self.result is Outcome.DRAW:
+            return (1, 0)
+        return (0, self.distance)  # type: ignore[return-value]
+
+    def after_move(self) -> TbResult:
+        """The mover's result when the position after its move (opponent to move) has
+        this result."""
+        if self.result is Outcome.LOSS:
+            return TbResult(Outcome.WIN, self.distance + 1)  # type: ignore[operator]
+        if self.result is Outcome.WIN:
+            return TbResult(Outcome.LOSS, self.distance)
+        return self
+
+    def __str__(self) -> str:
+        if self.result is Outcome.DRAW:
+            return "draw (no forced result)"
+        return f"{self.result.value} in {self.distance}"
+
+
+HIT = TbResult(Outcome.WIN, 1)
+
+
+class NotCovered(InputError):
+    """The position is not in the tables (other cards, more students, or decided)."""
+
+
+class Tablebase:
+    """The tables of one card set, memory-mapped read-only."""
+
+    def __init__(self, folder: Path, manifest: dict):
+        self.folder = folder
+        self.manifest = manifest
+        self.cards: tuple[Card, ...] = tuple(sorted(card_from_id(c) for c in manifest["cards"]))
+        self.max_students: int = manifest["max_students"]
+        self._values: dict[tuple[int, int], np.ndarray] = {}
+        for entry in manifest["splits"]:
+            split = (entry["split"][0], entry["split"][1])
+            path = folder / entry["file"]
+            if path.stat().st_size != ix.positions(*split):
+                raise InputError(f"tables: {str(path)!r} has the wrong size for split {split}")
+            self._values[split] = np.memmap(path, dtype=np.uint8, mode="r")
+
+    @classmethod
+    def open(cls, folder: str | Path) -> Tablebase:
+        """Open a folder written by :func:`build` (checks format and sizes, not hashes)."""
+        folder = Path(folder)
+        try:
+            manifest = orjson.loads((folder / MANIFEST).read_bytes())
+        except FileNotFoundError:
+            raise InputError(f"tables: no {MANIFEST} in {str(folder)!r}") from None
+        if manifest.get("format") != FORMAT or manifest.get("version") != FORMAT_VERSION:
+            raise InputError(f"tables: {str(folder)!r} is not a version {FORMAT_VERSION} table")
+        return cls(folder, manifest)
+
+    @property
+    def splits(self) -> tuple[tuple[int, int], ...]:
+        """The material splits in these tables."""
+        return tuple(self._values)
+
+    def split_values(self, split: tuple[int, int]) -> np.ndarray:
+        """The raw value bytes of one split, in index order (read-only memory map)."""
+        return self._values[split]
+
+    def covers(self, pos: Position) -> bool:
+        """True if the position is live, uses this card set and its split was built."""
+        if pos.winner() is not None or pos.cards != self.cards:
+            return False
+        split = (pos.students[pos.turn].bit_count(), pos.students[1 - pos.turn].bit_count())
+        return split in self._values
+
+    def probe(self, pos: Position) -> TbResult:
+        """The exact result of a covered position for the side to move."""
+        if not self.covers(pos):
+            raise NotCovered(
+                f"position: not covered by the tables of {','.join(map(card_id, self.cards))} "
+                f"with up to {self.max_students} students per side: {pos.to_text()!r}"
+            )
+        where = ix.locate(pos, self.cards)
+        return TbResult.from_code(int(self._values[where.split][where.offset]))
+
+    def move_results(self, pos: Position) -> list[tuple[Move, TbResult]]:
+        """Every legal move with the mover's result after it."""
+        out = []
+        for move in legal_moves(pos):
+            child = play(pos, move)
+            decided = child.winner() is not None
+            out.append((move, HIT if decided else self.probe(child).after_move()))
+        return out
+
+    def best_moves(self, pos: Position) -> list[Move]:
+        """Every move that keeps the best result: for a win in d the keys (hit within d),
+        for a draw the moves that keep it, for a loss the moves that delay it longest."""
+        results = self.move_results(pos)
+        best = max(r.rank() for _, r in results)
+        return [m for m, r in results if r.rank() == best]
+
+    def main_line(self, pos: Position) -> list[Move]:
+        """docs/solver.md's main line from the tables: for a win the fastest key, the
+        longest defence, the fastest finish, ... to the hit; for a loss the longest
+        defence first; empty for a draw.  Ties by notation text, ascending."""
+        result = self.probe(pos)
+        if result.result is Outcome.DRAW:
+            return []
+        line: list[Move] = []
+        attacking = result.result is Outcome.WIN
+        while True:
+            by_text = sorted(self.move_results(pos), key=lambda item: item[0].to_text())
+            # min/max keep the first of equals: ties go to the smaller notation text
+            if attacking:
+                wins = [(m, r.distance) for m, r in by_text if r.result is Outcome.WIN]
+                move = min(wins, key=lambda item: item[1])[0]  # type: ignore[arg-type, return-value]
+            else:
+                delays = [(m, r.distance) for m, r in by_text]
+                move = max(delays, key=lambda item: item[1])[0]  # type: ignore[arg-type, return-value]
+            line.append(move)
+            pos = play(pos, move)
+            if pos.winner() is not None:
+                return line
+            attacking = not attacking
+
+
+def default_root() -> Path:
+    """Where tables live unless told: ``$FECHTBUCH_TABLES``, else
+    ``$XDG_DATA_HOME/fechtbuch/tables`` (``~/.local/share/...``)."""
+    override = os.environ.get("FECHTBUCH_TABLES")
+    if override:
+        return Path(override)
+    base = os.environ.get("XDG_DATA_HOME") or os.path.join(os.path.expanduser("~"), ".local/share")
+    return Path(base) / "fechtbuch" / "tables"
+
+
+def table_folder(cards: tuple[Card, ...], root: Path | None = None) -> Path:
+    """The default folder of one card set's tables: ``<root>/<ids in card order, joined by ->``."""
+    return (root or default_root()) / "-".join(card_id(c) for c in sorted(cards))
+
+
+_OPENED: dict[Path, Tablebase] = {}
+
+
+def find_tables(pos: Position, root: Path | None = None) -> Tablebase | None:
+    """The built tables covering ``pos`` in the default folder of its card set, or None.
+
+    For the solver and the Meister: one call per position is cheap (the tables of a
+    folder are opened once per process)."""
+    folder = table_folder(pos.cards, root)
+    if folder not in _OPENED:
+        if not (folder / MANIFEST).exists():
+            return None
+        _OPENED[folder] = Tablebase.open(folder)
+    base = _OPENED[folder]
+    return base if base.covers(pos) else None

@@ -1,0 +1,300 @@
+"""``fechtbuch tb``: build, probe and benchmark endgame tablebases (docs/tablebase.md)."""
+
+from __future__ import annotations
+
+import time
+from pathlib import Path
+
+import click
+from fechtbuch.engines.battleklinge.cards import COLOR_NAMES, card_id, parse_card_list
+from fechtbuch.engines.battleklinge.clitypes import POSITION
+from fechtbuch.engines.clikit import emit_json
+from fechtbuch.engines.errors import InputError
+
+
+class CardSetType(click.ParamType):
+    name = "CARDS"
+
+    def convert(self, value, param, ctx):
+        return parse_card_list(value) if isinstance(value, str) else value
+
+
+@click.group("tb")
+def tb_group() -> None:
+    """Endgame tablebases: exact results for every position of one card set.
+
+    \b
+      fechtbuch tb build --cards einsteiger --students 1
+      fechtbuch tb probe '2m2/5/1s3/1S3/2M2 g ausfall,volte bindung,stoss riposte'
+    """
+
+
+def _print_report(report) -> None:
+    click.echo(
+        f"{'split':>6} {'positions':>12} {'won':>12} {'lost':>12} {'drawn':>10} "
+        f"{'win':>4} {'loss':>4} {'iter':>4} {'pos/s':>12}"
+    )
+    for s in report.splits:
+        click.echo(
+            f"{s.split[0]:>3},{s.split[1]:<2} {s.positions:>12,} {s.won:>12,} {s.lost:>12,} "
+            f"{s.drawn:>10,} {s.longest_win:>4} {s.longest_loss:>4} {s.iterations:>4} "
+            f"{s.positions_per_second:>12,.0f}"
+        )
+    longest = max(max(s.longest_win, s.longest_loss) for s in report.splits)
+    click.echo(
+        f"{report.positions:,} positions with Gold to move (split = students of the side to "
+        f"move, of the other side; won/lost/drawn for the side to move; win/loss = longest "
+        f"distance). Longest distance {longest}. Retrograde {report.retro_seconds:.2f} s, "
+        f"{report.positions_per_second:,.0f} positions/s; total {report.seconds:.2f} s; "
+        f"{report.bytes:,} bytes in {report.out_dir}"
+    )
+
+
+@tb_group.command("build")
+@click.option("--cards", "cards", type=CardSetType(), required=True, help="Five card ids or a set.")
+@click.option(
+    "--students",
+    type=click.IntRange(0, 2),
+    default=1,
+    show_default=True,
+    help="K: up to K students per side.",
+)
+@click.option(
+    "-o",
+    "--output",
+    "--out",
+    "out_dir",
+    type=click.Path(file_okay=False, path_type=Path),
+    default=None,
+    help="Output folder (default: the tables folder of the card set, see --help of probe).",
+)
+@click.option("--force", is_flag=True, help="Replace tables already in the folder.")
+@click.option("--json", "as_json", is_flag=True, help="Print one JSON object instead of a table.")
+def build_command(cards, students: int, out_dir: Path | None, force: bool, as_json: bool) -> None:
+    """Retrograde analysis of every position of one card set with both masters and up
+    to K students per side, storing win/loss distances for the side to move.
+
+    \b
+      fechtbuch tb build --cards ausfall,volte,bindung,stoss,riposte --students 1
+
+    Prints per material split (students of the side to move, of the other side) the
+    positions with Gold to move, how many are won, lost and drawn for the side to
+    move, the longest win and loss, the steps of the analysis and positions/s.
+    """
+    from fechtbuch.engines.battleklinge.tablebase import build, table_folder
+    from fechtbuch.engines.battleklinge.tablebase.build import MANIFEST
+    from tqdm import tqdm
+
+    folder = out_dir or table_folder(cards)
+    if (folder / MANIFEST).exists() and not force:
+        raise InputError(f"output: {str(folder)!r} already holds tables (use --force to replace)")
+    from fechtbuch.engines.battleklinge.tablebase import index as ix
+
+    total = sum(ix.positions(*split) for split in ix.splits(students))
+    bar = tqdm(total=total, desc="retrograde", unit=" pos", disable=as_json, leave=False)
+    state = {"group": None, "seen": 0}
+
+    def progress(split, step, resolved):
+        # resolved counts the positions of the split group decided so far; a group's
+        # draws are credited when the next group starts
+        if state["group"] != split:
+            if state["group"] is not None:
+                a, b = state["group"]
+                size = ix.positions(a, b) * (1 if a == b else 2)
+                bar.update(size - state["seen"])
+            state["group"], state["seen"] = split, 0
+        bar.set_postfix_str(f"split {split[0]},{split[1]} step {step}")
+        bar.update(resolved - state["seen"])
+        state["seen"] = resolved
+
+    report = build(cards, students, folder, progress=progress, force=force)
+    bar.close()
+    if as_json:
+        emit_json(report.to_json())
+    else:
+        _print_report(report)
+
+
+def open_tables(position, tables: Path | None):
+    """The tables for a position: from ``tables`` or the default folder of its card set."""
+    from fechtbuch.engines.battleklinge.tablebase import Tablebase, table_folder
+
+    folder = tables or table_folder(position.cards)
+    if tables is None and not folder.exists():
+        ids = ",".join(card_id(c) for c in position.cards)
+        raise InputError(
+            f"tables: none for the cards {ids!r} in {str(folder.parent)!r}; "
+            f"build them with 'fechtbuch tb build --cards {ids} --students 1'"
+        )
+    return Tablebase.open(folder)
+
+
+@tb_group.command("probe")
+@click.argument("position", type=POSITION)
+@click.option(
+    "--tables",
+    type=click.Path(file_okay=False, path_type=Path),
+    default=None,
+    help="Table folder (default: $FECHTBUCH_TABLES or ~/.local/share/fechtbuch/tables, "
+    "then the card ids sorted and joined by '-').",
+)
+@click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
+def probe_command(position, tables: Path | None, as_json: bool) -> None:
+    """The exact result of POSITION for the side to move and every move that keeps it.
+
+    \b
+      fechtbuch tb probe '2m2/5/1s3/1S3/2M2 g ausfall,volte bindung,stoss riposte'
+      Gold to move: loss in 8.
+      Best moves: volte:b2a1
+        volte:b2a1         loss in 8
+        ...
+
+    Every legal move follows with the mover's result after it (best first).
+    """
+    base = open_tables(position, tables)
+    result = base.probe(position)
+    moves = base.move_results(position)
+    best = base.best_moves(position)
+    if as_json:
+        emit_json(
+            {
+                "position": position.to_text(),
+                "result": result.result.value,
+                "distance": result.distance,
+                "best_moves": [m.to_text() for m in best],
+                "moves": {m.to_text(): str(r) for m, r in moves},
+            }
+        )
+        return
+    click.echo(f"{COLOR_NAMES[position.turn]} to move: {result}.")
+    click.echo("Best moves: " + ", ".join(m.to_text() for m in best))
+    for move, after in sorted(
+        moves, key=lambda item: (tuple(-x for x in item[1].rank()), item[0].to_text())
+    ):
+        click.echo(f"  {move.to_text():<18} {after}")
+
+
+@tb_group.command("bench")
+@click.option(
+    "--cards",
+    "cards",
+    type=CardSetType(),
+    default="einsteiger",
+    show_default=True,
+    help="Five card ids or a set.",
+)
+@click.option(
+    "--students",
+    type=click.IntRange(0, 2),
+    default=1,
+    show_default=True,
+    help="K: up to K students per side.",
+)
+@click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
+def bench_command(cards, students: int, as_json: bool) -> None:
+    """Build the tables into a temporary folder and print time, positions/s and peak memory.
+
+    \b
+      fechtbuch tb bench --cards einsteiger --students 2
+    """
+    import resource
+    import tempfile
+
+    from fechtbuch.engines.battleklinge.tablebase import build
+
+    with tempfile.TemporaryDirectory(prefix="fechtbuch-tb-") as folder:
+        warm = time.perf_counter()
+        build(cards, 0, Path(folder) / "warm")  # loads the compiled kernels
+        warm = time.perf_counter() - warm
+        cpu = time.process_time()
+        report = build(cards, students, Path(folder) / "tables")
+        cpu = time.process_time() - cpu
+    peak_mb = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+    figures = report.to_json() | {
+        "peak_rss_mb": round(peak_mb),
+        "warm_up_seconds": round(warm, 3),
+        "cpu_seconds": round(cpu, 3),
+    }
+    if as_json:
+        emit_json(figures)
+        return
+    _print_report(report)
+    click.echo(
+        f"peak memory {peak_mb:,.0f} MB (resident); CPU time of the build {cpu:.2f} s "
+        f"(all threads); kernel warm-up {warm:.2f} s"
+    )
+
+
+@tb_group.command("studies")
+@click.option(
+    "--cards",
+    "cards",
+    type=CardSetType(),
+    default="einsteiger",
+    show_default=True,
+    help="Five card ids or a set.",
+)
+@click.option(
+    "--tables",
+    type=click.Path(file_okay=False, path_type=Path),
+    default=None,
+    help="Table folder (default: the tables folder of the card set).",
+)
+@click.option(
+    "--count",
+    type=click.IntRange(1, 200),
+    default=24,
+    show_default=True,
+    help="How many studies.",
+)
+@click.option("--split", default="1,1", show_default=True, help="Material: mover,other students.")
+@click.option(
+    "-o",
+    "--output",
+    "--out",
+    "out_file",
+    type=click.Path(dir_okay=False),
+    required=True,
+    help="The JSON file of studies to write.",
+)
+@click.option("--force", is_flag=True, help="Overwrite an existing output file.")
+def studies_command(cards, tables, count: int, split: str, out_file: str, force: bool) -> None:
+    """Mine studies from built tables: a unique key and a forced hit in 10 down to 4 own
+    moves, deepest first, with solution trees read from the tables.  Writes the puzzle
+    dicts (pack format) with a note per study; packing them is up to `fechtbuch pack`.
+
+    \b
+      fechtbuch tb studies --cards einsteiger --count 24 -o studies.json
+    """
+    from fechtbuch.engines.battleklinge.tablebase import Tablebase, table_folder
+    from fechtbuch.engines.battleklinge.tablebase.studies import mine_studies
+    from fechtbuch.engines.clikit import atomic_write, dump_json, ensure_writable
+
+    try:
+        parts = tuple(int(x) for x in split.split(","))
+        if len(parts) != 2:
+            raise ValueError
+    except ValueError:
+        raise InputError(f"split: expected two numbers like '1,1', got {split!r}") from None
+    ensure_writable(out_file, force)
+    base = Tablebase.open(tables or table_folder(cards))
+    if parts not in base.splits:
+        raise InputError(f"split: {split!r} is not in the tables of {str(base.folder)!r}")
+    found = mine_studies(base, count=count, split=parts)  # type: ignore[arg-type]
+    payload = {
+        "cards": [card_id(c) for c in base.cards],
+        "split": list(parts),
+        "note": "solution trees are complete when tree_complete, else pruned to the main "
+        "line plus every defence at the first two defender moves",
+        "studies": [
+            {
+                "puzzle": s.puzzle,
+                "distance": s.distance,
+                "tree_complete": s.tree_complete,
+                "tree_nodes": s.tree_nodes,
+            }
+            for s in found
+        ],
+    }
+    atomic_write(out_file, dump_json(payload), force=force)
+    click.echo(f"{len(found)} studies written to {out_file}")

@@ -1,0 +1,296 @@
+"""``fechtbuch touche ...``: show, new, play and match for the Touché duel.
+
+``touche_group`` is the click group; ``cli.py`` registers it.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+from pathlib import Path
+
+import click
+from fechtbuch.engines.clikit import emit_json, ensure_writable
+from fechtbuch.engines.errors import InputError
+from fechtbuch.engines.touche_duell import rules
+from fechtbuch.engines.touche_duell.board import draw
+from fechtbuch.engines.touche_duell.deal import lot, new_round, round_seed
+from fechtbuch.engines.touche_duell.notation import (
+    PLAYER_CHARS,
+    Level,
+    NotationError,
+    Position,
+    Ruleset,
+    format_action,
+    format_position,
+    format_view,
+    parse_position,
+    parse_view,
+)
+from fechtbuch.engines.touche_duell.players import STRENGTHS, Player
+from fechtbuch.engines.touche_duell.record import GameRecord
+
+LEVELS = [level.value for level in Level]
+
+_level_option = click.option(
+    "--level",
+    type=click.Choice(LEVELS),
+    default="standard",
+    show_default=True,
+    help="Rule level: kinder (every attack hits), standard, fortgeschritten (lunge).",
+)
+_short_option = click.option("--short", is_flag=True, help="The short game: to 3 points.")
+
+
+@click.group("touche")
+def touche_group() -> None:
+    """The Touché duel: a fencing duel with number cards (after En Garde).
+
+    \b
+    Positions are one line of eight fields, e.g.
+      'standard 1-23 0:0 A zug 23355/11234 00000 341252544251314'
+    (ruleset, squares A-B, score, mover, phase, hands A/B, discard counts, pile);
+    a player's view hides one hand and the pile: '23355/?5 ... ?15'.
+    Actions: m+3, m-2, a3x2, l4a2x1, p, r3, - . See docs/touche-duell.md.
+    """
+
+
+def _parse_any(text: str):
+    """A full position, or else a player's view; the error of the closer reading."""
+    if "?" in text:
+        return parse_view(text)
+    return parse_position(text)
+
+
+@touche_group.command("show")
+@click.argument("text", metavar="VIEW_OR_POSITION")
+@click.option("--json", "as_json", is_flag=True, help="Print the facts as JSON.")
+def show_command(text: str, as_json: bool) -> None:
+    """Draw a position or a player's view: track, fencers, distance, hands, discard, pile.
+
+    \b
+    Example:
+      fechtbuch touche show 'standard 9-12 0:0 A zug 11223/?5 01000 ?14'
+    """
+    p = _parse_any(text)
+    if as_json:
+        out = {
+            "ruleset": p.rules.name,
+            "squares": list(p.squares),
+            "distance": p.distance,
+            "score": list(p.score),
+            "mover": PLAYER_CHARS[p.mover],
+            "phase": p.phase.value,
+            "over": p.phase.over,
+            "discard": list(p.discard),
+        }
+        if isinstance(p, Position):
+            out.update(
+                position=format_position(p),
+                hands=[list(h) for h in p.hands],
+                pile=list(p.pile),
+                legal=[format_action(a) for a in rules.legal_actions(p)],
+            )
+        else:
+            out.update(
+                view=format_view(p),
+                viewer=PLAYER_CHARS[p.viewer],
+                hand=list(p.hand),
+                other_hand_size=p.other_size,
+                pile_size=p.pile_size,
+                unseen=list(p.unseen()),
+            )
+        emit_json(out)
+        return
+    click.echo(draw(p))
+
+
+@touche_group.command("new")
+@click.option("--seed", required=True, help="Seed string of the deal (and the lot).")
+@_level_option
+@_short_option
+@click.option("--json", "as_json", is_flag=True, help="Print position, seed and starter as JSON.")
+def new_command(seed: str, level: str, short: bool, as_json: bool) -> None:
+    """Print the full position of the first round of a new game seeded SEED.
+
+    The lot (from the seed) picks the starting fencer; the deal is round 1's
+    shuffle seed SEED/1.
+
+    \b
+    Example:
+      fechtbuch touche new --seed 7 --level fortgeschritten --short
+    """
+    rules_ = Ruleset(Level(level), short)
+    starter = lot(seed)
+    pos = new_round(round_seed(seed, 1), starter, rules_)
+    if as_json:
+        emit_json(
+            {
+                "position": format_position(pos),
+                "seed": seed,
+                "shuffle": round_seed(seed, 1),
+                "starter": PLAYER_CHARS[starter],
+            }
+        )
+        return
+    click.echo(format_position(pos))
+
+
+@touche_group.command("play")
+@click.option(
+    "--strength",
+    type=click.Choice(STRENGTHS),
+    default="mittel",
+    show_default=True,
+    help="The computer's strength.",
+)
+@click.option(
+    "--fencer",
+    type=click.Choice(["A", "B"]),
+    default="A",
+    show_default=True,
+    help="Your fencer against the computer (A starts on square 1).",
+)
+@click.option("--two-players", is_flag=True, help="Two people at one keyboard.")
+@_level_option
+@_short_option
+@click.option("--seed", default=None, help="Seed of the game (default: random, printed).")
+@click.option("--no-warnings", is_flag=True, help="Hide the danger warnings.")
+@click.option(
+    "--save",
+    "save_file",
+    type=click.Path(dir_okay=False, path_type=Path),
+    help="Write the game record here when the game ends.",
+)
+@click.option("--force", is_flag=True, help="Overwrite an existing --save file.")
+def play_command(strength, fencer, two_players, level, short, seed, no_warnings, save_file, force):
+    """Play the Touché duel in the terminal, against the computer or two at one keyboard.
+
+    \b
+    Against the computer:  fechtbuch touche play --strength stark --fencer B
+    Two players:           fechtbuch touche play --two-players --level fortgeschritten
+    Replayable:            fechtbuch touche play --seed 7 --save duel.txt
+
+    At the prompt type an action (m+3, m-2, a3x2, l4a2x1, p, r3, -) or a command:
+    legal, hint, undo, resign, save FILE, help, quit.
+    """
+    from fechtbuch.engines.touche_duell.session import Session
+
+    ctx = click.get_current_context()
+    if two_players:
+        for name in ("strength", "fencer"):
+            if ctx.get_parameter_source(name) == click.core.ParameterSource.COMMANDLINE:
+                raise InputError(f"--{name}: not used with --two-players")
+    if save_file:
+        ensure_writable(save_file, force=force)
+    if seed is None:
+        seed = str(int.from_bytes(os.urandom(4), "big"))
+    rules_ = Ruleset(Level(level), short)
+    human = PLAYER_CHARS.index(fencer)
+    computer = {} if two_players else {1 - human: Player(strength, seed)}
+    names = (
+        (("A", "person"), ("B", "person"))
+        if two_players
+        else (
+            (PLAYER_CHARS[human], "person"),
+            (PLAYER_CHARS[1 - human], strength),
+        )
+    )
+    record = GameRecord.new(rules_, seed, headers=tuple(sorted(names)))
+    click.echo(
+        f"Touché, {rules_.name}, seed {seed}: {PLAYER_CHARS[record.starter]} begins (by lot)."
+    )
+    session = Session(
+        record,
+        computer,
+        sys.stdin,
+        lambda text, newline=True: click.echo(text, nl=newline),
+        show_warnings=not no_warnings,
+        save_to=str(save_file) if save_file else None,
+        force=force,
+    )
+    session.run()
+
+
+@touche_group.command("match")
+@click.argument("a", type=click.Choice(STRENGTHS))
+@click.argument("b", type=click.Choice(STRENGTHS))
+@click.option(
+    "--games",
+    type=click.IntRange(1, 100_000),
+    default=20,
+    show_default=True,
+    help="Number of games; each deal is played twice with the sides swapped.",
+)
+@click.option("--seed", default="1", show_default=True, help="Seed string of the match.")
+@_level_option
+@_short_option
+@click.option(
+    "--samples",
+    type=click.IntRange(1, 10_000),
+    default=24,
+    show_default=True,
+    help="meister: determinised samples per decision.",
+)
+@click.option("--progress", is_flag=True, help="Print one line per game.")
+@click.option("--json", "as_json", is_flag=True, help="Print the summary as JSON.")
+def match_command(a, b, games, seed, level, short, samples, progress, as_json) -> None:
+    """Play strength A against strength B over N whole games (to 5 or 3 points).
+
+    Deals come in pairs: games 2k and 2k+1 share every seed, and A fences as A in
+    the first and as B in the second.
+
+    \b
+    Example:
+      fechtbuch touche match stark mittel --games 200 --seed 1
+    """
+    from fechtbuch.engines.touche_duell.match import run_match
+
+    def report(result) -> None:
+        if progress:
+            click.echo(
+                f"game {result.index + 1}: {result.outcome} "
+                f"{result.score[0]}:{result.score[1]} (A fences as "
+                f"{PLAYER_CHARS[result.a_fencer]})",
+                err=as_json,
+            )
+
+    summary, _ = run_match(a, b, games, seed, Ruleset(Level(level), short), samples, report)
+    if as_json:
+        emit_json(summary.to_dict())
+        return
+    click.echo(summary.to_text())
+
+
+@touche_group.command("bench")
+@click.option(
+    "--rounds",
+    type=click.IntRange(1, 10_000),
+    default=200,
+    show_default=True,
+    help="Random rounds played for the states/s of the rules.",
+)
+@click.option(
+    "--positions",
+    type=click.IntRange(1, 10_000),
+    default=100,
+    show_default=True,
+    help="Positions on which each strength's seconds per move are measured.",
+)
+@click.option("--json", "as_json", is_flag=True, help="Print the figures as JSON.")
+def bench_command(rounds: int, positions: int, as_json: bool) -> None:
+    """States/s of the fast rules and of the reference (random play of ROUNDS rounds
+    per rule set), and seconds per move of each strength on POSITIONS positions.
+
+    \b
+    Example:
+      fechtbuch touche bench --rounds 200 --positions 100
+    """
+    from fechtbuch.engines.touche_duell.bench import run_bench
+
+    result = run_bench(rounds, positions, (lambda text: None) if as_json else click.echo)
+    if as_json:
+        emit_json(result)
+
+
+__all__ = ["touche_group", "NotationError"]

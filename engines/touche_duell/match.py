@@ -1,0 +1,165 @@
+"""Engine matches of the Touché duel: strength A against strength B.
+
+Games come in pairs that share every seed: game ``2k`` and ``2k+1`` use the game
+seed ``<seed>/<k>`` (lot, and the deal of round n from ``<seed>/<k>/<n>``); A plays
+fencer A in the even game and fencer B in the odd one, so each deal is played from
+both sides.  Everything is derived from the seed, so results are reproducible.
+A game that reaches ``MAX_ROUNDS`` rounds without a winner counts as a draw.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import asdict, dataclass
+
+from fechtbuch.engines.touche_duell import rules
+from fechtbuch.engines.touche_duell.notation import NOBODY, Ruleset, view_of
+from fechtbuch.engines.touche_duell.players import Player, check_strength
+from fechtbuch.engines.touche_duell.record import MAX_ROUNDS, GameRecord, game_over
+
+
+@dataclass
+class GameResult:
+    """One match game from A's side: ``outcome`` win, loss or draw; the final score."""
+
+    index: int
+    seed: str
+    a_fencer: int
+    outcome: str
+    score: tuple[int, int]
+    rounds: int
+    seconds: tuple[float, float]
+    move_counts: tuple[int, int]
+
+
+def play_game(
+    a: str, b: str, seed: str, index: int, ruleset: Ruleset, samples: int = 24
+) -> tuple[GameResult, GameRecord]:
+    """Play game ``index`` of a match; returns the result and the game record."""
+    game_seed = f"{seed}/{index // 2}"
+    a_fencer = index % 2
+    players = {
+        a_fencer: Player(a, f"{seed}/{index}/a", samples),
+        1 - a_fencer: Player(b, f"{seed}/{index}/b", samples),
+    }
+    record = GameRecord.new(ruleset, game_seed)
+    pos = record.positions()[-1]
+    seconds = {0: 0.0, 1: 0.0}
+    counts = {0: 0, 1: 0}
+    rounds = 1
+    while not game_over(pos) and rounds <= MAX_ROUNDS:
+        mover = pos.mover
+        began = time.perf_counter()
+        action = players[mover].choose(view_of(pos, mover))
+        seconds[mover] += time.perf_counter() - began
+        counts[mover] += 1
+        after = rules.apply(pos, action)
+        record = record.with_action(pos, action)
+        if after.phase.over and not game_over(after):
+            rounds += 1
+            pos = record.positions()[-1] if rounds <= MAX_ROUNDS else after
+        else:
+            pos = after
+    score = pos.score
+    if game_over(pos):
+        winner = 0 if score[0] > score[1] else 1
+        outcome = "win" if winner == a_fencer else "loss"
+    else:
+        winner, outcome = NOBODY, "draw"
+    result = GameResult(
+        index,
+        game_seed,
+        a_fencer,
+        outcome,
+        score,
+        rounds,
+        (seconds[a_fencer], seconds[1 - a_fencer]),
+        (counts[a_fencer], counts[1 - a_fencer]),
+    )
+    return result, record
+
+
+@dataclass
+class MatchSummary:
+    a: str
+    b: str
+    ruleset: str
+    games: int
+    seed: str
+    wins: int
+    losses: int
+    draws: int
+    score: float
+    low: float
+    high: float
+    a_seconds_per_move: float
+    b_seconds_per_move: float
+    wall_seconds: float
+
+    def to_dict(self) -> dict:
+        return asdict(self)
+
+    def to_text(self) -> str:
+        return "\n".join(
+            [
+                f"{self.a} vs {self.b}: {self.games} games ({self.ruleset}), seed {self.seed}",
+                f"  {self.a} wins {self.wins}, losses {self.losses}, draws {self.draws}",
+                f"  score {100 * self.score:.1f}% for {self.a} "
+                f"(95% interval {100 * self.low:.1f}-{100 * self.high:.1f}%)",
+                f"  seconds per move: {self.a} {self.a_seconds_per_move:.4f}, "
+                f"{self.b} {self.b_seconds_per_move:.4f}; wall {self.wall_seconds:.1f} s",
+            ]
+        )
+
+
+def wilson(score: float, n: int, z: float = 1.96) -> tuple[float, float]:
+    """Wilson score interval of a score over ``n`` games."""
+    if n == 0:
+        return 0.0, 1.0
+    d = 1 + z * z / n
+    centre = (score + z * z / (2 * n)) / d
+    half = z / d * (score * (1 - score) / n + z * z / (4 * n * n)) ** 0.5
+    return max(0.0, centre - half), min(1.0, centre + half)
+
+
+def run_match(
+    a: str,
+    b: str,
+    games: int,
+    seed: str,
+    ruleset: Ruleset,
+    samples: int = 24,
+    progress=None,
+) -> tuple[MatchSummary, list[GameResult]]:
+    check_strength(a), check_strength(b)
+    started = time.perf_counter()
+    results = []
+    for index in range(games):
+        result, _ = play_game(a, b, seed, index, ruleset, samples)
+        results.append(result)
+        if progress:
+            progress(result)
+    wins = sum(r.outcome == "win" for r in results)
+    losses = sum(r.outcome == "loss" for r in results)
+    draws = games - wins - losses
+    score = (wins + 0.5 * draws) / games if games else 0.5
+    low, high = wilson(score, games)
+    a_moves = sum(r.move_counts[0] for r in results)
+    b_moves = sum(r.move_counts[1] for r in results)
+    summary = MatchSummary(
+        a,
+        b,
+        ruleset.name,
+        games,
+        seed,
+        wins,
+        losses,
+        draws,
+        score,
+        low,
+        high,
+        sum(r.seconds[0] for r in results) / max(1, a_moves),
+        sum(r.seconds[1] for r in results) / max(1, b_moves),
+        time.perf_counter() - started,
+    )
+    return summary, results

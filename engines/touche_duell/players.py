@@ -1,0 +1,325 @@
+"""The computer opponent of the Touché duel in four strengths.
+
+Every player decides from a :class:`~fechtbuch.engines.touche_duell.notation.View`
+only: its own hand, the discard pile, the squares, the phase and the sizes of the
+other hand and the pile.  The unseen cards (five per value minus own hand minus
+discard) are split between the opponent's hand and the pile in an unknown way, so
+the chance that the opponent holds at least k cards of value v is hypergeometric:
+their hand is a uniform sample of ``other_size`` cards from the unseen ones.
+
+* ``leicht``: attacks with every card it can, otherwise plays at random.
+* ``mittel``: simple rules: attack with every card; after a move keep a distance
+  from which the opponent cannot attack (above 5) or at which it holds parry cards.
+* ``stark``: counts cards: scores each action by the hypergeometric chance that it
+  hits, or that the opponent can then hit it (their attack with all their cards of
+  the distance against our parry cards; a lunge at level fortgeschritten), plus
+  ground gained and the hand comparison as the pile runs out.
+* ``meister``: search over determinised samples: it deals the unseen cards at
+  random many times (opponent hand and pile order), plays every candidate action
+  in each sample and finishes the round with ``stark`` players for *both* sides,
+  each deciding from its own view of the sample.  It takes the action with the
+  best mean result.  Strategy fusion (deciding later moves differently in worlds
+  the player cannot tell apart) is avoided because the only decision that sees a
+  sample is the root choice, which is shared by all samples; the roll-out players
+  never look at the hidden cards.  Exact tactics first: an attack that no
+  opponent hand can parry is played at once.
+"""
+
+from __future__ import annotations
+
+from functools import cache
+from math import comb
+
+from fechtbuch.engines.errors import InputError
+from fechtbuch.engines.touche_duell import rules
+from fechtbuch.engines.touche_duell.deal import HashStream
+from fechtbuch.engines.touche_duell.notation import (
+    NOBODY,
+    TRACK,
+    TURN_PHASES,
+    Action,
+    Kind,
+    Level,
+    Phase,
+    Position,
+    View,
+    view_of,
+)
+
+STRENGTHS = ("leicht", "mittel", "stark", "meister")
+
+GROUND = 0.01
+"""stark: value of one square of ground gained by a move."""
+ENDGAME = {
+    Level.KINDER: (6, 0.2),
+    Level.STANDARD: (15, 1.0),
+    Level.FORTGESCHRITTEN: (15, 2.0),
+}
+"""stark, per rule level: (pile size from which on, weight) of the hand comparison in
+the score of a move.  With parries most rounds at the higher levels end in the
+comparison, so it counts from the first move there (tuned by matches against mittel,
+docs/strength.md)."""
+LUNGE_RISK = 0.6
+"""stark: share of a lunge's hit chance that counts as danger (the defender may retreat)."""
+
+
+def check_strength(name: str) -> str:
+    if name not in STRENGTHS:
+        raise InputError(f"strength: expected one of {', '.join(STRENGTHS)}, got {name!r}")
+    return name
+
+
+def view_actions(view: View) -> tuple[Action, ...] | list[Action]:
+    """The legal actions of the viewer, who must be the player to act."""
+    phase = view.phase
+    if phase.over:
+        return ()
+    if phase in TURN_PHASES:
+        return rules.turn_actions(
+            view.rules.lunge, rules.back_room(view.squares, view.mover), view.distance, view.hand
+        )
+    if phase is Phase.LAST_ATTACK:
+        return rules.last_actions(view.distance, view.hand)
+    return rules.answer_actions(
+        phase, view.attack, rules.back_room(view.squares, view.mover), view.hand
+    )
+
+
+@cache
+def p_at_least(k: int, kind: int, unseen: int, drawn: int) -> float:
+    """Chance that ``drawn`` cards taken from ``unseen`` (``kind`` of them of one value)
+    hold at least ``k`` of that value (hypergeometric tail)."""
+    if k <= 0:
+        return 1.0
+    if drawn <= 0 or unseen <= 0 or kind < k:
+        return 0.0
+    total = comb(unseen, drawn)
+    hit = sum(
+        comb(kind, x) * comb(unseen - kind, drawn - x) for x in range(k, min(kind, drawn) + 1)
+    )
+    return hit / total
+
+
+def sure_hit(view: View, action: Action) -> bool:
+    """No opponent hand can parry this attack (and, after a lunge, retreat is ignored)."""
+    if action.kind is not Kind.ATTACK:
+        return False
+    if not view.rules.parry:
+        return True
+    return view.unseen()[action.value - 1] < action.count or view.other_size < action.count
+
+
+def _forward(squares, player: int, steps: int) -> tuple[int, int]:
+    return (squares[0] + steps, squares[1]) if player == 0 else (squares[0], squares[1] - steps)
+
+
+class Player:
+    """A computer player of one strength; ``choose`` takes its view."""
+
+    def __init__(self, strength: str, seed: str | int = 0, samples: int = 24) -> None:
+        self.strength = check_strength(strength)
+        self.stream = HashStream(f"touche-player/{strength}/{seed}")
+        self.samples = samples
+        self._rollout = None
+
+    def choose(self, view: View) -> Action:
+        actions = list(view_actions(view))
+        if not actions:
+            raise InputError("position: the player to act has no legal action")
+        if len(actions) == 1:
+            return actions[0]
+        if self.strength == "leicht":
+            return self._leicht(view, actions)
+        if self.strength == "mittel":
+            return self._mittel(view, actions)
+        if self.strength == "stark":
+            return max(actions, key=lambda a: stark_score(view, a))
+        return self._meister(view, actions)
+
+    # ---- leicht and mittel: simple rules --------------------------------------------
+    def _leicht(self, view: View, actions: list[Action]) -> Action:
+        attacks = [a for a in actions if a.kind in (Kind.ATTACK, Kind.LUNGE)]
+        if attacks:
+            return max(attacks, key=lambda a: a.count)
+        if Action(Kind.PARRY) in actions:
+            return Action(Kind.PARRY)
+        return actions[self.stream.below(len(actions))]
+
+    def _mittel(self, view: View, actions: list[Action]) -> Action:
+        attacks = [a for a in actions if a.kind is Kind.ATTACK]
+        if attacks:
+            return max(attacks, key=lambda a: a.count)
+        if Action(Kind.PARRY) in actions:
+            return Action(Kind.PARRY)
+        best, best_score = actions[0], -1e9
+        for action in actions:
+            score = _mittel_score(view, action) + self.stream.below(100) / 1000
+            if score > best_score:
+                best, best_score = action, score
+        return best
+
+    # ---- meister: determinised roll-outs -----------------------------------------------
+    def _meister(self, view: View, actions: list[Action]) -> Action:
+        for action in actions:
+            if sure_hit(view, action):
+                return action
+        candidates = sorted(actions, key=lambda a: -stark_score(view, a))[:8]
+        worlds = [determinise(view, self.stream) for _ in range(self.samples)]
+        me = view.viewer
+        best, best_value = candidates[0], -1.0
+        for action in candidates:
+            total = 0.0
+            for world in worlds:
+                total += rollout(rules.apply_legal(world, action), me)
+            value = total / len(worlds) + 1e-6 * stark_score(view, action)
+            if value > best_value:
+                best, best_value = action, value
+        return best
+
+
+def _mittel_score(view: View, action: Action) -> float:
+    me = view.viewer
+    hand = list(view.hand)
+    squares = view.squares
+    if action.kind is Kind.MOVE:
+        squares = _forward(squares, me, action.step)
+        hand[abs(action.step) - 1] -= 1
+    elif action.kind is Kind.RETREAT:
+        squares = _forward(squares, me, -action.step)
+        hand[action.step - 1] -= 1
+    elif action.kind is Kind.LUNGE:
+        return 5.0
+    elif action.kind is Kind.PASS:
+        return 0.0
+    distance = squares[1] - squares[0]
+    if distance > 5:
+        return 2.0 - (distance - 6) * 0.1
+    return 1.0 + hand[distance - 1] if hand[distance - 1] else -5.0
+
+
+def stark_score(view: View, action: Action) -> float:
+    """Card counting: the chance to win the round soon, minus the chance to be hit,
+    with small terms for ground and the hand comparison near the end of the pile."""
+    me = view.viewer
+    unseen = view.unseen()
+    total_unseen = sum(unseen)
+    n = view.other_size
+    hand = list(view.hand)
+    squares = view.squares
+    kind = action.kind
+    if kind is Kind.PASS:
+        return _compare_chance(view, hand, squares) - 0.5
+    if kind is Kind.PARRY:
+        return 0.5
+    if kind in (Kind.ATTACK, Kind.LUNGE):
+        if kind is Kind.LUNGE:
+            squares = _forward(squares, me, action.step)
+            hand[action.step - 1] -= 1
+        if not view.rules.parry:
+            return 10.0
+        v, k = action.value, action.count
+        hit = 1.0 - p_at_least(k, unseen[v - 1], total_unseen, n)
+        hand[v - 1] -= k
+        if view.phase is Phase.LAST_ATTACK:
+            # a parried last attack leaves the comparison; keep cards of the distance
+            return 1.5 * hit + (1 - hit) * (_compare_chance(view, hand, squares) - 0.5) - 0.2
+        # parried: the opponent ripostes; we can parry with what is left
+        riposte = p_at_least(k + 1, unseen[v - 1], total_unseen, n) * (1 - (hand[v - 1] > 0))
+        lunge_bonus = 0.2 if kind is Kind.LUNGE else 0.0
+        return 1.2 * hit - 0.8 * riposte + lunge_bonus + 0.1 * k
+    # a move or a retreat
+    step = action.step if kind is Kind.MOVE else -action.step
+    hand[abs(step) - 1] -= 1
+    squares = _forward(squares, me, step)
+    distance = squares[1] - squares[0]
+    danger = _danger(view, hand, distance, unseen, total_unseen, n)
+    ground = GROUND * (rules.advance(squares, me) - rules.advance(view.squares, me))
+    endgame = 0.0
+    from_pile, weight = ENDGAME[view.rules.level]
+    if view.pile_size <= from_pile:
+        endgame = weight * (_compare_chance(view, hand, squares) - 0.5)
+    return -danger + ground + endgame + 0.02 * min(hand[distance - 1] if distance <= 5 else 0, 2)
+
+
+def _danger(view: View, hand: list[int], distance: int, unseen, total_unseen: int, n: int):
+    """Chance that the opponent can hit us from ``distance`` in its next turn: it
+    attacks with all its cards of the distance and we parry with ours (refill ignored)."""
+    if not view.rules.parry:
+        return p_at_least(1, unseen[distance - 1], total_unseen, n) if distance <= 5 else 0.0
+    risk = 0.0
+    if distance <= 5:
+        risk = p_at_least(hand[distance - 1] + 1, unseen[distance - 1], total_unseen, n)
+    if view.rules.lunge and 5 < distance <= 10:
+        worst = 0.0
+        for s in range(max(1, distance - 5), 6):
+            v = distance - s
+            if s == v:
+                p = p_at_least(hand[v - 1] + 2, unseen[v - 1], total_unseen, n)
+            else:
+                p = p_at_least(1, unseen[s - 1], total_unseen, n) * p_at_least(
+                    hand[v - 1] + 1, unseen[v - 1], total_unseen, n
+                )
+            worst = max(worst, p)
+        risk = max(risk, LUNGE_RISK * worst)  # we may still retreat
+    return risk
+
+
+def _compare_chance(view: View, hand: list[int], squares) -> float:
+    """Rough chance to win the hand comparison with ``hand`` at ``squares``."""
+    me = view.viewer
+    distance = squares[1] - squares[0]
+    ahead = rules.advance(squares, me) - rules.advance(squares, 1 - me)
+    tie = 0.5 if ahead == 0 else (1.0 if ahead > 0 else 0.0)
+    if distance > 5:
+        return tie
+    unseen = view.unseen()
+    total = sum(unseen)
+    mine = hand[distance - 1]
+    more = p_at_least(mine + 1, unseen[distance - 1], total, view.other_size)
+    equal = p_at_least(mine, unseen[distance - 1], total, view.other_size) - more
+    return (1 - more - equal) + equal * tie
+
+
+def determinise(view: View, stream: HashStream) -> Position:
+    """A full position consistent with ``view``: the unseen cards dealt at random to
+    the opponent's hand and the pile."""
+    cards = [v for v in range(1, 6) for _ in range(view.unseen()[v - 1])]
+    for i in range(len(cards) - 1, 0, -1):
+        j = stream.below(i + 1)
+        cards[i], cards[j] = cards[j], cards[i]
+    other = tuple(cards[: view.other_size].count(v) for v in range(1, 6))
+    hands = (view.hand, other) if view.viewer == 0 else (other, view.hand)
+    return Position(
+        view.rules,
+        view.squares,
+        view.score,
+        view.mover,
+        view.phase,
+        view.attack,
+        view.winner,
+        hands,  # type: ignore[arg-type]
+        view.discard,
+        tuple(cards[view.other_size :]),
+    )
+
+
+def rollout(position: Position, me: int, limit: int = 200) -> float:
+    """Finish the round with ``stark`` play on both sides (each from its own view);
+    1 for a win of ``me``, 0.5 for nobody, 0 for a loss."""
+    pos = position
+    for _ in range(limit):
+        if pos.phase.over:
+            break
+        actions = rules.legal_actions(pos)
+        if len(actions) == 1:
+            action = actions[0]
+        else:
+            view = view_of(pos, pos.mover)
+            action = max(actions, key=lambda a: stark_score(view, a))
+        pos = rules.apply_legal(pos, action)
+    if not pos.phase.over or pos.winner == NOBODY:
+        return 0.5
+    return 1.0 if pos.winner == me else 0.0
+
+
+__all__ = ["Player", "STRENGTHS", "view_actions", "p_at_least", "stark_score", "TRACK"]

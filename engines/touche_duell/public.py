@@ -1,0 +1,387 @@
+"""The public-state AND/OR view of the Touché duel: "sure wins" under hidden cards.
+
+The prover P is the player to act at the root.  A node is what P sees
+(:class:`~fechtbuch.engines.touche_duell.notation.View`, viewer P): the squares,
+P's hand, the discard (so the unseen cards U per value), the opponent's hand size,
+the pile size, the phase and the attack.  An adversary controls everything hidden,
+lazily (the argument that this equals "for every deal and pile order" is in
+docs/solver.md, "Sure wins under hidden cards"):
+
+* when the opponent acts, it may play any action that some hand of its size drawn
+  from U allows (and it is blocked or hit only if some such hand leaves it no
+  answer);
+* when P refills, the adversary picks the drawn cards from U (a
+  :class:`Pending` node between P's action and its result);
+* the opponent's refills only shrink the pile; at the end of the pile its hand is
+  all of U, so the hand comparison is decided by the public state.
+
+Every transition is made by the real rules (:func:`rules.apply_legal`) on a full
+position built from the view and one representative hidden hand and pile, and the
+result is projected back to P's view, so the rules are written once.
+
+``counts_turn``: P's move, attack, lunge, retreat, riposte and last attack (or
+declining it) spend a turn; a parry does not.  A round P wins (by a hit, the
+opponent blocked, or the hand comparison) is a win; a loss or a comparison that
+nobody wins is a loss.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Hashable, Sequence
+from functools import cache
+from typing import NamedTuple
+
+from fechtbuch.engines.game import AndOrProblem, Outcome
+from fechtbuch.engines.touche_duell import rules
+from fechtbuch.engines.touche_duell.notation import (
+    HAND_SIZE,
+    NO_CARDS,
+    Action,
+    Counts,
+    Kind,
+    Phase,
+    Position,
+    View,
+    counts_text,
+    format_action,
+    format_view,
+    view_of,
+)
+
+
+class Pending(NamedTuple):
+    """P has acted; the adversary now picks P's drawn cards (and whether the
+    opponent can answer at all)."""
+
+    before: View
+    action: Action
+
+
+class Hidden(NamedTuple):
+    """The adversary's choice at a :class:`Pending` node: P's drawn cards and how
+    the round stands right after (the phase text if it ended)."""
+
+    drawn: Counts
+    ended: str
+
+
+PublicState = View | Pending
+
+
+@cache
+def sub_multisets(counts: Counts, size: int) -> tuple[Counts, ...]:
+    """Every multiset of ``size`` cards within ``counts``, in lexicographic order."""
+    out: list[Counts] = []
+
+    def rec(i: int, left: int, acc: list[int]) -> None:
+        if i == 5:
+            if left == 0:
+                out.append(tuple(acc))  # type: ignore[arg-type]
+            return
+        for n in range(min(counts[i], left), -1, -1):
+            acc.append(n)
+            rec(i + 1, left - n, acc)
+            acc.pop()
+
+    rec(0, size, [])
+    return tuple(sorted(out))
+
+
+@cache
+def minus(a: Counts, b: Counts) -> Counts:
+    return tuple(x - y for x, y in zip(a, b, strict=True))  # type: ignore[return-value]
+
+
+@cache
+def cards_of(counts: Counts) -> tuple[int, ...]:
+    return tuple(v for v in range(1, 6) for _ in range(counts[v - 1]))
+
+
+def view_actions(view: View) -> Sequence[Action]:
+    """The legal actions of the viewer, who is to act (the rules' view functions)."""
+    phase = view.phase
+    if phase.over:
+        return ()
+    back = rules.back_room(view.squares, view.mover)
+    if phase is Phase.TURN or phase is Phase.RIPOSTE:
+        return rules.turn_actions(view.rules.lunge, back, view.distance, view.hand)
+    if phase is Phase.LAST_ATTACK:
+        return rules.last_actions(view.distance, view.hand)
+    return rules.answer_actions(phase, view.attack, back, view.hand)
+
+
+def position_of(view: View, other: Counts, pile: tuple[int, ...]) -> Position:
+    """The full position of ``view`` with the opponent holding ``other`` and ``pile``."""
+    hands = (view.hand, other) if view.viewer == 0 else (other, view.hand)
+    return Position(
+        view.rules,
+        view.squares,
+        view.score,
+        view.mover,
+        view.phase,
+        view.attack,
+        view.winner,
+        hands,  # type: ignore[arg-type]
+        view.discard,
+        pile,
+    )
+
+
+@cache
+def _opponent_options(lunge, phase, attack, back, distance, unseen, size):
+    """(action, a hand that allows it) for every action some hand of ``size`` cards
+    from ``unseen`` allows, in the actions' natural order."""
+    seen: dict[Action, Counts] = {}
+    for hand in sub_multisets(unseen, size):
+        if phase is Phase.TURN or phase is Phase.RIPOSTE:
+            actions = rules.turn_actions(lunge, back, distance, hand)
+        elif phase is Phase.LAST_ATTACK:
+            actions = rules.last_actions(distance, hand)
+        else:
+            actions = rules.answer_actions(phase, attack, back, hand)
+        for action in actions:
+            seen.setdefault(action, hand)
+    return tuple(sorted(seen.items()))
+
+
+def _status_hands(position: Position, viewer: int) -> tuple[Counts | None, Counts | None]:
+    """For a position whose opponent (of ``viewer``) is to act next: a hand of the
+    opponent's size from the unseen cards that can act, and one that cannot
+    (``None`` where there is none).  Decided by the rules' view functions."""
+    mover = position.mover
+    size = sum(position.hands[mover])
+    unseen = rules.unseen_counts(position.hands[viewer], position.discard)
+    return _status_cached(
+        position.rules.lunge,
+        position.phase,
+        position.attack,
+        rules.back_room(position.squares, mover),
+        position.distance,
+        unseen,
+        size,
+    )
+
+
+PARRY_ONLY = frozenset({Phase.PARRY, Phase.PARRY_THEN_LAST, Phase.PARRY_THEN_COMPARE})
+
+
+def _fill(unseen: Counts, size: int, value: int, lo: int, hi: int) -> Counts | None:
+    """A hand of ``size`` cards from ``unseen`` with ``lo..hi`` cards of ``value``
+    (other values first, ascending), or ``None``."""
+    hand = [0] * 5
+    take = min(lo, unseen[value - 1])
+    if take < lo or lo > size:
+        return None
+    hand[value - 1] = take
+    left = size - take
+    for v in range(1, 6):
+        if v != value and left:
+            n = min(unseen[v - 1], left)
+            hand[v - 1] = n
+            left -= n
+    extra = min(left, unseen[value - 1] - take, hi - take)
+    hand[value - 1] += extra
+    left -= extra
+    return None if left else tuple(hand)  # type: ignore[return-value]
+
+
+@cache
+def _status_cached(lunge, phase, attack, back, distance, unseen, size):
+    if phase in PARRY_ONLY:
+        # only a parry answers: K cards of V, or none (closed form, no enumeration)
+        value, count = attack
+        return _fill(unseen, size, value, count, 5), _fill(unseen, size, value, 0, count - 1)
+    can = cannot = None
+    for hand in sub_multisets(unseen, size):
+        if phase is Phase.TURN or phase is Phase.RIPOSTE:
+            ok = bool(rules.turn_actions(lunge, back, distance, hand))
+        elif phase is Phase.LAST_ATTACK:
+            ok = True  # declining the last attack is always possible
+        else:
+            ok = bool(rules.answer_actions(phase, attack, back, hand))
+        if ok and can is None:
+            can = hand
+        if not ok and cannot is None:
+            cannot = hand
+        if can is not None and cannot is not None:
+            break
+    return can, cannot
+
+
+class SureWinProblem(AndOrProblem):
+    """ "P wins the round within N own turns whatever is hidden" as an AND/OR problem
+    over public states (see the module doc).  ``prover`` is P (0 = A, 1 = B)."""
+
+    def __init__(self, prover: int):
+        self.prover = prover
+        self._children: dict[Hashable, tuple[tuple[object, PublicState], ...]] = {}
+
+    # ---- the seam ---------------------------------------------------------------
+    def attacker_to_act(self, state: PublicState) -> bool:
+        return type(state) is View and state.mover == self.prover
+
+    def outcome(self, state: PublicState) -> Outcome | None:
+        if type(state) is Pending or not state.phase.over:
+            return None
+        return Outcome.WIN if state.winner == self.prover else Outcome.LOSS
+
+    def outcome_tag(self, state: View) -> str:
+        """Which rule ended the round: ``treffer``, ``blockiert`` or ``vergleich``."""
+        return state.phase.value
+
+    def counts_turn(self, state: PublicState, action: object) -> bool:
+        return not (type(action) is Action and action.kind is Kind.PARRY)
+
+    def key(self, state: PublicState) -> Hashable:
+        return state
+
+    def format_state(self, state: PublicState) -> str:
+        if type(state) is Pending:
+            return f"{format_view(state.before)} after {format_action(state.action)}"
+        return format_view(state)
+
+    def format_action(self, state: PublicState, action: object) -> str:
+        if type(action) is Hidden:
+            return format_hidden(action)
+        return format_action(action)  # type: ignore[arg-type]
+
+    def children(self, state: PublicState) -> Sequence[tuple[object, PublicState]]:
+        found = self._children.get(state)
+        if found is None:
+            found = self._children[state] = tuple(self._expand(state))
+        return found
+
+    # ---- transitions ------------------------------------------------------------
+    def _expand(self, state: PublicState) -> list[tuple[object, PublicState]]:
+        if type(state) is Pending:
+            return self._hidden_choices(state)
+        if state.phase.over:
+            return []
+        if state.mover == self.prover:
+            out = []
+            for action in view_actions(state):
+                pending = Pending(state, action)
+                results = self._children.get(pending)
+                if results is None:
+                    results = self._children[pending] = tuple(self._hidden_choices(pending))
+                if len(results) == 1:
+                    out.append((action, results[0][1]))
+                else:
+                    out.append((action, pending))
+            return out
+        return self._opponent_moves(state)
+
+    def _opponent_moves(self, view: View) -> list[tuple[object, PublicState]]:
+        """Every action of the opponent that some hand of its size from U allows."""
+        unseen = view.unseen()
+        back = rules.back_room(view.squares, view.mover)
+        seen = _opponent_options(
+            view.rules.lunge,
+            view.phase,
+            view.attack,
+            back,
+            view.distance,
+            unseen,
+            view.other_size,
+        )
+        out = []
+        for action, hand in seen:
+            pile = cards_of(minus(unseen, hand))
+            after = rules.apply_legal(position_of(view, hand, pile), action)
+            out.append((action, view_of(after, self.prover)))
+        return out
+
+    def _hidden_choices(self, pending: Pending) -> list[tuple[Hidden, View]]:
+        """P's action applied under every draw the adversary may pick and every status
+        of the opponent right after (able to answer or act, or not)."""
+        view, action = pending
+        unseen = view.unseen()
+        played = _cards_played(action, view.attack)
+        need = HAND_SIZE - (sum(view.hand) - len(played)) if _refills(view, action) else 0
+        need = max(0, min(need, view.pile_size))
+        out: dict[Hidden, View] = {}
+        for drawn in sub_multisets(unseen, need):
+            rest = minus(unseen, drawn)
+            # a representative full position: any opponent hand from the rest
+            for other in sub_multisets(rest, view.other_size)[:1]:
+                pile = cards_of(drawn) + cards_of(minus(rest, other))
+                after = rules.apply_legal(position_of(view, other, pile), action)
+                results = [after]
+                if not after.phase.over and after.mover != self.prover:
+                    can, cannot = _status_hands(after, self.prover)
+                    results = []
+                    for hand in (can, cannot):
+                        if hand is None:
+                            continue
+                        pile = cards_of(drawn) + cards_of(minus(rest, hand))
+                        results.append(rules.apply_legal(position_of(view, hand, pile), action))
+                elif after.phase is Phase.HIT or after.phase is Phase.BLOCKED:
+                    # P's action ended the round only for this opponent hand? recheck
+                    results = self._all_statuses(view, action, drawn, rest)
+                for result in results:
+                    ended = result.phase.value if result.phase.over else ""
+                    out[Hidden(drawn, ended)] = view_of(result, self.prover)
+        return sorted(out.items())
+
+    def _all_statuses(self, view: View, action: Action, drawn: Counts, rest: Counts):
+        """Results for an opponent hand that can answer and one that cannot."""
+        seen = {}
+        for hand in sub_multisets(rest, view.other_size):
+            pile = cards_of(drawn) + cards_of(minus(rest, hand))
+            after = rules.apply_legal(position_of(view, hand, pile), action)
+            seen.setdefault(after.phase.over, after)
+            if len(seen) == 2:
+                break
+        return list(seen.values())
+
+
+def _cards_played(action: Action, attack: tuple[int, int]) -> tuple[int, ...]:
+    kind = action.kind
+    if kind is Kind.MOVE:
+        return (abs(action.step),)
+    if kind is Kind.RETREAT:
+        return (action.step,)
+    if kind is Kind.ATTACK:
+        return (action.value,) * action.count
+    if kind is Kind.LUNGE:
+        return (action.step,) + (action.value,) * action.count
+    if kind is Kind.PARRY:
+        return (attack[0],) * attack[1]
+    return ()
+
+
+def _refills(view: View, action: Action) -> bool:
+    """Whether P refills after ``action`` (a parry does not; the endgame has no pile)."""
+    return action.kind not in (Kind.PARRY, Kind.PASS) and view.pile_size > 0
+
+
+def format_hidden(choice: Hidden) -> str:
+    """``zieht 35`` (P draws a 3 and a 5), ``zieht -`` (no card), with ``, treffer`` /
+    ``, blockiert`` / ``, vergleich`` when the round ends right there."""
+    text = f"zieht {counts_text(choice.drawn)}"
+    return f"{text}, {choice.ended}" if choice.ended else text
+
+
+def root_problem(view: View) -> SureWinProblem:
+    """The problem for the player to act in ``view``, who must be the viewer."""
+    if view.viewer != view.mover:
+        from fechtbuch.engines.touche_duell.notation import NotationError
+
+        raise NotationError("view: the sure-win prover needs the view of the player to act")
+    if view.phase.over:
+        from fechtbuch.engines.touche_duell.notation import NotationError
+
+        raise NotationError("view: the round is already over")
+    return SureWinProblem(view.viewer)
+
+
+__all__ = [
+    "NO_CARDS",
+    "Hidden",
+    "Pending",
+    "SureWinProblem",
+    "format_hidden",
+    "root_problem",
+    "sub_multisets",
+    "view_actions",
+]

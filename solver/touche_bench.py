@@ -1,0 +1,91 @@
+"""Speed of the Touché sure-win prover on the fixed bench set data/bench/touche-sure.jsonl.
+
+    .venv/bin/python -m fechtbuch.solver.touche_bench            # print the figures
+    .venv/bin/python -m fechtbuch.solver.touche_bench --make F   # (re)make the set
+
+For N = 1..4: the prover's ``wins(view, N)`` on every view of the set (a fresh
+search each), total nodes, total seconds, public states (nodes) per second, and
+how many views are sure wins.  The set: 24 views of the player to move from seeded
+random play (SHA-256 picks), standard and fortgeschritten, 12 with at most 4 pile
+cards and 12 with 5 to 8.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import sys
+import time
+
+import orjson
+from fechtbuch.engines.paths import data_file
+from fechtbuch.engines.touche_duell import rules
+from fechtbuch.engines.touche_duell.deal import new_round
+from fechtbuch.engines.touche_duell.notation import Level, Ruleset, format_view, parse_view, view_of
+from fechtbuch.engines.touche_duell.public import SureWinProblem
+from fechtbuch.solver.andor_prover import ProofSearch
+
+
+def _pick(*parts: object) -> int:
+    return int.from_bytes(hashlib.sha256("/".join(map(str, parts)).encode()).digest()[:8], "little")
+
+
+def make_set() -> list[str]:
+    late: list[str] = []
+    middle: list[str] = []
+    game = 0
+    while len(late) < 12 or len(middle) < 12:
+        level = Level.STANDARD if game % 2 else Level.FORTGESCHRITTEN
+        p = new_round(f"bench/{game}", game % 2, Ruleset(level))
+        ply = 0
+        while not p.phase.over:
+            text = format_view(view_of(p, p.mover))
+            if 1 <= len(p.pile) <= 4 and len(late) < 12 and _pick("late", text) % 4 == 0:
+                late.append(text)
+            elif 5 <= len(p.pile) <= 8 and len(middle) < 12 and _pick("mid", text) % 4 == 0:
+                middle.append(text)
+            actions = rules.legal_actions(p)
+            p = rules.apply_legal(p, actions[_pick("bench", game, ply) % len(actions)])
+            ply += 1
+        game += 1
+    return late + middle
+
+
+def run(texts: list[str]) -> list[dict]:
+    rows = []
+    for n in (1, 2, 3, 4):
+        nodes = wins = 0
+        start = time.perf_counter()
+        for text in texts:
+            view = parse_view(text)
+            search = ProofSearch(SureWinProblem(view.viewer))
+            wins += search.wins(view, n)
+            nodes += search.nodes
+        seconds = time.perf_counter() - start
+        rows.append(
+            {
+                "n": n,
+                "views": len(texts),
+                "sure_wins": wins,
+                "nodes": nodes,
+                "seconds": round(seconds, 2),
+                "nodes_per_second": round(nodes / seconds),
+                "ms_per_view": round(1000 * seconds / len(texts), 1),
+            }
+        )
+        print(orjson.dumps(rows[-1]).decode(), flush=True)
+    return rows
+
+
+def main(argv: list[str]) -> None:
+    if argv[:1] == ["--make"]:
+        lines = "".join(orjson.dumps({"view": t}).decode() + "\n" for t in make_set())
+        with open(argv[1], "w") as out:
+            out.write(lines)
+        return
+    path = data_file("bench", "touche-sure.jsonl")
+    texts = [orjson.loads(line)["view"] for line in path.read_text().splitlines() if line]
+    run(texts)
+
+
+if __name__ == "__main__":
+    main(sys.argv[1:])

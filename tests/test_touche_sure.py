@@ -1,0 +1,195 @@
+"""Sure wins of the Touché duel: prover (df-pn), verifier (memoised recursion) and
+the brute force over every concrete deal (the definition) agree.
+
+Views come from seeded random play (SHA-256 picks) of standard and fortgeschritten
+rounds: every view of the player to move.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+
+import pytest
+from click.testing import CliRunner
+from fechtbuch import cli
+from fechtbuch.engines.touche_duell import rules
+from fechtbuch.engines.touche_duell.bruteforce import BruteForce, concrete_positions
+from fechtbuch.engines.touche_duell.deal import new_round
+from fechtbuch.engines.touche_duell.notation import (
+    Level,
+    Ruleset,
+    View,
+    format_view,
+    parse_view,
+    view_of,
+)
+from fechtbuch.engines.touche_duell.public import SureWinProblem
+from fechtbuch.solver.andor_prover import ProofSearch
+from fechtbuch.solver.andor_verifier import ProofCheck
+
+
+def _pick(*parts: object) -> int:
+    return int.from_bytes(hashlib.sha256("/".join(map(str, parts)).encode()).digest()[:8], "little")
+
+
+def random_views(label: str, count: int, max_pile: int = 15) -> list[View]:
+    """``count`` distinct views of the player to move with at most ``max_pile`` cards
+    in the pile, from seeded random rounds (standard and fortgeschritten)."""
+    views: dict[View, None] = {}
+    game = 0
+    while len(views) < count:
+        level = Level.STANDARD if game % 2 else Level.FORTGESCHRITTEN
+        p = new_round(f"{label}/{game}", game % 2, Ruleset(level))
+        ply = 0
+        while not p.phase.over and len(views) < count:
+            if len(p.pile) <= max_pile:
+                views.setdefault(view_of(p, p.mover))
+            actions = rules.legal_actions(p)
+            p = rules.apply_legal(p, actions[_pick(label, game, ply) % len(actions)])
+            ply += 1
+        game += 1
+    return list(views)
+
+
+BRUTE_VIEWS = random_views("brute", 250, max_pile=2) + random_views("brute3", 40, max_pile=3)
+
+
+def test_brute_force_prover_and_verifier_agree_on_small_views():
+    """290 late-round views, N = 1 and 2 (and 3 for pile <= 2): never a sure win that
+    the brute force refutes, never a miss."""
+    decided = {True: 0, False: 0}
+    for view in BRUTE_VIEWS:
+        brute = BruteForce(view.viewer)
+        for n in (1, 2, 3) if view.pile_size <= 2 else (1, 2):
+            prover = ProofSearch(SureWinProblem(view.viewer)).wins(view, n)
+            check = ProofCheck(SureWinProblem(view.viewer)).wins(view, n)
+            truth = brute.wins(view, n)
+            assert prover == check == truth, (format_view(view), n, prover, check, truth)
+            decided[truth] += 1
+    assert decided[True] >= 100 and decided[False] >= 100
+
+
+PROVER_VIEWS = random_views("prover", 1000, max_pile=15)
+
+
+def test_prover_and_verifier_agree_on_views_from_random_play():
+    """1000 views at N = 1; the first 200 with at most 4 pile cards also at N = 2."""
+    late = 0
+    for view in PROVER_VIEWS:
+        problem = SureWinProblem(view.viewer)
+        ns = (1, 2) if view.pile_size <= 4 and late < 200 else (1,)
+        late += len(ns) == 2
+        for n in ns:
+            assert ProofSearch(problem).wins(view, n) == ProofCheck(problem).wins(view, n), (
+                format_view(view),
+                n,
+            )
+
+
+def test_concrete_positions_are_every_deal():
+    view = parse_view("standard 8-16 0:0 B zug ?5/12444 23513 ?1")
+    deals = concrete_positions(view)
+    # unseen 1,2,4,5 x1 and 5... : five hidden cards in hand, one in the pile
+    assert all(view_of(p, 1) == view for p in deals)
+    assert len(deals) == len({p.pile for p in deals})
+
+
+def test_solve_command_reports_a_verified_sure_win_with_tree(tmp_path):
+    tree = tmp_path / "tree.json"
+    result = CliRunner().invoke(
+        cli.main,
+        [
+            "touche",
+            "solve",
+            "fortgeschritten 10-17 0:0 A zug 12355/?5 32313 ?3",
+            "--max",
+            "3",
+            "--verify",
+            "--json",
+            "--tree",
+            str(tree),
+        ],
+    )
+    assert result.exit_code == 0, result.output
+    data = json.loads(result.output)
+    assert data["status"] == "found" and data["distance"] == 1 and data["verified"]
+    assert data["keys"] == ["l2a5x2"]
+    written = json.loads(tree.read_text())
+    assert set(written["tree"]) == {"l2a5x2"}
+
+
+def test_solve_command_exit_codes():
+    runner = CliRunner()
+    none = runner.invoke(
+        cli.main, ["touche", "solve", "standard 1-23 0:0 B zug ?5/23444 00000 ?15", "--max", "1"]
+    )
+    assert none.exit_code == 1 and "No sure win within 1" in none.output
+    limit = runner.invoke(
+        cli.main,
+        ["touche", "solve", "standard 1-23 0:0 B zug ?5/23444 00000 ?15", "--max-nodes", "5"],
+    )
+    assert limit.exit_code == 1 and "Unknown" in limit.output
+    bad = runner.invoke(cli.main, ["touche", "solve", "standard 1-23 0:0 B zug ?5/2344 00000 ?15"])
+    assert bad.exit_code == 2
+
+
+@pytest.mark.parametrize("n", [1, 2])
+def test_a_sure_win_is_not_claimed_when_a_deal_refutes_it(n):
+    """Every view where the prover says no has a concrete refutation in the brute force."""
+    for view in BRUTE_VIEWS[:60]:
+        if not ProofSearch(SureWinProblem(view.viewer)).wins(view, n):
+            assert not BruteForce(view.viewer).wins(view, n)
+
+
+def test_win_chance_is_one_exactly_for_sure_wins():
+    from fechtbuch.engines.touche_duell.chance import WinChance
+
+    for view in BRUTE_VIEWS[:120]:
+        for n in (1, 2):
+            sure = ProofSearch(SureWinProblem(view.viewer)).wins(view, n)
+            chance = WinChance(view.viewer).chance(view, n)
+            assert 0 <= chance <= 1 and (chance == 1) == sure, (format_view(view), n, chance)
+
+
+def test_solve_probability_option():
+    result = CliRunner().invoke(
+        cli.main,
+        [
+            "touche",
+            "solve",
+            "fortgeschritten 5-13 0:0 A zug 14555/?5 23311 ?5",
+            "--max",
+            "2",
+            "--probability",
+            "--json",
+        ],
+    )
+    assert result.exit_code == 1, result.output
+    chance = json.loads(result.output)["probability"]
+    assert chance["exact"] == "1/5880" and chance["method"].startswith("exact")
+
+
+def test_parry_status_closed_form_matches_enumeration():
+    """The closed form for parry-only phases gives a valid hand exactly when some hand
+    of the size can (cannot) parry."""
+    from itertools import product
+
+    from fechtbuch.engines.touche_duell.notation import Phase
+    from fechtbuch.engines.touche_duell.public import _status_cached, sub_multisets
+
+    checked = 0
+    for unseen in product(range(4), repeat=5):
+        total = sum(unseen)
+        for size in {0, min(5, total), min(3, total)}:
+            for value, count in ((1, 1), (3, 2), (5, 3)):
+                can, cannot = _status_cached(
+                    False, Phase.PARRY, (value, count), 3, value, unseen, size
+                )
+                hands = sub_multisets(unseen, size)
+                assert (can is not None) == any(h[value - 1] >= count for h in hands)
+                assert (cannot is not None) == any(h[value - 1] < count for h in hands)
+                for hand in (can, cannot):
+                    assert hand is None or hand in hands
+                checked += 1
+    assert checked > 5000

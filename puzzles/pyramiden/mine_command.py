@@ -19,7 +19,14 @@ from fechtbuch.puzzles.pyramiden.exercises import mine
     show_default=True,
     help="States of seeded two-player games to examine.",
 )
-@click.option("--max", "max_n", type=int_range(1, 3), default=2, show_default=True)
+@click.option(
+    "--max",
+    "max_n",
+    type=int_range(1, 3),
+    default=2,
+    show_default=True,
+    help="Keep Touché in exactly N own turns for N up to this bound.",
+)
 @click.option(
     "--max-nodes",
     type=int_range(1),

@@ -41,6 +41,15 @@ from fechtbuch.puzzles.daily_commands import daily_group  # noqa: E402
 from fechtbuch.puzzles.mine_commands import mine_command  # noqa: E402
 from fechtbuch.puzzles.pack_commands import pack  # noqa: E402
 from fechtbuch.puzzles.play_commands import play_command  # noqa: E402
+from fechtbuch.puzzles.pyramiden.mine_command import (  # noqa: E402
+    mine_command as pyramiden_mine_command,
+)
+from fechtbuch.puzzles.pyramiden.render_command import (  # noqa: E402
+    render_command as pyramiden_render_command,
+)
+from fechtbuch.puzzles.pyramiden.solve_command import (  # noqa: E402
+    solve_command as pyramiden_solve_command,
+)
 from fechtbuch.solver.bench import BENCH_TABLE_MB  # noqa: E402
 from fechtbuch.solver.commands import solve_command  # noqa: E402
 from fechtbuch.solver.hits import SolverHits  # noqa: E402
@@ -480,6 +489,9 @@ main.add_command(daily_group)
 touche_group.add_command(touche_solve_command)
 main.add_command(touche_group)
 main.add_command(pyramiden_group)
+pyramiden_group.add_command(pyramiden_solve_command)
+pyramiden_group.add_command(pyramiden_mine_command)
+pyramiden_group.add_command(pyramiden_render_command)
 main.add_command(tb_group)
 
 if __name__ == "__main__":

@@ -12,7 +12,6 @@ from clirun import run
 START = "ssmss/5/5/5/SSMSS g ausfall,volte bindung,stoss riposte"
 
 
-
 def test_perft_default_and_divide():
     assert run("perft").output.strip() == "9664055"
     out = run("perft", START, "2", "--divide").output.splitlines()

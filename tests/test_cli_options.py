@@ -46,10 +46,7 @@ def test_shared_options_mean_the_same_everywhere():
     assert seen["force"] == {"--force"}
     assert seen["as_json"] == {"--json"}
     jobs_defaults = {
-        name: p.default
-        for name, c in COMMANDS.items()
-        for p in c.params
-        if p.name == "jobs"
+        name: p.default for name, c in COMMANDS.items() for p in c.params if p.name == "jobs"
     }
     assert set(jobs_defaults.values()) == {None}, jobs_defaults  # None: all cores
 

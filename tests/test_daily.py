@@ -25,7 +25,6 @@ VECTORS = data_path("daily", "vectors.json")
 SCHEDULE_2027 = data_path("daily", "2027.json")
 
 
-
 def load(path):
     return json.loads(path.read_text())
 

@@ -29,7 +29,6 @@ SHIPPED = data_path("packs", "fechtuebungen.json")
 GAME = '[Start "ssmss/5/5/5/SSMSS g ausfall,volte bindung,stoss riposte"]\n\n1. ausfall:c1c3\n'
 
 
-
 def file_commands(path: Path, tmp: Path) -> list[list[str]]:
     """Every command that reads a user file, reading ``path``."""
     p = str(path)

@@ -21,7 +21,6 @@ from fechtbuch.puzzles.selection import band, quality, select
 SHIPPED = data_path("packs", "fechtuebungen.json")
 
 
-
 @pytest.fixture(scope="module")
 def shipped():
     return load_pack(SHIPPED)

@@ -231,7 +231,6 @@ def test_start_positions_accept_bound_7():
 # ---- the command ----------------------------------------------------------
 
 
-
 def test_solve_command_text_json_and_tree(tmp_path):
     text = "2m2/5/2M2/5/5 g ausfall,volte bindung,stoss riposte"
     out = run("solve", text)

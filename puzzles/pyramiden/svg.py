@@ -1,0 +1,120 @@
+"""The pyramid board as SVG, legible at phone size (about 400 px wide).
+
+Every field is a ``rect`` with its card (red suits in dark red); free fields are
+shaded and marked ``*``; a pyramid is drawn in its team's Okabe-Ito colour *and* a
+shape of its own (triangle, diamond, circle, square, pentagon, star), so teams stay
+apart without colour; crowned fields carry a black triangle with a white ring.
+Columns a-n and rows 1-8 are written around the board.  Classes (``field``,
+``free``, ``pyramid team-1`` ..., ``crowned``, ``coord``) make the parts findable.
+"""
+
+from __future__ import annotations
+
+import math
+from xml.sax.saxutils import escape
+
+from fechtbuch.engines.touche_pyramiden.board import (
+    COLS,
+    COLUMN_NAMES,
+    FIELD_CARD,
+    FREE_MASK,
+    ROWS,
+    card_text,
+)
+
+CELL = 27
+MARGIN = 18
+TEAM_COLOURS = ("#0072B2", "#E69F00", "#009E73", "#CC79A7", "#56B4E9", "#D55E00")
+TEAM_SHAPES = ("triangle", "diamond", "circle", "square", "pentagon", "star")
+
+
+def _polygon(points: list[tuple[float, float]]) -> str:
+    return " ".join(f"{x:.1f},{y:.1f}" for x, y in points)
+
+
+def _shape(kind: str, cx: float, cy: float, r: float) -> str:
+    """The SVG element of one marker shape centred at (cx, cy)."""
+    if kind == "circle":
+        return f'<circle cx="{cx:.1f}" cy="{cy:.1f}" r="{r * 0.8:.1f}"'
+    if kind == "square":
+        s = r * 0.75
+        return f'<rect x="{cx - s:.1f}" y="{cy - s:.1f}" width="{2 * s:.1f}" height="{2 * s:.1f}"'
+    if kind == "triangle":
+        pts = [(cx, cy - r), (cx + r * 0.95, cy + r * 0.7), (cx - r * 0.95, cy + r * 0.7)]
+    elif kind == "diamond":
+        pts = [(cx, cy - r), (cx + r, cy), (cx, cy + r), (cx - r, cy)]
+    elif kind == "pentagon":
+        pts = [
+            (cx + r * math.sin(2 * math.pi * i / 5), cy - r * math.cos(2 * math.pi * i / 5))
+            for i in range(5)
+        ]
+    else:  # star
+        pts = [
+            (
+                cx + (r if i % 2 == 0 else r * 0.45) * math.sin(math.pi * i / 5),
+                cy - (r if i % 2 == 0 else r * 0.45) * math.cos(math.pi * i / 5),
+            )
+            for i in range(10)
+        ]
+    return f'<polygon points="{_polygon(pts)}"'
+
+
+def board_svg(own: tuple[int, ...], crowned: int, title: str = "") -> str:
+    """The SVG document of a board: pyramids per team (``own``) and crowned fields."""
+    width = 2 * MARGIN + COLS * CELL
+    height = 2 * MARGIN + ROWS * CELL
+    out = [
+        f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {width} {height}" '
+        f'width="100%" style="max-width:{2 * width}px" font-family="sans-serif" '
+        f'role="img" aria-label="{escape(title or "Touché board")}">',
+        f"<title>{escape(title or 'Touché board')}</title>",
+        f'<rect x="0" y="0" width="{width}" height="{height}" fill="#ffffff"/>',
+    ]
+    for col in range(COLS):
+        x = MARGIN + col * CELL + CELL / 2
+        for y in (MARGIN - 5, height - 5):
+            out.append(
+                f'<text class="coord" x="{x:.1f}" y="{y}" font-size="10" '
+                f'text-anchor="middle">{COLUMN_NAMES[col]}</text>'
+            )
+    for row in range(ROWS):
+        y = MARGIN + (ROWS - 1 - row) * CELL + CELL / 2 + 3.5
+        for x in (MARGIN / 2, width - MARGIN / 2):
+            out.append(
+                f'<text class="coord" x="{x:.1f}" y="{y:.1f}" font-size="10" '
+                f'text-anchor="middle">{row + 1}</text>'
+            )
+    for field in range(ROWS * COLS):
+        row, col = divmod(field, COLS)
+        x = MARGIN + col * CELL
+        y = MARGIN + (ROWS - 1 - row) * CELL
+        name = COLUMN_NAMES[col] + str(row + 1)
+        free = bool(FREE_MASK >> field & 1)
+        out.append(
+            f'<rect class="{"field free" if free else "field"}" data-field="{name}" '
+            f'x="{x}" y="{y}" width="{CELL}" height="{CELL}" '
+            f'fill="{"#d9d9d9" if free else "#f7f3e8"}" stroke="#888888" stroke-width="0.6"/>'
+        )
+        kind = FIELD_CARD[field]
+        label = "*" if kind < 0 else card_text(kind)
+        colour = "#a40000" if kind >= 0 and label[1] in "HD" else "#222222"
+        out.append(
+            f'<text x="{x + 3}" y="{y + 9}" font-size="8" fill="{colour}">{escape(label)}</text>'
+        )
+        cx, cy, r = x + CELL / 2 + 2, y + CELL / 2 + 3, CELL * 0.32
+        if crowned >> field & 1:
+            out.append(
+                f'<g class="crowned" data-field="{name}">'
+                + _shape("triangle", cx, cy, r)
+                + ' fill="#000000" stroke="#ffffff" stroke-width="1.2"/></g>'
+            )
+            continue
+        for team, mask in enumerate(own):
+            if mask >> field & 1:
+                out.append(
+                    f'<g class="pyramid team-{team + 1}" data-field="{name}">'
+                    + _shape(TEAM_SHAPES[team], cx, cy, r)
+                    + f' fill="{TEAM_COLOURS[team]}" stroke="#000000" stroke-width="0.8"/></g>'
+                )
+    out.append("</svg>")
+    return "\n".join(out) + "\n"

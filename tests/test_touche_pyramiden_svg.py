@@ -1,0 +1,47 @@
+"""fechtbuch pyramiden render: the SVG parses and has every field, pyramid and crown."""
+
+from __future__ import annotations
+
+import xml.etree.ElementTree as ET
+
+from fechtbuch.engines.touche_pyramiden import notation, rules
+from fechtbuch.engines.touche_pyramiden.patterns import Pattern
+from fechtbuch.engines.touche_pyramiden.state import Config
+
+from tests.clirun import run
+
+NS = "{http://www.w3.org/2000/svg}"
+
+
+def test_render_state_and_view(tmp_path):
+    state = rules.compose(
+        Config(3, 3),
+        Pattern.KORS,
+        [
+            ["2C", "6C", "7C", "KH", "9S"],
+            ["AS", "3S", "5H", "8D", "QD"],
+            ["4H", "4H", "5S", "5S", "JD"],
+        ],
+        pyramids={0: ["c2", "d2"], 1: ["k7"], 2: ["b6", "m3", "n2"]},
+        crowned=["a1", "b1", "c1", "d1"],
+    )
+    for i, text in enumerate(
+        [notation.format_state(state), notation.format_view(notation.view_of(state, 1))]
+    ):
+        out = tmp_path / f"b{i}.svg"
+        result = run("pyramiden", "render", text, "-o", out)
+        assert result.exit_code == 0, result.output
+        root = ET.fromstring(out.read_text())
+        assert root.tag == f"{NS}svg" and root.get("viewBox")
+        classes = [e.get("class", "") for e in root.iter()]
+        assert sum(c.startswith("field") for c in classes) == 112
+        assert sum(c == "field free" for c in classes) == 8
+        assert classes.count("pyramid team-1") == 2
+        assert classes.count("pyramid team-2") == 1
+        assert classes.count("pyramid team-3") == 3
+        assert classes.count("crowned") == 4
+        coords = [e.text for e in root.iter(f"{NS}text") if e.get("class") == "coord"]
+        assert {"a", "n", "1", "8"} <= set(coords)
+        texts = [e.text for e in root.iter(f"{NS}text")]
+        assert "AS" in texts and "*" in texts
+    assert run("pyramiden", "render", text, "-o", out).exit_code == 2  # exists, no --force

@@ -17,8 +17,7 @@ True
 
 from __future__ import annotations
 
-import hashlib
-
+from fechtbuch.engines.seeding import HashStream, shuffled
 from fechtbuch.engines.touche_duell.notation import (
     NO_CARDS,
     NOBODY,
@@ -32,31 +31,9 @@ DEFAULT_RULES = Ruleset()
 DECK = tuple(v for v in (1, 2, 3, 4, 5) for _ in range(5))
 
 
-class HashStream:
-    """Uniform integers from SHA-256 in counter mode."""
-
-    def __init__(self, label: str) -> None:
-        self._prefix = label.encode() + b"/"
-        self._counter = 0
-
-    def below(self, bound: int) -> int:
-        limit = (1 << 64) - (1 << 64) % bound
-        while True:
-            digest = hashlib.sha256(self._prefix + str(self._counter).encode()).digest()
-            self._counter += 1
-            value = int.from_bytes(digest[:8], "big")
-            if value < limit:
-                return value % bound
-
-
 def shuffle(seed: str) -> tuple[int, ...]:
     """The 25 card values in the order the seed ``seed`` shuffles them."""
-    cards = list(DECK)
-    stream = HashStream(f"touche-shuffle/{seed}")
-    for i in range(len(cards) - 1, 0, -1):
-        j = stream.below(i + 1)
-        cards[i], cards[j] = cards[j], cards[i]
-    return tuple(cards)
+    return tuple(shuffled(DECK, f"touche-shuffle/{seed}"))
 
 
 def lot(seed: str) -> int:

@@ -7,10 +7,12 @@ to stay the same across versions; records and packs must replay byte for byte.)
 
 from __future__ import annotations
 
-import hashlib
 import re
 
 from fechtbuch.engines.errors import InputError
+from fechtbuch.engines.seeding import HashStream, shuffled
+
+__all__ = ["HashStream", "SEED_RE", "check_seed", "shuffled"]
 
 SEED_RE = re.compile(r"[A-Za-z0-9._-]{1,64}")
 
@@ -22,28 +24,3 @@ def check_seed(seed: str, what: str = "seed") -> str:
     return seed
 
 
-class HashStream:
-    """Uniform integers from SHA-256(label/counter)."""
-
-    def __init__(self, label: str) -> None:
-        self._prefix = label.encode() + b"/"
-        self._counter = 0
-
-    def below(self, bound: int) -> int:
-        limit = (1 << 64) - (1 << 64) % bound
-        while True:
-            digest = hashlib.sha256(self._prefix + str(self._counter).encode()).digest()
-            self._counter += 1
-            value = int.from_bytes(digest[:8], "big")
-            if value < limit:
-                return value % bound
-
-
-def shuffled(items: list, label: str) -> list:
-    """A Fisher-Yates shuffle of ``items`` driven by ``label``."""
-    out = list(items)
-    stream = HashStream(label)
-    for i in range(len(out) - 1, 0, -1):
-        j = stream.below(i + 1)
-        out[i], out[j] = out[j], out[i]
-    return out

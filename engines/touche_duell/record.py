@@ -32,7 +32,7 @@ import re
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
-from fechtbuch.engines.clikit import atomic_write
+from fechtbuch.engines.clikit import atomic_write, read_text_file
 from fechtbuch.engines.errors import InputError
 from fechtbuch.engines.touche_duell import rules as fast
 from fechtbuch.engines.touche_duell.deal import lot, new_round, round_seed
@@ -221,12 +221,7 @@ class GameRecord:
 def read_game(path: str | os.PathLike) -> GameRecord:
     """Read a record file; a missing or malformed file is an InputError."""
     target = Path(path)
-    try:
-        text = target.read_text(encoding="utf-8")
-    except FileNotFoundError:
-        raise GameRecordError(f"game: no such file {str(target)!r}") from None
-    except (UnicodeDecodeError, IsADirectoryError) as err:
-        raise GameRecordError(f"game: cannot read {str(target)!r} as text ({err})") from None
+    text = read_text_file(target, "game")  # one reader: FIFOs, loops, bad UTF-8 are one line
     return GameRecord.from_text(text, source=f"game {str(target)!r}")
 
 

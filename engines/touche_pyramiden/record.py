@@ -32,7 +32,7 @@ import os
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from fechtbuch.engines.clikit import atomic_write
+from fechtbuch.engines.clikit import atomic_write, read_text_file
 from fechtbuch.engines.errors import InputError
 from fechtbuch.engines.touche_pyramiden import notation, rules
 from fechtbuch.engines.touche_pyramiden.patterns import Pattern
@@ -215,10 +215,5 @@ def _seed_ok(seed: str) -> bool:
 def read_record(path: str | os.PathLike) -> GameRecord:
     """Read a record file; a missing or malformed file is an InputError."""
     target = Path(path)
-    try:
-        text = target.read_text(encoding="utf-8")
-    except FileNotFoundError:
-        raise RecordError(f"record: no such file {str(target)!r}") from None
-    except (UnicodeDecodeError, IsADirectoryError) as err:
-        raise RecordError(f"record: cannot read {str(target)!r} as text ({err})") from None
+    text = read_text_file(target, "record")  # one reader: FIFOs, loops, bad UTF-8 are one line
     return GameRecord.from_text(text, source=f"record {str(target)!r}")

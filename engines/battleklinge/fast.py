@@ -156,11 +156,17 @@ def winner(st):
     return NO_WINNER
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def winning_move(st):
     """A move that wins at once (captures the enemy master or puts the own master
     on the enemy banner), or -1."""
-    me = st[F_TURN]
+    return winning_move_for(st, st[F_TURN])
+
+
+@njit(cache=True)
+def winning_move_for(st, me):
+    """A move with which ``me`` would win at once if it were to move now (its own
+    hand), or -1: the threat test of the search asks it for the side not to move."""
     op = 1 - me
     own = st[F_PIECES + me]
     enemy_master = st[F_MASTER + op]

@@ -32,20 +32,14 @@ stand-pat or an evasion remains (see search.py for the exactness promise).
 
 from __future__ import annotations
 
-import numpy as np
 from fechtbuch.engines.battleklinge.evaluate import evaluate
 from fechtbuch.engines.battleklinge.fast import (
-    BANNER_BIT,
-    F_HAND,
     F_HASH,
-    F_MASTER,
     F_PIECES,
     F_TURN,
     NO_WINNER,
     STATE_SIZE,
-    TARGETS,
     gen_moves,
-    lowest_square,
     make_move,
     move_card,
     move_is_pass,
@@ -53,6 +47,7 @@ from fechtbuch.engines.battleklinge.fast import (
     move_target,
     winner,
     winning_move,
+    winning_move_for,
 )
 from fechtbuch.engines.compiled import njit
 
@@ -97,28 +92,11 @@ STACK_ROWS = 11
 """Per-ply arrays of the kernel (rows of Searcher.stack)."""
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def threatens(st, color):
     """Whether ``color`` could hit at once if it were to move now, with its hand
     (the cards it plays on its next turn)."""
-    op = 1 - color
-    own = st[F_PIECES + color]
-    enemy_master = st[F_MASTER + op]
-    my_master = st[F_MASTER + color]
-    hand = st[F_HAND + color]
-    while hand:
-        card = lowest_square(hand)
-        hand &= hand - 1
-        pieces = own
-        while pieces:
-            sq = lowest_square(pieces)
-            pieces &= pieces - 1
-            targets = TARGETS[color, card, sq] & ~own
-            if targets & enemy_master:
-                return True
-            if (np.int64(1) << sq) == my_master and targets & BANNER_BIT[op]:
-                return True
-    return False
+    return winning_move_for(st, color) >= 0
 
 
 @njit(cache=True, inline="always")

@@ -1,0 +1,69 @@
+"""What a game supplies so that its exercises live in the one pack format.
+
+The pack format (docs/puzzles.md, "Pack format") is the same for every game: an
+envelope (``format``, ``version``, ``rules``, ``generator``, ``seed``,
+``command``, ``puzzles``) and puzzles with ``id``, ``n``, ``position``, ``key``,
+``line``, ``solution``, ``tags``, ``difficulty`` (plus fields of the game's own,
+declared in its schema).  The ``solution`` is the whole solution tree of the
+game's AND/OR problem: nested objects from action text to the next node; at the
+solver's nodes every action that keeps the win, at the adversary's nodes every
+reply (hidden choices included); a leaf is a string naming the rule that decides
+(``"hit"`` in Battleklinge, ``"win:<tag>"`` in the Touché games).  Whose node it is
+follows from the problem's state (``AndOrProblem.attacker_to_act``), so nodes of
+one side may follow each other (a parry, then the riposte).
+
+A game plugs in with one :class:`PackKind` (registered in
+:mod:`fechtbuch.puzzles.packkinds`); the generic code (``pack verify``, ``pack
+show``, the HTML viewer for version-2 packs, the terminal loop that plays a pack
+puzzle) reads packs only through it.  This module imports no game.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Hashable
+from dataclasses import dataclass
+from typing import Any
+
+from fechtbuch.engines.game import AndOrProblem
+
+Puzzle = dict[str, Any]
+"""One puzzle of a pack as read from JSON (validated by the schema before any kind sees it)."""
+
+
+@dataclass(frozen=True)
+class PackKind:
+    """One game's part of the pack pipeline.
+
+    ``rules`` is the value of the pack's ``rules`` field.  ``version`` is the pack
+    format version the game writes (Battleklinge's shipped packs stay version 1,
+    byte for byte; every other game writes version 2).  ``max_n`` bounds the N a
+    puzzle may claim, so verifying any valid pack is bounded before a search starts.
+    """
+
+    rules: str
+    title: str
+    version: int
+    max_n: int
+    verify_puzzle: Callable[[Puzzle, int], list[str]]
+    """Re-prove one puzzle and re-derive every derived field (``id``, ``n``, ``key``,
+    ``line``, ``solution``, ``tags``, ``difficulty``, the game's own fields) with the
+    independent verifier; one line per problem, each starting with the field name."""
+    duplicate_class: Callable[[Puzzle], Hashable]
+    """Equal for two puzzles that are the same exercise (up to the game's symmetry)."""
+    problem: Callable[[Puzzle], tuple[AndOrProblem, Any]]
+    """The puzzle's AND/OR problem and its root state (for play and the viewer)."""
+    board_text: Callable[[Any, bool], str]
+    """A state of :attr:`problem` drawn for the terminal (``True``: with colours)."""
+    board_svg: Callable[[Any], str]
+    """A state of :attr:`problem` drawn as a self-contained SVG (legible at phone size)."""
+    child: Callable[[dict, str], Any] | None = None
+    """The subtree reached by an action text from a tree node; ``None`` when the
+    action leaves the tree.  ``None`` here means exact key lookup; a game whose trees
+    group equivalent replies under one key supplies its own."""
+
+
+def tree_child(kind: PackKind, node: dict, action: str) -> Any:
+    """The subtree after ``action``, or ``None`` when the action leaves the tree."""
+    if kind.child is not None:
+        return kind.child(node, action)
+    return node.get(action)

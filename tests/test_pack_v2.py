@@ -224,3 +224,22 @@ def test_cli_verify_dispatches_by_version(pack, tmp_path):
 
 def test_unknown_rules_is_an_input_error():
     assert issubclass(UnknownRulesError, InputError)
+
+
+def test_play_takes_a_version_2_battleklinge_pack(pack, tmp_path, monkeypatch):
+    """``fechtbuch play --pack`` re-proves with the pack's terms (here pruned) and plays."""
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "xdg"))
+    pruned = copy.deepcopy(pack)
+    pruned["solution"] = SolutionMode.PRUNED.value
+    deep = pruned["puzzles"][0]
+    deep["solution"] = prune(deep["solution"])
+    path = tmp_path / "pruned.json"
+    path.write_bytes(dump_json(pruned))
+    result = run("play", "--pack", path, "--puzzle", "1", input="\n".join(deep["line"][0::2]))
+    assert result.exit_code == 0, result.output
+    assert "Treffer! Exercise solved." in result.output
+    other = copy.deepcopy(pruned)
+    other["rules"] = "touche-duell"
+    path.write_bytes(dump_json(other))
+    line = assert_one_line_error(run("play", "--pack", path))
+    assert "touche-duell" in line

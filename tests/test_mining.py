@@ -14,7 +14,7 @@ from fechtbuch.engines.paths import data_path
 from fechtbuch.puzzles.battleklinge.rating import difficulty
 from fechtbuch.puzzles.battleklinge.tags import TAGGERS, PuzzleFacts, tags_for
 from fechtbuch.puzzles.hashrng import HashRandom
-from fechtbuch.puzzles.mining import examine_game, examine_position, mirror_class
+from fechtbuch.puzzles.mining import examine_game, mirror_class
 from fechtbuch.puzzles.pack import load_pack, verify_pack
 from fechtbuch.puzzles.selection import band, quality, select
 
@@ -222,17 +222,6 @@ def test_every_motif_tag_occurs_in_mined_exercises_and_landing_is_exclusive():
             assert tags == tags_for(_facts(record))
             seen.update(tags)
     assert seen >= set(TAGGERS) - {"forced-pass"}
-
-
-def test_forced_pass_tag_on_a_hand_checked_position():
-    # Gold: student a4, master b3, hand Prim/Terz; Blau fills rank 1 (master d1) with
-    # Stoss/Bindung, whose jumps all go off the board or onto its own pieces.
-    # Prim b3-c2 takes Moulinet into Gold's hand; Blau must pass; Moulinet c2xd1.
-    pos = Position.from_text("5/S4/1M3/5/sssms g prim,terz stoss,bindung moulinet")
-    record = examine_position(pos, (2, 3))
-    assert record is not None and record["n"] == 2 and record["key"] == "prim:b3c2"
-    assert record["line"] == ["prim:b3c2", "bindung:pass", "moulinet:c2d1"]
-    assert record["tags"] == ["master-captured", "quiet-key", "forced-pass", "master-moves"]
 
 
 def test_key_only_tags_agree_with_definitions(shipped):

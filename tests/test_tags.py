@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from functools import cache
 
 import pytest
-from fechtbuch.engines.battleklinge.position import Move, Position
+from fechtbuch.engines.battleklinge.position import Position
 from fechtbuch.puzzles.battleklinge.tags import TAGGERS, PuzzleFacts
 from fechtbuch.puzzles.mining import examine_position
 
@@ -106,24 +106,12 @@ def _record(position: str) -> dict:
     return record
 
 
-def _facts(record: dict) -> PuzzleFacts:
-    key = Move.from_text(record["key"])
-    return PuzzleFacts(
-        Position.from_text(record["position"]),
-        record["n"],
-        key,
-        tuple(Move.from_text(m) for m in record["line"]),
-        record["solution"],
-        frozenset([key]),
-    )
-
-
 @pytest.mark.parametrize("row", TABLE, ids=lambda r: f"{r.tag}-{'yes' if r.present else 'no'}")
 def test_known_position(row: TagRow):
     record = _record(row.position)
     assert record["key"] == row.key
     assert (row.tag in record["tags"]) == row.present, row.why
-    assert TAGGERS[row.tag](_facts(record)) == row.present, row.why
+    assert TAGGERS[row.tag](PuzzleFacts.of_record(record)) == row.present, row.why
 
 
 def test_every_tag_has_a_present_and_an_absent_row():

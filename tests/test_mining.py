@@ -11,9 +11,9 @@ import pytest
 from clirun import run
 from fechtbuch.engines.battleklinge.position import Position
 from fechtbuch.engines.paths import data_path
+from fechtbuch.engines.seeding import HashStream
 from fechtbuch.puzzles.battleklinge.rating import difficulty
 from fechtbuch.puzzles.battleklinge.tags import TAGGERS, PuzzleFacts, tags_for
-from fechtbuch.puzzles.hashrng import HashRandom
 from fechtbuch.puzzles.mining import examine_game, mirror_class
 from fechtbuch.puzzles.pack import load_pack, verify_pack
 from fechtbuch.puzzles.selection import band, quality, select
@@ -243,13 +243,13 @@ def test_mirror_class_is_shared_by_a_position_and_its_mirror(shipped):
         assert mirror_class(pos) == mirror_class(pos.mirror())
 
 
-def test_hash_random_is_uniform_enough_and_stable():
-    rng = HashRandom("t")
+def test_hash_stream_is_uniform_enough_and_stable():
+    rng = HashStream("t")
     counts = [0] * 6
     for _ in range(6000):
         counts[rng.below(6)] += 1
     assert all(850 < c < 1150 for c in counts)
-    assert HashRandom("x").shuffled(range(5)) == HashRandom("x").shuffled(range(5))
+    assert HashStream("x").shuffled(range(5)) == HashStream("x").shuffled(range(5))
 
 
 # ---- regressions from the independent review ------------------------------------

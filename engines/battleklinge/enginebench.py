@@ -12,10 +12,12 @@ import statistics
 import time
 from collections.abc import Callable
 
+import click
 from fechtbuch.engines.battleklinge.players import STRENGTHS, Player
 from fechtbuch.engines.battleklinge.position import START_EINSTEIGER, Position
 from fechtbuch.engines.battleklinge.sampling import random_game
 from fechtbuch.engines.battleklinge.search import Searcher
+from fechtbuch.engines.clikit import int_range, seed_option
 
 
 def sample_positions(count: int, seed: int) -> list[Position]:
@@ -50,3 +52,17 @@ def run_engine_bench(positions: int, seed: int, echo: Callable[[str], None]) -> 
             f"median {statistics.median(seconds):.3f}, max {max(seconds):.3f}, "
             f"{nodes} nodes over {len(sample)} positions"
         )
+
+
+@click.command("engine")
+@click.option(
+    "--positions",
+    type=int_range(1, 1000),
+    default=40,
+    show_default=True,
+    help="Middle-game positions to search.",
+)
+@seed_option(2026, "the positions")
+def bench_engine_command(positions: int, seed: int) -> None:
+    """Engine search nodes/s and seconds per move of each strength (docs/strength.md)."""
+    run_engine_bench(positions, seed, click.echo)

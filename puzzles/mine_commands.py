@@ -22,9 +22,10 @@ from fechtbuch.engines.clikit import (
     resolve_jobs,
 )
 from fechtbuch.engines.errors import InputError
+from fechtbuch.puzzles.battleklinge.packkind import build_pack
 from fechtbuch.puzzles.mine_state import claim, load_state, state_json, state_path
 from fechtbuch.puzzles.mining import Pool, examine_game, warm_up
-from fechtbuch.puzzles.pack import build_pack, pack_bytes, schema_problems
+from fechtbuch.puzzles.pack import pack_bytes, schema_problems
 from fechtbuch.puzzles.selection import select
 from tqdm import tqdm
 

@@ -152,9 +152,9 @@ def position_of(view: View, other: Counts, pile: tuple[int, ...]) -> Position:
 
 @cache
 def _opponent_options(lunge, phase, attack, back, distance, unseen, size):
-    """(action, a hand that allows it) for every action some hand of ``size`` cards
-    from ``unseen`` allows, in the actions' natural order."""
-    seen: dict[Action, Counts] = {}
+    """(action, every hand that allows it) for every action some hand of ``size``
+    cards from ``unseen`` allows, in the actions' natural order."""
+    seen: dict[Action, list[Counts]] = {}
     for hand in sub_multisets(unseen, size):
         if phase is Phase.TURN or phase is Phase.RIPOSTE:
             actions = rules.turn_actions(lunge, back, distance, hand)
@@ -163,8 +163,8 @@ def _opponent_options(lunge, phase, attack, back, distance, unseen, size):
         else:
             actions = rules.answer_actions(phase, attack, back, hand)
         for action in actions:
-            seen.setdefault(action, hand)
-    return tuple(sorted(seen.items()))
+            seen.setdefault(action, []).append(hand)
+    return tuple((action, tuple(hands)) for action, hands in sorted(seen.items()))
 
 
 def _status_hands(position: Position, viewer: int) -> tuple[Counts | None, Counts | None]:
@@ -332,10 +332,25 @@ class SureWinProblem(AndOrProblem):
             unseen,
             view.other_size,
         )
-        for action, hand in seen:
+        for action, hands in seen:
+            yield action, view_of(self._adversary_result(view, unseen, action, hands), self.prover)
+
+    def _adversary_result(self, view: View, unseen: Counts, action: Action, hands) -> Position:
+        """The result of the opponent's ``action`` under the hand the adversary likes
+        best among ``hands`` (all allow it).  The result may depend on the rest of
+        the hand: after a parry the riposte is blocked if no card is left to act
+        with.  A result that keeps the round going is identical for every such hand
+        (P's view holds no card of the opponent's), and one that ends it with the
+        opponent's win does not depend on the hand; only a P win does, so the first
+        hand whose result is not a P win is the adversary's choice."""
+        after = None
+        for hand in hands:
             pile = cards_of(minus(unseen, hand))
             after = rules.apply_legal(position_of(view, hand, pile), action)
-            yield action, view_of(after, self.prover)
+            if not (after.phase.over and after.winner == self.prover):
+                return after
+        assert after is not None
+        return after
 
     def _hidden_choices(self, pending: Pending) -> list[tuple[Hidden, View]]:
         """P's action applied under every draw the adversary may pick and every status

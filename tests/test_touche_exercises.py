@@ -17,10 +17,12 @@ from fechtbuch.engines.touche_duell.public import root_problem
 from fechtbuch.puzzles.touche.exercises import (
     duplicate_class,
     examine,
+    examine_game,
     mirrored,
     non_trivial,
     verify_puzzle,
 )
+from fechtbuch.puzzles.touche.mine_command import BATCH_ROUNDS, Pool, state_bytes
 from fechtbuch.puzzles.touche.selection import Candidate, PoolTooSmall, select
 from fechtbuch.solver.andor_prover import ProofSearch
 
@@ -143,15 +145,16 @@ MINE = ["touche", "mine", "--n", "1", "--count", "1", "--seed", "3", "--max-node
 
 
 def test_mine_is_byte_identical_for_any_jobs_and_resumes(tmp_path):
-    """The same options give the same pack with -j 1 and -j 2; a run stopped by
-    --rounds (pool too thin, exit 2) keeps its pool, and --resume finishes it
-    with the same bytes."""
+    """The same options give the same pack with -j 1 and -j 2; a run interrupted
+    after its first batch (its state file as the batch loop writes it) and
+    continued with --resume gives the same bytes again."""
     runner = CliRunner()
     one, two, split = tmp_path / "one.json", tmp_path / "two.json", tmp_path / "split.json"
     first = runner.invoke(cli.main, [*MINE, "-j", "1", "-o", str(one), "--json"])
     assert first.exit_code == 0, first.output
     summary = orjson.loads(first.output)
-    assert summary["puzzles"] == 1 and summary["rounds"] % 8 == 0
+    assert summary["puzzles"] == 1 and summary["rounds"] % BATCH_ROUNDS == 0
+    assert summary["short"] == {}
     assert summary["command"] == "fechtbuch touche mine --n 1 --count 1 --seed 3 " + (
         "--max-nodes 1500 -o one.json"
     )
@@ -160,18 +163,34 @@ def test_mine_is_byte_identical_for_any_jobs_and_resumes(tmp_path):
     assert one.read_bytes().replace(b"one.json", b"two.json") == two.read_bytes()
     pack = orjson.loads(one.read_bytes())
     assert pack["version"] == 2 and pack["rules"] == "touche-duell" and pack["solution"] == "full"
-    assert verify_puzzle(pack["puzzles"][0], pack["max_n"]) == []
+    puzzle = pack["puzzles"][0]
+    assert verify_puzzle({k: v for k, v in puzzle.items() if k != "round"}, 3) == []
 
-    stopped = runner.invoke(cli.main, [*MINE, "--rounds", "8", "-o", str(split)])
-    partial = tmp_path / "split.json.partial"
-    if summary["rounds"] > 8:  # the first batch alone is too thin: the pool is kept
-        assert stopped.exit_code == 2 and partial.exists()
-        again = runner.invoke(cli.main, [*MINE, "-o", str(split)])
-        assert again.exit_code == 2 and "--resume" in again.output
-        resumed = runner.invoke(cli.main, [*MINE, "--resume", "-o", str(split)])
-        assert resumed.exit_code == 0, resumed.output
-    assert not partial.exists()
+    pool = Pool()
+    for game in range(BATCH_ROUNDS):
+        pool.add(examine_game((3, game, 1500)))
+    params = {"ns": [1], "count": 1, "seed": 3, "max_nodes": 1500}
+    (tmp_path / "split.json.partial").write_bytes(state_bytes(params, BATCH_ROUNDS, pool))
+    again = runner.invoke(cli.main, [*MINE, "-o", str(split)])
+    assert again.exit_code == 2 and "--resume" in again.output
+    other = runner.invoke(cli.main, [*MINE, "--count", "2", "--resume", "-o", str(split)])
+    assert other.exit_code == 2 and "other options" in other.output
+    resumed = runner.invoke(cli.main, [*MINE, "--resume", "-o", str(split)])
+    assert resumed.exit_code == 0, resumed.output
+    assert not (tmp_path / "split.json.partial").exists()
     assert split.read_bytes() == one.read_bytes().replace(b"one.json", b"split.json")
+
+
+def test_a_thin_pool_stopped_by_rounds_gives_fewer_and_says_so(tmp_path):
+    out = tmp_path / "thin.json"
+    result = CliRunner().invoke(
+        cli.main, [*MINE[:4], "--count", "5", *MINE[6:], "--rounds", "8", "-o", str(out), "--json"]
+    )
+    assert result.exit_code == 0, result.output
+    summary = orjson.loads(result.output)
+    found = summary["by_n"]["1"]
+    assert 1 <= found < 5 and summary["short"] == {"1": 5 - found}
+    assert summary["command"].endswith("--rounds 8 -o thin.json")
 
 
 def test_mine_refuses_an_existing_output_and_a_foreign_resume_state(tmp_path):

@@ -45,6 +45,7 @@ from fechtbuch.puzzles.touche.packkind import KIND
 from fechtbuch.puzzles.touche.selection import Candidate, select
 
 BATCH_ROUNDS = 8
+DEFAULT_ROUNDS = 2_000
 POOL_ROUNDS = 1.25
 """Mine until each N has exercises from this many times as many rounds as it needs."""
 STATE_FORMAT = "fechtbuch-touche-mine-state"
@@ -129,14 +130,28 @@ def _ignore_interrupts() -> None:
     signal.signal(signal.SIGINT, signal.SIG_IGN)
 
 
-def command_text(ns: tuple[int, ...], count: int, seed: int, max_nodes: int, output: Path) -> str:
+def command_text(
+    ns: tuple[int, ...], count: int, seed: int, max_nodes: int, max_rounds: int, output: Path
+) -> str:
     parts = ["fechtbuch touche mine"]
     if ns != tuple(range(1, MAX_N + 1)):
         parts += [f"--n {n}" for n in ns]
     parts += [f"--count {count}", f"--seed {seed}"]
     if max_nodes != EXAMINE_NODES:
         parts.append(f"--max-nodes {max_nodes}")
+    if max_rounds != DEFAULT_ROUNDS:
+        parts.append(f"--rounds {max_rounds}")
     return " ".join(parts + [f"-o {output.name}"])
+
+
+def reachable(pool: Pool, per_n: dict[int, int]) -> dict[int, int]:
+    """What the pack can hold: ``per_n`` when the pool is full; after ``--rounds``
+    stopped a thin pool, each N at most one exercise per round that has one (an N
+    without any is left out) -- the summary and the command say so."""
+    if pool.full(per_n):
+        return per_n
+    short = {n: min(k, pool.rounds_with(n)) for n, k in per_n.items()}
+    return {n: k for n, k in short.items() if k}
 
 
 @click.command("mine")
@@ -168,9 +183,10 @@ def command_text(ns: tuple[int, ...], count: int, seed: int, max_nodes: int, out
     "--rounds",
     "max_rounds",
     type=int_range(BATCH_ROUNDS),
-    default=2_000,
+    default=DEFAULT_ROUNDS,
     show_default=True,
-    help="Stop mining after this many rounds even if the pool is thin.",
+    help="Stop mining after this many rounds; a thin pool then gives fewer exercises "
+    "for an N (one per round that has one).",
 )
 @jobs_option
 @click.option(
@@ -240,7 +256,10 @@ def mine_command(ns, count, seed, max_nodes, max_rounds, jobs, output, resume, f
                     err=True,
                 )
         mined = time.perf_counter() - started
-        chosen = select(pool.candidates, per_n)
+        wanted = reachable(pool, per_n)
+        if not wanted:
+            raise InputError(f"--rounds: no exercise in {next_round} rounds; mine more rounds")
+        chosen = select(pool.candidates, wanted)
     except KeyboardInterrupt:
         interrupts.acknowledge()
         if workers:
@@ -257,7 +276,7 @@ def mine_command(ns, count, seed, max_nodes, max_rounds, jobs, output, resume, f
         if workers:
             workers.close()
             workers.join()
-    command = command_text(ns, count, seed, max_nodes, output)
+    command = command_text(ns, count, seed, max_nodes, max_rounds, output)
     # each exercise names its self-play round, so one can be re-mined on its own
     puzzles = [{**c.puzzle, "round": c.game} for c in chosen]
     pack = build_pack_v2(
@@ -276,6 +295,7 @@ def mine_command(ns, count, seed, max_nodes, max_rounds, jobs, output, resume, f
         "views": sum(pool.reasons.values()),
         "reasons": dict(sorted(pool.reasons.items())),
         "pool": {str(n): sum(1 for c in pool.candidates if c.puzzle["n"] == n) for n in ns},
+        "short": {str(n): k - wanted.get(n, 0) for n, k in per_n.items() if wanted.get(n, 0) < k},
         "player": PLAYER,
         "seconds_mining": round(mined, 2),
         "seconds": round(time.perf_counter() - started, 2),
@@ -294,4 +314,6 @@ def mine_command(ns, count, seed, max_nodes, max_rounds, jobs, output, resume, f
         f"({jobs} workers); pool {len(pool.candidates)} after mirror duplicates."
     )
     click.echo("Views by outcome: " + ", ".join(f"{k} {v}" for k, v in summary["reasons"].items()))
+    for n, missing in summary["short"].items():
+        click.echo(f"WARNING: {missing} fewer exercises with N={n} than --count: the pool is thin.")
     return 0

@@ -135,9 +135,11 @@ def tags_for(view: View, line: list[str]) -> list[str]:
 
 
 def difficulty(view: View, n: int, tree_nodes: int) -> float:
-    """1..10: more turns, a larger solution tree and more legal choices are harder."""
+    """1..10: more turns, a larger solution tree and more legal choices are harder.
+    The tree grows about tenfold per turn already, so N itself weighs little and
+    the tree by its logarithm (N = 1 lands near 3, N = 2 near 7, N = 3 near 9)."""
     choices = len(view_actions(view))
-    value = 1 + 2.2 * (n - 1) + 0.8 * math.log2(1 + tree_nodes) + 0.25 * (choices - 1)
+    value = 1 + 1.5 * (n - 1) + 0.35 * math.log2(1 + tree_nodes) + 0.15 * (choices - 1)
     return round(min(10.0, max(1.0, value)), 1)
 
 

@@ -21,10 +21,14 @@ from fechtbuch.puzzles.pack import (
     PackOrder,
     SolutionMode,
     build_pack_v2,
+    envelope_problems,
     load_pack,
+    order_problems,
     verify_pack,
 )
 from fechtbuch.puzzles.packkinds import UnknownRulesError
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 SHIPPED = orjson.loads(data_path("packs", "fechtuebungen.json").read_bytes())
 
@@ -224,3 +228,43 @@ def test_cli_verify_dispatches_by_version(pack, tmp_path):
 
 def test_unknown_rules_is_an_input_error():
     assert issubclass(UnknownRulesError, InputError)
+
+
+def test_play_takes_a_version_2_battleklinge_pack(pack, tmp_path, monkeypatch):
+    """``fechtbuch play --pack`` re-proves with the pack's terms (here pruned) and plays."""
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "xdg"))
+    pruned = copy.deepcopy(pack)
+    pruned["solution"] = SolutionMode.PRUNED.value
+    deep = pruned["puzzles"][0]
+    deep["solution"] = prune(deep["solution"])
+    path = tmp_path / "pruned.json"
+    path.write_bytes(dump_json(pruned))
+    result = run("play", "--pack", path, "--puzzle", "1", input="\n".join(deep["line"][0::2]))
+    assert result.exit_code == 0, result.output
+    assert "Treffer! Exercise solved." in result.output
+    other = copy.deepcopy(pruned)
+    other["rules"] = "touche-duell"
+    path.write_bytes(dump_json(other))
+    line = assert_one_line_error(run("play", "--pack", path))
+    assert "touche-duell" in line
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    picks=st.lists(
+        st.integers(0, len(SHIPPED["puzzles"]) - 1), min_size=1, max_size=8, unique=True
+    ),
+    order=st.sampled_from(list(PackOrder)),
+    swap=st.tuples(st.integers(0, 7), st.integers(0, 7)),
+)
+def test_built_packs_are_valid_and_in_their_declared_order(picks, order, swap):
+    """Whatever puzzles and order: build_pack_v2 writes a pack whose envelope holds and
+    whose order check passes; swapping two puzzles of different rank is caught."""
+    puzzles = [SHIPPED["puzzles"][i] for i in picks]
+    pack = build_pack_v2(KIND, puzzles, seed=0, command="property", max_n=3, order=order)
+    assert envelope_problems(pack) == [] and order_problems(pack) == []
+    i, j = (k % len(puzzles) for k in swap)
+    listed = pack["puzzles"]
+    listed[i], listed[j] = listed[j], listed[i]
+    differ = order.sort_key(listed[i]) != order.sort_key(listed[j])
+    assert bool(order_problems(pack)) == differ

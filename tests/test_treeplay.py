@@ -9,13 +9,14 @@ import io
 import orjson
 import pytest
 from fechtbuch.engines.battleklinge import reference
-from fechtbuch.engines.battleklinge.position import Move, Position
+from fechtbuch.engines.battleklinge.position import Position
 from fechtbuch.engines.errors import InputError
 from fechtbuch.engines.paths import data_path
 from fechtbuch.puzzles.battleklinge.packkind import KIND
 from fechtbuch.puzzles.pack import PackOrder, SolutionMode, build_pack_v2
 from fechtbuch.puzzles.packtree import PuzzleTree, count_nodes
 from fechtbuch.puzzles.treeplay import play_pack_puzzle, play_puzzle
+from pack_fixture import cut_third_attacker_move
 
 SHIPPED = orjson.loads(data_path("packs", "fechtuebungen.json").read_bytes())
 DEEP = next(p for p in SHIPPED["puzzles"] if p["n"] == 3)
@@ -98,15 +99,7 @@ def test_pruned_pack_says_when_a_move_leaves_the_stored_part():
         solution=SolutionMode.PRUNED,
     )
     puzzle = pack["puzzles"][0]
-    # walk the main line to the third attacker move and cut the tree there
-    node, pos = puzzle["solution"], Position.from_text(puzzle["position"])
-    for text in puzzle["line"][:4]:
-        node = node[text]
-        pos = reference.play(pos, Move.from_text(text))
-    keep = puzzle["line"][4]
-    node.clear()
-    node[keep] = "hit"
-    wrong = off_tree_move(node, pos)
+    keep, wrong = cut_third_attacker_move(puzzle)
     out: list[str] = []
     lines = [*puzzle["line"][0:4:2], wrong, keep]
     result = play_pack_puzzle(

@@ -13,8 +13,10 @@ acyclic, so the graph-history problem cannot arise (a cycle on the current path
 raises :class:`~fechtbuch.solver.andor.CycleError`).  New nodes start at (1, 1)
 unless decided, except the defender's last reply (no attacker turn left, and every
 attacker action spends one), which is closed at once: won iff every reply ends in
-a win.  Without that rule df-pn with uniform numbers would open every sibling of a
-node before finishing one.  No game knowledge, no move ordering beyond the
+a win; likewise an attacker node with one turn left is won iff one of its actions
+wins at once, and a node is decided by the problem's ``wins_at_once`` leaf test
+where it makes a claim.  Without these rules df-pn with uniform numbers would open every
+sibling of a node before finishing one.  No game knowledge, no move ordering beyond the
 problem's.
 """
 
@@ -71,6 +73,9 @@ class ProofSearch:
             return 0, INF
         if outcome is Outcome.LOSS:
             return INF, 0
+        at_once = self.problem.wins_at_once(state) if turns >= 1 else None
+        if at_once:
+            return 0, INF  # the problem's own leaf test: the next action wins
         if turns == 0 and self._all_count:
             if self.problem.attacker_to_act(state):
                 return INF, 0  # no action left to the attacker
@@ -78,6 +83,16 @@ class ProofSearch:
             replies = self.problem.children(state)
             self.nodes += len(replies)
             if all(self.problem.outcome(child) is Outcome.WIN for _, child in replies):
+                return 0, INF
+            return INF, 0
+        if turns == 1 and self._all_count and self.problem.attacker_to_act(state):
+            if at_once is False:
+                return INF, 0
+            # the attacker's last action: won iff one of them wins at once, so the
+            # defender's replies after the others need not be listed
+            actions = self.problem.children(state)
+            self.nodes += len(actions)
+            if any(self.problem.outcome(child) is Outcome.WIN for _, child in actions):
                 return 0, INF
             return INF, 0
         return 1, 1

@@ -15,7 +15,8 @@ KIND_MODULES: dict[str, str] = {
     "battleklinge": "fechtbuch.puzzles.battleklinge.packkind",
     "touche-pyramiden": "fechtbuch.puzzles.pyramiden.packkind",
 }
-"""``rules`` value -> module whose ``KIND`` is that game's :class:`PackKind` (add each game here)."""
+"""``rules`` value -> the module whose ``KIND`` is that game's :class:`PackKind`
+(add each game here)."""
 
 
 class UnknownRulesError(InputError):

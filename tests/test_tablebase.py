@@ -242,7 +242,7 @@ def test_distances_match_reference(tables, cards):
 
 def test_study_miner_gives_verified_puzzles(tables):
     from fechtbuch.engines.battleklinge.tablebase.studies import mine_studies
-    from fechtbuch.puzzles.pack import derived_fields, verify_puzzle
+    from fechtbuch.puzzles.battleklinge.packkind import derived_fields, verify_puzzle
 
     _, base = tables[CARD_SET_A]
     studies = mine_studies(base, count=2, distances=range(4, 3, -1))
@@ -381,5 +381,7 @@ def test_solve_command_uses_tables_and_no_tables_skips_them(tables, tables_root)
     assert (data["source"], data["distance"], data["keys"]) == ("tablebase", 1, ["ausfall:c3c5"])
     text = _run("solve", pos, "--tables", str(tables_root))
     assert text.output.startswith("From the endgame tables (exact at any distance): Gold hits in 1")
-    plain = json.loads(_run("solve", pos, "--tables", str(tables_root), "--no-tables", "--json").output)
+    plain = json.loads(
+        _run("solve", pos, "--tables", str(tables_root), "--no-tables", "--json").output
+    )
     assert "source" not in plain and plain["distance"] == 1

@@ -29,19 +29,19 @@ def test_mined_exercises_have_one_verified_key():
         assert len(plausible_fields(problem, node)) >= 2
         assert e.line == [e.key] and e.solution == {e.key: f"win:{pattern.value}"}
         assert f"in-{e.n}" in e.tags and 1 <= e.difficulty <= 3
-        assert KIND.verify_puzzle(e.to_json(), 3) == []
+        assert KIND.verify_pruned(e.to_json(), 3) == []
     assert len({(e.position) for e in exercises}) == len(exercises)
 
 
 def test_kind_refuses_a_wrong_key_and_a_wrong_tree():
     exercise = mine("1", 300, 1, 20_000)[0].to_json()
     wrong_key = dict(exercise, key="pass")
-    assert any(p.startswith("key:") for p in KIND.verify_puzzle(wrong_key, 3))
+    assert any(p.startswith("key:") for p in KIND.verify_pruned(wrong_key, 3))
     wrong_tree = dict(exercise, solution={exercise["key"]: "win:linie-x"})
-    assert any(p.startswith("solution:") for p in KIND.verify_puzzle(wrong_tree, 3))
-    assert KIND.verify_puzzle(dict(exercise, n=2), 3)[0].startswith("n:")
-    assert KIND.verify_puzzle(dict(exercise, n=4), 3)[0].startswith("n:")
-    assert KIND.verify_puzzle(dict(exercise, position="pyramiden-1 x"), 3)[0].startswith(
+    assert any(p.startswith("solution:") for p in KIND.verify_pruned(wrong_tree, 3))
+    assert KIND.verify_pruned(dict(exercise, n=2), 3)[0].startswith("n:")
+    assert KIND.verify_pruned(dict(exercise, n=4), 3)[0].startswith("n:")
+    assert KIND.verify_pruned(dict(exercise, position="pyramiden-1 x"), 3)[0].startswith(
         "position:"
     )
 

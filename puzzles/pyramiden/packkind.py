@@ -77,7 +77,9 @@ class PackProblem(AndOrProblem[PackState, NodeAction]):
         return self.inner.wins_at_once(state.node)
 
     def key(self, state: PackState) -> Hashable:
-        return self.inner.key(state.node)
+        # the exact node: play and the viewer list actions by key, and grouped keys
+        # join states whose action texts differ
+        return state.node
 
     def format_state(self, state: PackState) -> str:
         return self.inner.format_state(state.node)
@@ -135,6 +137,13 @@ def duplicate_class(puzzle: Puzzle) -> Hashable:
 
 
 def verify_puzzle(puzzle: Puzzle, max_n: int = MAX_N) -> list[str]:
+    """As :func:`verify_pruned` for a pack that claims full trees: the tree is always
+    pruned here, so that claim is a problem of its own."""
+    problems = verify_pruned(puzzle, max_n)
+    return [*problems, 'solution: pyramid packs carry pruned trees ("solution": "pruned")']
+
+
+def verify_pruned(puzzle: Puzzle, max_n: int = MAX_N) -> list[str]:
     """Re-prove one puzzle and re-derive every derived field; one line per problem."""
     try:
         view = notation.parse_view(puzzle["position"])
@@ -184,6 +193,7 @@ KIND = PackKind(
     version=2,
     max_n=MAX_N,
     verify_puzzle=verify_puzzle,
+    verify_pruned=verify_pruned,
     duplicate_class=duplicate_class,
     problem=problem_of,
     board_text=board_text,

@@ -146,7 +146,8 @@ def threat_states(count: int, label: str) -> Iterator[State]:
 def candidate_views(seed: str, count: int) -> Iterator[str]:
     """Two-player PLAY views of the seat to move from seeded games (random play, then
     threat-building play, alternately), each followed by its variant with every unseen
-    joker swapped into the discard pile."""
+    joker swapped into the discard pile (after it: an exercise found in the state itself
+    is the one kept)."""
     sources = (
         random_states(2, count, f"pyramiden-mine-{seed}"),
         threat_states(count, f"pyramiden-mine-{seed}"),
@@ -154,10 +155,10 @@ def candidate_views(seed: str, count: int) -> Iterator[str]:
     for pair in zip(*sources, strict=False):
         for state in pair:
             if state.phase is Phase.PLAY and state.pattern is not None:
+                yield notation.format_view(notation.view_of(state, state.to_move))
                 variant = jokers_seen(state)
                 if variant is not None:
                     yield notation.format_view(notation.view_of(variant, variant.to_move))
-                yield notation.format_view(notation.view_of(state, state.to_move))
 
 
 @dataclass(frozen=True)
@@ -237,17 +238,23 @@ def mine(
     progress: Callable[[str], None] | None = None,
 ) -> list[Exercise]:
     """Exercises from ``candidates`` seeded states, deduplicated by board and hand,
-    and by the key with the completing action (the same idea a move later), at most
-    ``per_n`` for each N; sorted by N, then difficulty, then id.
+    and by the key (the same idea a move later, or at another N), at most ``per_n``
+    for each N; sorted by N, then difficulty, then id.  ``progress`` also hears every
+    hundredth view examined.
 
     A view in which P has not seen every joker is examined for N = 1 only: the
     opponent's joker lifts any pyramid, so a sure Touché in 2 or 3 is rare there and
     its search is long (in trial runs every N = 2 found had every joker seen).  Once
     every N up to ``max_n`` but one has its ``per_n``, only that N is examined."""
     found: dict[str, Exercise] = {}
-    ideas: set[tuple[str, str]] = set()
+    ideas: set[str] = set()
     counts: dict[int, int] = {}
-    for view in candidate_views(seed, candidates):
+    for number, view in enumerate(candidate_views(seed, candidates), 1):
+        if progress and number % 100 == 0:
+            progress(
+                f"{number} views examined: "
+                + ", ".join(f"N={n}: {counts.get(n, 0)}" for n in range(1, max_n + 1))
+            )
         if per_n is not None and all(counts.get(n, 0) >= per_n for n in range(1, max_n + 1)):
             break
         node, _ = node_of_view(notation.parse_view(view))
@@ -264,7 +271,7 @@ def mine(
             continue
         if per_n is not None and counts.get(exercise.n, 0) >= per_n:
             continue
-        idea = (exercise.key, exercise.line[-1])
+        idea = exercise.key
         if idea in ideas:
             continue  # the same idea a few moves earlier or later
         ideas.add(idea)

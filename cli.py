@@ -35,6 +35,7 @@ from fechtbuch.puzzles.play_commands import play_command  # noqa: E402
 from fechtbuch.puzzles.pyramiden.mine_command import (  # noqa: E402
     mine_command as pyramiden_mine_command,
 )
+from fechtbuch.puzzles.pyramiden.play_command import with_pack_play  # noqa: E402
 from fechtbuch.puzzles.pyramiden.render_command import (  # noqa: E402
     render_command as pyramiden_render_command,
 )
@@ -169,6 +170,7 @@ touche_group.add_command(touche_mine_command)
 touche_group.add_command(with_pack_option(touche_group.commands["play"]))
 main.add_command(touche_group)
 main.add_command(pyramiden_group)
+pyramiden_group.add_command(with_pack_play(pyramiden_group.commands["play"]))
 pyramiden_group.add_command(pyramiden_solve_command)
 pyramiden_group.add_command(pyramiden_mine_command)
 pyramiden_group.add_command(pyramiden_render_command)

@@ -381,5 +381,7 @@ def test_solve_command_uses_tables_and_no_tables_skips_them(tables, tables_root)
     assert (data["source"], data["distance"], data["keys"]) == ("tablebase", 1, ["ausfall:c3c5"])
     text = _run("solve", pos, "--tables", str(tables_root))
     assert text.output.startswith("From the endgame tables (exact at any distance): Gold hits in 1")
-    plain = json.loads(_run("solve", pos, "--tables", str(tables_root), "--no-tables", "--json").output)
+    plain = json.loads(
+        _run("solve", pos, "--tables", str(tables_root), "--no-tables", "--json").output
+    )
     assert "source" not in plain and plain["distance"] == 1

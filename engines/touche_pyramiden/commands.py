@@ -215,6 +215,9 @@ class _Table:
         while True:
             if state.phase is Phase.CHOOSE:
                 hint = "Muster wählen: muster:linie|kvadrat|t-form|kors|kombination"
+            elif state.phase is Phase.LEAD:
+                members = ", ".join(f"beginnt:{a.field}" for a in legal)
+                hint = f"Wer beginnt für Team {cfg.team_of(seat) + 1}? {members}"
             else:
                 hint = "Zug (z.B. 7H:c3), ? alle Züge, Nummer aus der Liste, q aufgeben"
             text = click.prompt(

@@ -77,8 +77,9 @@ class SolutionMode(enum.Enum):
     FULL = "full"
     """At the solver's nodes every action that keeps the win, every adversary reply."""
     PRUNED = "pruned"
-    """Every key and every defence at the first two adversary moves; below them one
-    action per node, the branch's main line (deep studies whose full tree is huge)."""
+    """Every key and every defence at the first two adversary moves; below them at
+    least the branch's main line (deep studies whose full tree is huge; a complete
+    tree is also a valid pruned one)."""
 
 
 @dataclass(frozen=True)

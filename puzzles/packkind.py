@@ -60,7 +60,7 @@ class PackKind:
     verify_pruned: Callable[[Puzzle, int], list[str]] | None = None
     """As :attr:`verify_puzzle` for a puzzle of a pack with ``"solution": "pruned"``
     (the main line plus every defence at the first two adversary moves; below them
-    one action per node, the branch's main line).  ``None``: this game's packs must
+    at least the branch's main line).  ``None``: this game's packs must
     carry full trees, and ``pack verify`` says so."""
     child: Callable[[dict, str], Any] | None = None
     """The subtree reached by an action text from a tree node; ``None`` when the

@@ -66,8 +66,6 @@ def float_range(minimum: float | None = None, maximum: float | None = None) -> S
 INT = StrictIntRange()
 
 
-
-
 def emit_json(obj) -> None:
     """Print one JSON object (orjson, sorted keys, indented) on stdout."""
     click.echo(orjson.dumps(obj, option=orjson.OPT_SORT_KEYS | orjson.OPT_INDENT_2).decode())

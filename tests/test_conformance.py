@@ -163,6 +163,7 @@ def test_fast_rules_agree_with_the_reference(states):
             assert ref.returns(state) == g.returns(state)
             continue
         actions = list(g.legal_actions(state))
+
         # the same set of actions (each game fixes its own order; the reference may list
         # them as the rulebook does), and the same successor for each
         def text(action, state=state):

@@ -28,6 +28,12 @@ from fechtbuch.engines.compiled import njit
 
 CARD_SET_A = CARD_SETS["einsteiger"]
 CARD_SET_B = tuple(sorted(card_from_id(c) for c in ("prim", "terz", "volte", "battuta", "stoss")))
+CARD_SET_C = CARD_SETS["verteidigung"]
+"""A: every card its own mirror (mirror-reduced, no deal permutation); B: not closed
+under the mirror (full tables); C: closed, with terz and quart each other's mirror
+(mirror-reduced, the deals permute)."""
+CARD_SETS_TESTED = [CARD_SET_A, CARD_SET_B, CARD_SET_C]
+CARD_SET_IDS = ["einsteiger", "prim-terz-set", "verteidigung"]
 NONE = 25  # "no student" in the brute-force index
 
 
@@ -151,14 +157,14 @@ def tables_root(tmp_path_factory):
 def tables(tables_root):
     """Both card sets built with K <= 1 in their default folders under one root."""
     out = {}
-    for cards in (CARD_SET_A, CARD_SET_B):
+    for cards in CARD_SETS_TESTED:
         folder = table_folder(cards, tables_root)
         report = build(cards, 1, folder)
         out[cards] = (report, Tablebase.open(folder))
     return out
 
 
-@pytest.mark.parametrize("cards", [CARD_SET_A, CARD_SET_B], ids=["einsteiger", "prim-terz-set"])
+@pytest.mark.parametrize("cards", CARD_SETS_TESTED, ids=CARD_SET_IDS)
 def test_counts_match_brute_force(tables, cards):
     report, _ = tables[cards]
     ours = {s.split: (s.positions, s.won, s.lost, s.drawn) for s in report.splits}
@@ -166,9 +172,15 @@ def test_counts_match_brute_force(tables, cards):
 
 
 def test_table_sizes():
-    assert ix.positions(0, 0) == 553 * 30
-    assert ix.positions(1, 1) == 553 * 23 * 22 * 30
-    assert ix.positions(2, 2) == 553 * 253 * 210 * 30
+    assert ix.covered_positions(0, 0) == 553 * 30
+    assert ix.covered_positions(2, 2) == 553 * 253 * 210 * 30
+    plain, mirrored = ix.layout(CARD_SET_B), ix.layout(CARD_SET_A)
+    assert not plain.mirrored and mirrored.mirrored
+    assert plain.positions(1, 1) == 553 * 23 * 22 * 30
+    # 270 pairs stand for themselves and their mirror image, 13 (both masters on the
+    # c file) only for themselves: 2 * 270 + 13 = 553
+    assert (mirrored.num_pairs, mirrored.mirror_pairs) == (283, 270)
+    assert mirrored.positions(2, 2) == 283 * 253 * 210 * 30
 
 
 def _seeded(label: str, n: int) -> int:
@@ -178,22 +190,22 @@ def _seeded(label: str, n: int) -> int:
 def _samples(cards, count):
     for i in range(count):
         split = ix.splits(1)[i % 4]
-        offset = _seeded(f"tb-sample/{cards}/{i}", ix.positions(*split))
+        offset = _seeded(f"tb-sample/{cards}/{i}", ix.layout(cards).positions(*split))
         yield ix.position_at(cards, split, offset // 30, offset % 30, turn=i // 4 % 2)
 
 
-@pytest.mark.parametrize("cards", [CARD_SET_A, CARD_SET_B], ids=["einsteiger", "prim-terz-set"])
+@pytest.mark.parametrize("cards", CARD_SETS_TESTED, ids=CARD_SET_IDS)
 def test_index_round_trip(cards):
     for split in ix.splits(2):
         for i in range(200):
-            board = _seeded(f"rt/{split}/{i}", ix.boards(*split))
+            board = _seeded(f"rt/{split}/{i}", ix.layout(cards).boards(*split))
             deal = i % 30
             pos = ix.position_at(cards, split, board, deal, turn=i % 2)
             where = ix.locate(pos, cards)
             assert (where.split, where.board, where.deal) == (split, board, deal)
 
 
-@pytest.mark.parametrize("cards", [CARD_SET_A, CARD_SET_B], ids=["einsteiger", "prim-terz-set"])
+@pytest.mark.parametrize("cards", CARD_SETS_TESTED, ids=CARD_SET_IDS)
 def test_distances_match_dfpn(tables, cards):
     from fechtbuch.solver.api import solve
 
@@ -221,7 +233,7 @@ def test_distances_match_dfpn(tables, cards):
     assert checked > 150
 
 
-@pytest.mark.parametrize("cards", [CARD_SET_A, CARD_SET_B], ids=["einsteiger", "prim-terz-set"])
+@pytest.mark.parametrize("cards", CARD_SETS_TESTED, ids=CARD_SET_IDS)
 def test_distances_match_reference(tables, cards):
     _, base = tables[cards]
     solver = MemoSolver()
@@ -303,7 +315,7 @@ def test_cli_build_and_probe(tmp_path):
     assert find_tables(Position.from_text(other_cards), root=tmp_path) is None
 
 
-@pytest.mark.parametrize("cards", [CARD_SET_A, CARD_SET_B], ids=["einsteiger", "prim-terz-set"])
+@pytest.mark.parametrize("cards", CARD_SETS_TESTED, ids=CARD_SET_IDS)
 def test_draws_have_no_forced_hit(tables, cards):
     """Draws are rare (about 1 in 2,000 positions of split (1, 1)), so random samples
     miss them: take a few seeded ones and let df-pn confirm neither side forces a hit."""
@@ -381,5 +393,7 @@ def test_solve_command_uses_tables_and_no_tables_skips_them(tables, tables_root)
     assert (data["source"], data["distance"], data["keys"]) == ("tablebase", 1, ["ausfall:c3c5"])
     text = _run("solve", pos, "--tables", str(tables_root))
     assert text.output.startswith("From the endgame tables (exact at any distance): Gold hits in 1")
-    plain = json.loads(_run("solve", pos, "--tables", str(tables_root), "--no-tables", "--json").output)
+    plain = json.loads(
+        _run("solve", pos, "--tables", str(tables_root), "--no-tables", "--json").output
+    )
     assert "source" not in plain and plain["distance"] == 1

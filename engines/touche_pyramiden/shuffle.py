@@ -22,5 +22,3 @@ def check_seed(seed: str, what: str = "seed") -> str:
     if not SEED_RE.fullmatch(seed):
         raise InputError(f"{what}: expected 1-64 letters, digits or '._-', got {seed[:200]!r}")
     return seed
-
-

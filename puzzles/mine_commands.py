@@ -1,11 +1,17 @@
-"""``fechtbuch mine``: mine an exercise pack, resumable and parallel."""
+"""``fechtbuch mine``: mine an exercise pack, resumable and parallel; and
+``fechtbuch bench mine``, which mines the shipped pack again from scratch."""
 
 from __future__ import annotations
 
 import ctypes
+import json
 import multiprocessing
 import os
 import signal
+import statistics
+import subprocess
+import sys
+import tempfile
 import time
 from pathlib import Path
 
@@ -15,16 +21,20 @@ from fechtbuch.engines.battleklinge.cards import CARDS, parse_card_list
 from fechtbuch.engines.battleklinge.clitypes import CARD_LIST
 from fechtbuch.engines.clikit import (
     atomic_write,
+    dump_json,
     emit_json,
     ensure_writable,
     int_range,
     jobs_option,
     resolve_jobs,
+    runs_option,
 )
 from fechtbuch.engines.errors import InputError
+from fechtbuch.engines.paths import data_file
+from fechtbuch.puzzles.battleklinge.packkind import build_pack
 from fechtbuch.puzzles.mine_state import claim, load_state, state_json, state_path
 from fechtbuch.puzzles.mining import Pool, examine_game, warm_up
-from fechtbuch.puzzles.pack import build_pack, pack_bytes, schema_problems
+from fechtbuch.puzzles.pack import pack_bytes, schema_problems
 from fechtbuch.puzzles.selection import select
 from tqdm import tqdm
 
@@ -262,3 +272,49 @@ def mine_command(ns, count, cards_text, seed, jobs, output, resume, force, as_js
     if pool.rejected:
         click.echo(f"WARNING: {pool.rejected} candidates rejected by the verifier (not published).")
     return 0
+
+
+@click.command("mine")
+@runs_option(3, 10)
+@jobs_option
+def bench_mine_command(runs: int, jobs: int | None) -> int:
+    """Mine the shipped pack from scratch (its recorded command, into a temporary
+    folder) and print candidates/s, the yield per source and the wall time; the
+    result must equal data/packs/fechtuebungen.json byte for byte."""
+    shipped = data_file("packs", "fechtuebungen.json")
+    command = json.loads(shipped.read_bytes())["command"].split()[1:]
+    walls, summaries, identical = [], [], True
+    for _ in range(runs):
+        with tempfile.TemporaryDirectory() as tmp:
+            target = os.path.join(tmp, "fechtuebungen.json")
+            args = list(command)
+            args[args.index("-o") + 1] = target
+            jobs_args = ["-j", str(jobs)] if jobs else []
+            started = time.perf_counter()
+            done = subprocess.run(
+                [sys.executable, "-m", "fechtbuch.cli", *args, *jobs_args, "--json"],
+                capture_output=True,
+                text=True,
+                check=True,
+            )
+            walls.append(time.perf_counter() - started)
+            summaries.append(json.loads(done.stdout))
+            made = json.loads(open(target, "rb").read())
+            made["command"] = json.loads(shipped.read_bytes())["command"]
+            identical &= dump_json(made) == shipped.read_bytes()
+    summary = summaries[0]
+    examined = sum(summary["positions"].values())
+    mining = statistics.median(s["seconds_mining"] for s in summaries)
+    click.echo(
+        f"shipped pack from scratch: median wall {statistics.median(walls):.1f} s "
+        f"(process start included) over {runs} runs: " + ", ".join(f"{w:.1f}" for w in walls)
+    )
+    click.echo(
+        f"candidates examined {examined:,} in {mining:.1f} s of mining: "
+        f"{examined / mining:,.0f} positions/s"
+    )
+    for source, seen in summary["positions"].items():
+        found = summary["found"][source]
+        click.echo(f"  {source:7} {seen:6,} positions -> {found} exercises ({found / seen:.1%})")
+    click.echo("identical to data/packs/fechtuebungen.json: " + ("yes" if identical else "NO"))
+    return 0 if identical else 1

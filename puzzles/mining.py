@@ -68,7 +68,7 @@ def examine_position(pos: Position, ns: tuple[int, ...]) -> dict | None:
     problems = verify_exercise(pos, n, key)
     if problems:  # df-pn and minimax disagree: never publish; surfaced in the stats
         return {"rejected": "; ".join(problems), "position": pos.to_text()}
-    facts = PuzzleFacts(pos, n, key, tuple(line), tree, frozenset([key]))
+    facts = PuzzleFacts.of_exercise(pos, n, key, line, tree)
     feats = features(pos, n, key)
     text = pos.to_text()
     return {

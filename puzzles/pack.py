@@ -1,69 +1,108 @@
-"""Exercise packs: assembling, validating and verifying the JSON that the game reads.
+"""Exercise packs of every game: reading, validating and verifying the one pack format.
 
-Format (schema: data/schema/pack.schema.json): top level ``format``
-("fechtbuch-pack"), ``version``, ``rules``, ``generator``, ``seed``,
-``command``, ``puzzles``.  Each puzzle: ``id``, ``n``, ``position``,
-``attacker``, ``key``, ``line``, ``solution`` (the solution tree of
-docs/solver.md), ``tags``, ``difficulty``, ``cards``.  Puzzles are ordered by
-N, then difficulty, then id.
+A pack (docs/puzzles.md, "Pack format") is a JSON envelope (``format``
+"fechtbuch-pack", ``version``, ``rules``, ``generator``, ``seed``, ``command``,
+``puzzles``) whose ``rules`` names the game; each game supplies a
+:class:`~fechtbuch.puzzles.packkind.PackKind` (found by :func:`kind_for`) and this
+module reads packs only through it, so it imports no game.
 
-Every pack is checked against the schema (strict types: ``2.0`` is not an
-integer) before anything else reads it: :func:`load_pack` refuses a pack that
-fails, so no command ever meets a malformed one.  The schema is also the pack's
-declared range of N: a version-1 pack claims hits within at most :data:`MAX_N`
-own moves (what ``fechtbuch mine`` makes), so verifying any claim of a valid pack
-is bounded; a larger ``n`` is an error of the pack, found before any search.
+* Version 1 (schema data/schema/pack.schema.json): Battleklinge only, N at most 3,
+  full solution trees, ordered by N, difficulty, id.  The shipped
+  ``fechtuebungen.json`` is version 1 and stays so byte for byte.
+* Version 2 (data/schema/pack-2.schema.json): every game.  The envelope adds
+  ``max_n`` (the declared range of N, at most the kind's ``max_n``), ``order``
+  (:class:`PackOrder`) and ``solution`` (:class:`SolutionMode`: full trees, or
+  pruned to the main line plus every defence at the first two adversary moves).
+  A game's own puzzle fields are declared in the schema per ``rules`` or checked by
+  its kind.
 
-``pack verify`` (:func:`verify_pack`) re-derives every derived field of every
-puzzle and compares: ``n`` and ``key`` (exactly N, the only key), ``solution``
-(complete and correct), ``line`` (the main line), ``id``, ``attacker``,
-``cards``, ``tags`` (:func:`puzzles.battleklinge.tags.tags_for`) and ``difficulty``
-(:func:`puzzles.battleklinge.rating.difficulty`), plus order and mirror duplicates.  Only
-``generator``, ``seed`` and ``command`` are informative: they say how the pack
-was made and are not verified.
+Every pack is checked against its version's schema (strict types: ``2.0`` is not an
+integer) and its declared range before anything else reads it: :func:`load_pack`
+refuses a pack that fails with one :class:`PackError` line, so no command meets a
+malformed one, and verifying any valid pack is bounded before a search starts.
+
+``pack verify`` (:func:`verify_pack`) asks the kind to re-derive every derived field
+of every puzzle (``PackKind.verify_puzzle``, or ``verify_pruned`` for a pruned pack)
+and adds the checks that are the same for every game: unique ids, duplicates
+(``PackKind.duplicate_class``), the declared order.  Only ``generator``, ``seed``
+and ``command`` are informative: they say how the pack was made and are not verified.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
+import enum
+from collections.abc import Callable, Hashable
+from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
 
 import jsonschema
 import orjson
 from fechtbuch.engines import __version__
-from fechtbuch.engines.battleklinge.cards import COLOR_CHARS, card_id
-from fechtbuch.engines.battleklinge.position import Move, NotationError, Position
 from fechtbuch.engines.clikit import dump_json, read_json_file
 from fechtbuch.engines.errors import InputError, quote
 from fechtbuch.engines.paths import data_file, data_path
-from fechtbuch.puzzles.battleklinge.rating import difficulty, features
-from fechtbuch.puzzles.battleklinge.tags import PuzzleFacts, tags_for
-from fechtbuch.puzzles.mining import mirror_class, puzzle_id
-from fechtbuch.solver.verify import main_line as verifier_main_line
-from fechtbuch.solver.verify import verify_exercise, verify_tree
+from fechtbuch.puzzles.packkind import PackKind, Puzzle
+from fechtbuch.puzzles.packkinds import kind_for
 
 PACK_FORMAT = "fechtbuch-pack"
 PACK_VERSION = 1
+"""The version ``fechtbuch mine`` writes for Battleklinge (the shipped pack's)."""
 MAX_N = 3
 """The largest N a version-1 pack may claim (the schema's maximum of ``n``)."""
-PUZZLE_FIELDS = (
-    "id",
-    "n",
-    "position",
-    "attacker",
-    "key",
-    "line",
-    "solution",
-    "tags",
-    "difficulty",
-    "cards",
-)
 SCHEMA_PATH = data_file("schema", "pack.schema.json")
+SCHEMA_PATHS = {1: SCHEMA_PATH, 2: data_file("schema", "pack-2.schema.json")}
+"""Each pack format version's schema."""
 
 
 class PackError(InputError):
-    """A pack file that is not a pack at all (unreadable, not JSON, wrong format)."""
+    """A pack file that is not a valid pack: unreadable, not JSON, wrong format or
+    version, a schema violation, a claim outside its declared range."""
+
+
+class PackOrder(enum.Enum):
+    """The declared order of a version-2 pack's puzzles (version 1: always by N)."""
+
+    BY_N = "n,difficulty,id"
+    DEEPEST_FIRST = "-n,difficulty,id"
+
+    def sort_key(self, puzzle: Puzzle) -> tuple:
+        n = puzzle["n"] if self is PackOrder.BY_N else -puzzle["n"]
+        return (n, puzzle["difficulty"], puzzle["id"])
+
+
+class SolutionMode(enum.Enum):
+    """What a version-2 pack's solution trees hold (version 1: always full)."""
+
+    FULL = "full"
+    """At the solver's nodes every action that keeps the win, every adversary reply."""
+    PRUNED = "pruned"
+    """Every key and every defence at the first two adversary moves; below them one
+    action per node, the branch's main line (deep studies whose full tree is huge)."""
+
+
+@dataclass(frozen=True)
+class PackTerms:
+    """What a pack's envelope declares, the same for both versions."""
+
+    version: int
+    rules: str
+    max_n: int
+    order: PackOrder
+    solution: SolutionMode
+
+    @classmethod
+    def of(cls, pack: dict) -> PackTerms:
+        """The terms of a schema-valid pack (version 1 has fixed ones)."""
+        if pack["version"] == 1:
+            return cls(1, pack["rules"], MAX_N, PackOrder.BY_N, SolutionMode.FULL)
+        return cls(
+            2,
+            pack["rules"],
+            pack["max_n"],
+            PackOrder(pack["order"]),
+            SolutionMode(pack["solution"]),
+        )
 
 
 def _is_integer(checker, instance) -> bool:
@@ -78,21 +117,33 @@ StrictValidator = jsonschema.validators.extend(
 
 
 @cache
-def _validator() -> jsonschema.Draft202012Validator:
-    return StrictValidator(orjson.loads(SCHEMA_PATH.read_bytes()))
+def _validator(version: int = 1) -> jsonschema.Draft202012Validator:
+    return StrictValidator(orjson.loads(SCHEMA_PATHS[version].read_bytes()))
 
 
-def build_pack(selected: list[dict], seed: int, command: str) -> dict:
-    puzzles = [{k: c[k] for k in PUZZLE_FIELDS} for c in selected]
-    puzzles.sort(key=lambda p: (p["n"], p["difficulty"], p["id"]))
+def build_pack_v2(
+    kind: PackKind,
+    puzzles: list[Puzzle],
+    *,
+    seed: int,
+    command: str,
+    max_n: int,
+    order: PackOrder = PackOrder.BY_N,
+    solution: SolutionMode = SolutionMode.FULL,
+    generator: str = "fechtbuch",
+) -> dict:
+    """A version-2 pack of ``kind``'s puzzles, sorted by ``order`` (for every game's miner)."""
     return {
         "format": PACK_FORMAT,
-        "version": PACK_VERSION,
-        "rules": "battleklinge",
-        "generator": {"name": "fechtbuch", "version": __version__},
+        "version": 2,
+        "rules": kind.rules,
+        "generator": {"name": generator, "version": __version__},
         "seed": seed,
         "command": command,
-        "puzzles": puzzles,
+        "max_n": max_n,
+        "order": order.value,
+        "solution": solution.value,
+        "puzzles": sorted(puzzles, key=order.sort_key),
     }
 
 
@@ -100,121 +151,94 @@ def pack_bytes(pack: dict) -> bytes:
     return dump_json(pack)
 
 
+def _version_problem(pack) -> str | None:
+    version = pack.get("version") if isinstance(pack, dict) else None
+    if type(version) is int and version in SCHEMA_PATHS:
+        return None
+    return f"version: {version!r} is not a pack format version (one of {sorted(SCHEMA_PATHS)})"
+
+
 def schema_problems(pack) -> list[str]:
-    """One line per schema violation, with its JSON path."""
+    """One line per violation of the schema of the pack's version, with its JSON path."""
+    problem = _version_problem(pack)
+    if problem is not None:
+        return [f"schema: {problem}"]
     problems = []
-    for error in sorted(_validator().iter_errors(pack), key=lambda e: list(e.absolute_path)):
+    errors = _validator(pack["version"]).iter_errors(pack)
+    for error in sorted(errors, key=lambda e: [str(p) for p in e.absolute_path]):
         path = "/".join(str(p) for p in error.absolute_path) or "(top)"
         message = error.message if len(error.message) < 160 else error.message[:157] + "..."
         problems.append(f"schema: {path}: {message}")
     return problems
 
 
-def verify_puzzle(puzzle: dict, max_n: int = MAX_N) -> list[str]:
-    """Re-prove one puzzle with the independent verifier; one line per problem.
-
-    ``max_n`` is the declared range of the puzzle's pack: the verifier's work grows
-    steeply with N, so a claim beyond it is refused before any search."""
+def range_problems(pack: dict, kind: PackKind) -> list[str]:
+    """The declared range of a schema-valid pack: every ``n`` at most ``max_n``, and
+    ``max_n`` at most what the game allows (so verification is bounded)."""
+    terms = PackTerms.of(pack)
     problems = []
-    try:
-        pos = Position.from_text(puzzle["position"])
-        key = Move.from_text(puzzle["key"])
-        line = [Move.from_text(m) for m in puzzle["line"]]
-    except NotationError as err:
-        return [str(err)]
-    n = puzzle["n"]
-    if not 1 <= n <= max_n:  # the schema says so; checked again for callers without it
-        return [f"n: {n} is outside this pack's range 1-{max_n}"]
-    if puzzle["id"] != puzzle_id(puzzle["position"], n, puzzle["key"]):
-        problems.append(f"id: expected {puzzle_id(puzzle['position'], n, puzzle['key'])}")
-    if puzzle["attacker"] != COLOR_CHARS[pos.turn]:
-        problems.append("attacker: not the side to move")
-    if puzzle["cards"] != [card_id(c) for c in pos.cards]:
-        problems.append("cards: not the five cards of the position")
-    if not line or line[0] != key:
-        problems.append("line: must start with the key")
-    exercise_problems = [_field_of(p) for p in verify_exercise(pos, n, key)]
-    problems += exercise_problems
-    if exercise_problems:
-        return problems  # the tree and line of a position without an exact-N hit mean nothing
-    problems += [f"solution: {p}" for p in verify_tree(pos, puzzle["solution"], n)]
-    problems += _line_problems(pos, line, puzzle["solution"])
-    expected_line = verifier_main_line(pos, n)
-    if puzzle["line"] != expected_line:
-        problems.append(f"line: not the main line; expected {' '.join(expected_line)}")
-        return problems  # tags are facts of the main line: without it they mean nothing
-    return problems + derived_field_problems(puzzle, pos, key, line)
-
-
-def derived_fields(
-    puzzle: dict, pos: Position, key: Move, line: list[Move]
-) -> tuple[list[str], float]:
-    """``tags`` and ``difficulty`` of a puzzle (for a puzzle made elsewhere, such as a
-    tablebase study, and for verification), by the functions mining uses."""
-    n = puzzle["n"]
-    facts = PuzzleFacts(pos, n, key, tuple(line), puzzle["solution"], frozenset([key]))
-    return tags_for(facts), difficulty(features(pos, n, key))
-
-
-def derived_field_problems(puzzle: dict, pos: Position, key: Move, line: list[Move]) -> list[str]:
-    """``tags`` and ``difficulty`` recomputed by the functions that mining used, for a
-    puzzle whose key, line and tree are already verified."""
-    problems = []
-    expected_tags, expected_difficulty = derived_fields(puzzle, pos, key, line)
-    if puzzle["tags"] != expected_tags:
-        problems.append(f"tags: {puzzle['tags']} but recomputed {expected_tags}")
-    if puzzle["difficulty"] != expected_difficulty:
-        problems.append(f"difficulty: {puzzle['difficulty']} but recomputed {expected_difficulty}")
+    if terms.max_n > kind.max_n:
+        problems.append(
+            f"max_n: {terms.max_n} is above the largest N of {kind.title} packs ({kind.max_n})"
+        )
+    for number, puzzle in enumerate(pack["puzzles"], 1):
+        if puzzle["n"] > terms.max_n:
+            problems.append(
+                f"puzzle {number} ({puzzle['id']}): n: {puzzle['n']} is above the pack's "
+                f"max_n {terms.max_n}"
+            )
     return problems
 
 
-def _field_of(problem: str) -> str:
-    """The verifier's exercise problems, prefixed with the field whose claim fails."""
-    if problem.startswith("keys are"):
-        return f"key: {problem}"
-    if problem.startswith("position"):
-        return f"position: {problem}"
-    return f"n: {problem}"
-
-
-def _line_problems(pos: Position, line: list[Move], tree) -> list[str]:
-    """The line must follow the tree and end in a hit."""
-    node = tree
-    for i, move in enumerate(line):
-        text = move.to_text()
-        if not isinstance(node, dict) or text not in node:
-            return [f"line: move {i + 1} {text!r} leaves the solution tree"]
-        node = node[text]
-    return [] if node == "hit" else ["line: does not end in a hit"]
-
-
-def verify_pack(pack, progress: Callable[[], None] | None = None) -> list[str]:
-    """All problems of a pack: schema, every puzzle (every derived field re-derived),
-    ids, mirror duplicates, order.  ``progress`` is called after each puzzle."""
+def envelope_problems(pack) -> list[str]:
+    """Schema, then the declared range: everything checked before a search starts.
+    A pack whose ``rules`` names no game raises the kind's one-line ``InputError``."""
     problems = schema_problems(pack)
     if problems:
         return problems
-    classes: dict[str, str] = {}
+    return range_problems(pack, kind_for(pack["rules"]))
+
+
+def verify_pack(pack, progress: Callable[[], None] | None = None) -> list[str]:
+    """All problems of a pack: envelope, every puzzle (every derived field re-derived
+    by its game's kind), ids, duplicates, order.  ``progress`` is called after each
+    puzzle."""
+    problems = envelope_problems(pack)
+    if problems:
+        return problems
+    terms = PackTerms.of(pack)
+    kind = kind_for(terms.rules)
+    verify = kind.verify_puzzle
+    if terms.solution is SolutionMode.PRUNED:
+        if kind.verify_pruned is None:
+            return [f"solution: {kind.title} packs must carry full solution trees"]
+        verify = kind.verify_pruned
+    classes: dict[Hashable, str] = {}
     ids: dict[str, int] = {}
     for number, puzzle in enumerate(pack["puzzles"], 1):
         label = f"puzzle {number} ({puzzle['id']})"
-        problems += [f"{label}: {p}" for p in verify_puzzle(puzzle)]
+        problems += [f"{label}: {p}" for p in verify(puzzle, terms.max_n)]
         if progress is not None:
             progress()
         if puzzle["id"] in ids:
             problems.append(f"{label}: id: same id as puzzle {ids[puzzle['id']]}")
         ids.setdefault(puzzle["id"], number)
-        try:
-            cls = mirror_class(Position.from_text(puzzle["position"]))
-        except NotationError:
+        cls = kind.duplicate_class(puzzle)
+        if cls is None:
             continue
         if cls in classes:
             problems.append(f"{label}: same as {classes[cls]} up to the mirror")
         classes.setdefault(cls, label)
-    order = [(p["n"], p["difficulty"], p["id"]) for p in pack["puzzles"]]
-    if order != sorted(order):
-        problems.append("puzzles: not ordered by n, difficulty, id")
-    return problems
+    return problems + order_problems(pack)
+
+
+def order_problems(pack: dict) -> list[str]:
+    """The puzzles of a schema-valid pack in its declared order (version 1: by N)."""
+    order = PackTerms.of(pack).order
+    keys = [order.sort_key(p) for p in pack["puzzles"]]
+    if keys == sorted(keys):
+        return []
+    return [f"puzzles: not ordered by {order.value.replace(',', ', ')}"]
 
 
 def shipped_pack_path(reference: str) -> Path | None:
@@ -245,16 +269,27 @@ def find_puzzle(pack: dict, reference: str) -> tuple[int, dict]:
 
 
 def load_pack(path, what: str = "pack") -> dict:
-    """Read a pack file and check it against the schema; the one way commands get a
-    pack.  Anything wrong is one :class:`PackError` line: the first schema problem
-    with its JSON path, and how many more there are."""
+    """Read a pack file of any version and game and check its envelope (schema, rules,
+    declared range); the one way commands get a pack.  Anything wrong is one
+    :class:`PackError` line: the first problem with its JSON path or field, and how
+    many more there are; unknown ``rules`` is the kind registry's one line."""
     data = read_json_file(path, what)
     if not isinstance(data, dict) or data.get("format") != PACK_FORMAT:
         raise PackError(
             f"{what}: {quote(str(path))} is not a fechtbuch pack (format must be {PACK_FORMAT!r})"
         )
-    problems = schema_problems(data)
+    version_problem = _version_problem(data)
+    if version_problem is not None:
+        raise PackError(f"{what}: {quote(str(path))}: {version_problem}")
+    if data["version"] == 2 and isinstance(data.get("rules"), str):
+        kind_for(data["rules"])  # an unknown game is named before its schema problems
+    problems = envelope_problems(data)
     if problems:
         more = f" (and {len(problems) - 1} more)" if len(problems) > 1 else ""
         raise PackError(f"{what}: {quote(str(path))}: {problems[0]}{more}")
     return data
+
+
+def pack_kind(pack: dict) -> PackKind:
+    """The kind of a loaded pack."""
+    return kind_for(pack["rules"])

@@ -1,14 +1,22 @@
-"""``fechtbuch pack``: tools for exercise packs (verify, show)."""
+"""``fechtbuch pack``: tools for exercise packs of every game (verify, show)."""
 
 from __future__ import annotations
 
 from pathlib import Path
 
 import click
-from fechtbuch.engines.battleklinge.position import Position
-from fechtbuch.engines.battleklinge.textboard import draw_position
 from fechtbuch.engines.clikit import emit_json
-from fechtbuch.puzzles.pack import find_puzzle, load_pack, shipped_pack_path, verify_pack
+from fechtbuch.puzzles.pack import (
+    PackOrder,
+    PackTerms,
+    SolutionMode,
+    find_puzzle,
+    load_pack,
+    pack_kind,
+    shipped_pack_path,
+    verify_pack,
+)
+from fechtbuch.puzzles.packtree import PuzzleTree, count_nodes
 
 
 class PackFileType(click.ParamType):
@@ -52,15 +60,18 @@ def pack() -> None:
 @click.argument("pack_file", metavar="PACK", type=PACK_FILE)
 @click.option("--json", "as_json", is_flag=True, help="Print the problems as JSON.")
 def pack_verify(pack_file: Path, as_json: bool) -> int:
-    """Check PACK completely, with the independent minimax verifier.
+    """Check PACK completely, with its game's independent verifier.
 
-    Schema first (exit 2 if it fails: strict types, N at most 3).  Then every
-    derived field of every puzzle is re-derived and compared: re-proved
-    (exactly N, one key); every solution tree complete and correct (every
-    winning attacker alternative listed and none that fails, every defender
-    reply present, every "hit" a real hit); the main line; id, attacker,
-    cards; tags and difficulty recomputed; mirror duplicates; order.  One line
-    per problem naming the puzzle and the field; exit 1 on any.  Only
+    Any version and game: the pack's 'rules' field names the game.  First the
+    envelope (exit 2 if it fails): the schema of its version with strict types,
+    a known game, every N within the declared max_n (version 1: at most 3) and
+    max_n within what the game allows.  Then every derived field of every
+    puzzle is re-derived and compared: re-proved (exactly N, one key); every
+    solution tree correct and complete (or, for "solution": "pruned", complete
+    for the first two defences and the main line below); the main line; the
+    id and the game's own fields; tags and difficulty recomputed; duplicate
+    ids and duplicates up to the game's symmetry; the declared order.  One
+    line per problem naming the puzzle and the field; exit 1 on any.  Only
     generator, seed and command are informative and not checked.
 
     \b
@@ -68,7 +79,7 @@ def pack_verify(pack_file: Path, as_json: bool) -> int:
     """
     from tqdm import tqdm
 
-    data = load_pack(pack_file)  # schema first: a malformed pack is exit 2, before any search
+    data = load_pack(pack_file)  # the envelope first: a malformed pack is exit 2, before any search
     puzzles = data["puzzles"]
     with tqdm(total=len(puzzles), desc="verifying", unit=" puzzles", disable=None) as bar:
         problems = verify_pack(data, progress=lambda: bar.update(1))
@@ -82,20 +93,7 @@ def pack_verify(pack_file: Path, as_json: bool) -> int:
     return 1 if problems else 0
 
 
-def _count_nodes(node) -> tuple[int, int]:
-    """(attacker nodes, defender replies) in a solution tree."""
-    if node == "hit":
-        return 0, 0
-    attackers, replies = 1, 0
-    for defender in node.values():
-        if defender == "hit":
-            continue
-        replies += len(defender)
-        for sub in defender.values():
-            a, r = _count_nodes(sub)
-            attackers += a
-            replies += r
-    return attackers, replies
+ORDER_WORDS = {PackOrder.BY_N: "by N", PackOrder.DEEPEST_FIRST: "deepest first"}
 
 
 @pack.command("show")
@@ -109,34 +107,46 @@ def _count_nodes(node) -> tuple[int, int]:
     help="Draw one puzzle (its id, or its number in the list) with its solution.",
 )
 def pack_show(pack_file: Path, puzzle_ref: str | None) -> None:
-    """A readable summary of PACK, or one puzzle drawn with its solution."""
+    """A readable summary of PACK (any game), or one puzzle drawn with its solution.
+
+    \b
+      fechtbuch pack show fechtuebungen
+      fechtbuch pack show fechtuebungen --puzzle 1
+    """
     data = load_pack(pack_file)
+    kind = pack_kind(data)
+    terms = PackTerms.of(data)
     puzzles = data["puzzles"]
     if puzzle_ref is None:
-        click.echo(f"{pack_file}: {len(puzzles)} exercises, seed {data['seed']}")
+        click.echo(f"{pack_file}: {len(puzzles)} exercises ({kind.title}), seed {data['seed']}")
+        click.echo(
+            f"format: version {terms.version}, N up to {terms.max_n}, "
+            f"{ORDER_WORDS[terms.order]}, {terms.solution.value} solution trees"
+        )
         click.echo(f"made by: {data['command']}")
-        click.echo(f"{'#':>3}  {'id':14}  N  side  diff  tags")
+        click.echo(f"{'#':>3}  {'id':14}  {'N':>2}  diff  tags")
         for number, p in enumerate(puzzles, 1):
-            side = "Gold" if p["attacker"] == "g" else "Blau"
             click.echo(
-                f"{number:>3}  {p['id']:14}  {p['n']}  {side}  {p['difficulty']:4.1f}  "
+                f"{number:>3}  {p['id']:14}  {p['n']:>2}  {p['difficulty']:4.1f}  "
                 + ", ".join(p["tags"])
             )
         return
     _, p = find_puzzle(data, puzzle_ref)
-    side = "Gold" if p["attacker"] == "g" else "Blau"
+    tree = PuzzleTree(kind, p)
     click.echo(
-        f"{p['id']}: {side} to move hits in {p['n']} (difficulty {p['difficulty']}; "
-        + ", ".join(p["tags"])
-        + ")"
+        f"{p['id']}: the side to move wins within {p['n']} own turns, whatever the defence "
+        f"(difficulty {p['difficulty']}; " + ", ".join(p["tags"]) + ")"
     )
     click.echo(p["position"])
     click.echo("")
-    click.echo(draw_position(Position.from_text(p["position"])))
+    click.echo(kind.board_text(tree.root.state, False))
     click.echo("")
     click.echo(f"Solution: {p['key']}")
     click.echo("Main line: " + " ".join(p["line"]))
-    attackers, replies = _count_nodes(p["solution"])
-    click.echo(
-        f"Solution tree: {attackers} attacker positions, {replies} defender replies covered."
+    inner, leaves = count_nodes(p["solution"])
+    stored = (
+        "pruned to the main line below the first two defences"
+        if (terms.solution is SolutionMode.PRUNED)
+        else "complete"
     )
+    click.echo(f"Solution tree ({stored}): {inner} positions, {leaves} decided ends.")

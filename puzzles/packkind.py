@@ -49,13 +49,19 @@ class PackKind:
     ``line``, ``solution``, ``tags``, ``difficulty``, the game's own fields) with the
     independent verifier; one line per problem, each starting with the field name."""
     duplicate_class: Callable[[Puzzle], Hashable]
-    """Equal for two puzzles that are the same exercise (up to the game's symmetry)."""
+    """Equal for two puzzles that are the same exercise (up to the game's symmetry);
+    ``None`` for a puzzle that has no class (unreadable: its verification says so)."""
     problem: Callable[[Puzzle], tuple[AndOrProblem, Any]]
     """The puzzle's AND/OR problem and its root state (for play and the viewer)."""
     board_text: Callable[[Any, bool], str]
     """A state of :attr:`problem` drawn for the terminal (``True``: with colours)."""
     board_svg: Callable[[Any], str]
     """A state of :attr:`problem` drawn as a self-contained SVG (legible at phone size)."""
+    verify_pruned: Callable[[Puzzle, int], list[str]] | None = None
+    """As :attr:`verify_puzzle` for a puzzle of a pack with ``"solution": "pruned"``
+    (the main line plus every defence at the first two adversary moves; below them
+    one action per node, the branch's main line).  ``None``: this game's packs must
+    carry full trees, and ``pack verify`` says so."""
     child: Callable[[dict, str], Any] | None = None
     """The subtree reached by an action text from a tree node; ``None`` when the
     action leaves the tree.  ``None`` here means exact key lookup; a game whose trees

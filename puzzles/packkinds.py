@@ -14,7 +14,8 @@ from fechtbuch.puzzles.packkind import PackKind
 KIND_MODULES: dict[str, str] = {
     "battleklinge": "fechtbuch.puzzles.battleklinge.packkind",
 }
-"""``rules`` value -> module whose ``KIND`` is that game's :class:`PackKind` (add each game here)."""
+"""``rules`` value -> the module whose ``KIND`` is that game's :class:`PackKind`
+(add each game here)."""
 
 
 class UnknownRulesError(InputError):

@@ -23,7 +23,7 @@ from fechtbuch.engines.battleklinge.terminal.session import (
 )
 from fechtbuch.engines.clikit import INT, ensure_writable, float_range
 from fechtbuch.engines.errors import InputError
-from fechtbuch.puzzles.pack import find_puzzle, verify_puzzle
+from fechtbuch.puzzles.pack import PackTerms, SolutionMode, find_puzzle
 from fechtbuch.puzzles.pack_commands import PACK_FILE
 from fechtbuch.puzzles.viewer import check_pack
 
@@ -191,12 +191,21 @@ def play_command(
     common = dict(flip=flip, warnings=not no_warnings)
 
     if pack_file:
-        from fechtbuch.puzzles.pack import load_pack
+        from fechtbuch.puzzles.pack import load_pack, pack_kind
 
         pack = load_pack(pack_file)
-        check_pack(pack)
+        terms = PackTerms.of(pack)
+        if terms.rules != "battleklinge":
+            raise InputError(
+                f"pack: a {terms.rules!r} pack; play it with that game's 'play --pack'"
+            )
+        if terms.version == 1:
+            check_pack(pack)
         number, puzzle = _pick_puzzle(pack, puzzle_ref, take_next, record)
-        problems = verify_puzzle(puzzle)  # the game trusts the tree: re-prove it first
+        kind = pack_kind(pack)
+        verify = kind.verify_pruned if terms.solution is SolutionMode.PRUNED else None
+        verify = verify or kind.verify_puzzle
+        problems = verify(puzzle, terms.max_n)  # the game trusts the tree: re-prove it first
         if problems:
             raise InputError(f"pack: exercise {number} ({puzzle['id']}) is unsound: {problems[0]}")
         start = Position.from_text(puzzle["position"])

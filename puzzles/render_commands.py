@@ -12,8 +12,8 @@ from fechtbuch.engines.battleklinge.position import Move, Position
 from fechtbuch.engines.battleklinge.svg import render_svg
 from fechtbuch.engines.clikit import atomic_write, int_range
 from fechtbuch.engines.errors import InputError
-from fechtbuch.puzzles import viewer
-from fechtbuch.puzzles.pack import load_pack
+from fechtbuch.puzzles import viewer, viewer2
+from fechtbuch.puzzles.pack import load_pack, pack_kind
 from fechtbuch.puzzles.pack_commands import PACK_FILE
 
 OUTPUT = click.Path(dir_okay=False, writable=True)
@@ -62,15 +62,19 @@ def render(position: Position, move: Move | None, flip: bool, output: str, force
 def pack_html(pack_file: Path, output: str | None, force: bool) -> None:
     """Write one self-contained HTML page to browse PACK and try its puzzles.
 
-    No network and no other files: open it in any browser.  Click a piece,
-    then its target; the page says at once whether the sure path still holds.
+    No network and no other files: open it in any browser.  Any game: a
+    version-1 (Battleklinge) pack gets the board you click on (a piece, then
+    its target); a version-2 pack a page that offers the legal actions as
+    buttons.  Either way the defence answers with the longest resistance and
+    the page says at once whether the sure path still holds.
 
     \b
       fechtbuch pack html fechtuebungen            # writes fechtuebungen.html
     """
     output = output or f"{Path(pack_file).stem}.html"
     data = load_pack(pack_file)
-    atomic_write(output, viewer.pack_html(data).encode(), force)
+    page = viewer.pack_html(data) if data["version"] == 1 else viewer2.pack2_html(data)
+    atomic_write(output, page.encode(), force)
     click.echo(f"wrote {output} ({len(data['puzzles'])} puzzles)")
 
 
@@ -110,20 +114,37 @@ def pack_svg(
     in pack order), so the README's links stay put when a pack is re-made.
     """
     data = load_pack(pack_file)
-    viewer.check_pack(data)
-    puzzles = data["puzzles"]
+    if data["version"] == 1:
+        viewer.check_pack(data)
+    elif key:
+        raise InputError("--key: only for version-1 (Battleklinge) packs")
+    kind = pack_kind(data)
+    for number, puzzle in _chosen(data["puzzles"], count, numbers):
+        target = Path(directory) / f"puzzle-{puzzle['n']}-{number:02d}.svg"
+        if data["version"] == 1:
+            svg = _battleklinge_svg(puzzle, number, key)
+        else:
+            svg = kind.board_svg(kind.problem(puzzle)[1])  # any game: the start, no arrow
+        atomic_write(target, svg.encode(), force)
+        click.echo(f"wrote {target}")
+
+
+def _chosen(puzzles: list, count: int | None, numbers: tuple[int, ...]):
+    """(number, puzzle) of the first ``count`` puzzles, only ``numbers`` if given."""
     for number in numbers:
         if number > len(puzzles):
             raise InputError(f"--puzzle: puzzle {number} does not exist; PACK has {len(puzzles)}")
     for number, puzzle in enumerate(puzzles[:count], start=1):
-        if numbers and number not in numbers:
-            continue
-        position = Position.from_text(puzzle["position"])
-        move = Move.from_text(puzzle["key"]) if key else None
-        target = Path(directory) / f"puzzle-{puzzle['n']}-{number:02d}.svg"
-        school, n = COLOR_NAMES[position.turn], puzzle["n"]
-        note = f"Puzzle {number}: {school} to move and hit in {n} (Treffer in {n})."
-        if key:
-            note += f" Key: {puzzle['key']}."
-        atomic_write(target, render_svg(position, move, note=note).encode(), force)
-        click.echo(f"wrote {target}")
+        if not numbers or number in numbers:
+            yield number, puzzle
+
+
+def _battleklinge_svg(puzzle: dict, number: int, key: bool) -> str:
+    """A version-1 puzzle's diagram with its caption (and the key's arrow)."""
+    position = Position.from_text(puzzle["position"])
+    move = Move.from_text(puzzle["key"]) if key else None
+    school, n = COLOR_NAMES[position.turn], puzzle["n"]
+    note = f"Puzzle {number}: {school} to move and hit in {n} (Treffer in {n})."
+    if key:
+        note += f" Key: {puzzle['key']}."
+    return render_svg(position, move, note=note)

@@ -472,49 +472,14 @@
     restart();
   }
 
-  // At most two decimals, no trailing zeros (JSON 3.0 arrives as 3 anyway).
-  const shortNumber = (x) => String(Math.round(x * 100) / 100);
-
-  function buildList() {
-    const body = el("list-body");
-    DATA.puzzles.forEach((p, index) => {
-      const row = document.createElement("tr");
-      row.className = "row";
-      row.dataset.index = index;
-      const cells = [String(index + 1), String(p.n), "", shortNumber(p.difficulty), ""];
-      cells.forEach((text, i) => {
-        const td = document.createElement("td");
-        td.textContent = text;
-        if (i === 2) {
-          for (const tag of p.tags) {
-            const span = document.createElement("span");
-            span.className = "tag";
-            span.textContent = tag;
-            td.appendChild(span);
-          }
-        }
-        if (i === 4) td.className = "state";
-        row.appendChild(td);
-      });
-      row.tabIndex = 0;
-      row.addEventListener("click", () => selectPuzzle(index));
-      row.addEventListener("keydown", (event) => {
-        if (event.key === "Enter" || event.key === " ") { event.preventDefault(); selectPuzzle(index); }
-      });
-      body.appendChild(row);
-    });
-  }
+  const shortNumber = window.fbCommon.shortNumber;
 
   // ---- automated checks, run only when the URL asks for them ------------------
   // #selftest=<JSON {puzzle, actions}> plays moves and presses buttons through the
   // UI (DOM click events on squares and buttons) and writes what the page said into
   // <pre id="selftest-result">; #rulestest=<JSON [positions]> writes the legal
   // moves and successor positions for comparison with the Python reference.
-  function tick() { return new Promise((resolve) => setTimeout(resolve, 40)); }
-  async function until(condition) {
-    for (let i = 0; i < 500 && !condition(); i++) await tick();
-  }
-  function click(node) { node.dispatchEvent(new MouseEvent("click", { bubbles: true })); }
+  const { until, click, writeResult } = window.fbCommon;
 
   async function selfTest(spec) {
     // spec: {puzzle: index, actions: [move text | "click:<square>" | "takeback" | "step" |
@@ -565,15 +530,6 @@
     });
   }
 
-  function writeResult(id, value) {
-    const pre = document.createElement("pre");
-    pre.id = id;
-    pre.hidden = true;
-    pre.textContent = JSON.stringify({ value, errors: window.fbErrors || [] });
-    document.body.appendChild(pre);
-    document.title = id + " done";
-  }
-
   async function runChecks() {
     const hash = decodeURIComponent(location.hash.slice(1));
     if (hash.startsWith("selftest=")) {
@@ -592,7 +548,7 @@
   el("takeback").addEventListener("click", takeBack);
   el("hint").addEventListener("click", showSolution);
   el("step").addEventListener("click", stepLine);
-  buildList();
+  window.fbCommon.buildList(DATA.puzzles, selectPuzzle);
   if (DATA.puzzles.length) selectPuzzle(0);
   else setStatus("play", "This pack has no puzzles.");
   runChecks();

@@ -25,24 +25,17 @@ True
 
 from __future__ import annotations
 
-from html import escape
-from importlib import resources
-
-import orjson
 from fechtbuch.engines.battleklinge.cards import CARDS
 from fechtbuch.engines.battleklinge.position import BANNER, Move, Position
 from fechtbuch.engines.battleklinge.svg import render_svg
 from fechtbuch.engines.errors import InputError
+from fechtbuch.puzzles.pagekit import page
 
 PACK_FORMAT = "fechtbuch-pack"
 
 
 class PackError(InputError):
     """A pack that cannot be shown; the message names the puzzle and the field."""
-
-
-def _asset(name: str) -> str:
-    return resources.files(__package__).joinpath(name).read_text(encoding="utf-8")
 
 
 def _check_tree(tree, field: str, attacker_node: bool) -> None:
@@ -102,11 +95,6 @@ def check_pack(pack) -> None:
         check_puzzle(index, puzzle)
 
 
-def _script_json(data) -> str:
-    """JSON safe inside a <script> element: '</' cannot close it early."""
-    return orjson.dumps(data).decode().replace("</", "<\\/")
-
-
 def pack_html(pack: dict) -> str:
     """One self-contained HTML page that browses ``pack`` (see the module docstring)."""
     check_pack(pack)
@@ -139,24 +127,7 @@ def pack_html(pack: dict) -> str:
         facts.append(f"command: {pack['command']}")
     subtitle = " \u00b7 ".join(facts)
     title = f"fechtbuch puzzle pack ({len(puzzles)} puzzles)"
-    return f"""<!DOCTYPE html>
-<html lang="en">
-<head>
-<meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<title>{escape(title)}</title>
-<script>
-{_asset("viewer_errors.js")}</script>
-<style>
-{_asset("viewer.css")}</style>
-</head>
-<body>
-<header><h1>fechtbuch: Battleklinge puzzles</h1>
-<p>{escape(subtitle)}</p></header>
-<main>
-<nav id="list"><table><thead><tr><th>#</th><th>N</th><th>Tags</th><th>Difficulty</th><th></th>
-</tr></thead><tbody id="list-body"></tbody></table></nav>
-<section id="view">
+    section = """<section id="view">
 <h2 id="title"></h2>
 <div id="diagram"></div>
 <div id="status" data-state="play" role="status" aria-live="polite"></div>
@@ -169,11 +140,6 @@ def pack_html(pack: dict) -> str:
 </div>
 <div id="moves"></div>
 <div id="solution"></div>
-</section>
-</main>
-<script type="application/json" id="fb-data">{_script_json(data)}</script>
-<script>
-{_asset("viewer.js")}</script>
-</body>
-</html>
-"""
+</section>"""
+    heading = "fechtbuch: Battleklinge puzzles"
+    return page(title, heading, subtitle, section, data, ["viewer.css"], "viewer.js")

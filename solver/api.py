@@ -265,20 +265,22 @@ class SolveResult:
         return self._prover.tree(fast.state_from_position(self.position), self.distance)
 
     def to_json(self) -> dict:
-        return {
-            "position": self.position.to_text(),
-            "max": self.max,
-            "status": self.status.value,
-            "distance": self.distance,
-            "keys": [m.to_text() for m in self.keys],
-            "loss_in": self.loss_in,
-            "main_line": [m.to_text() for m in self.main_line],
-            "longest_defence": [m.to_text() for m in self.longest_defence],
-            "nodes": self.nodes,
-            "seconds": round(self.seconds, 6),
-            "verified": self.verified,
-        } | ({"verify_note": self.verify_note} if self.verify_note else {}) | (
-            {"source": "tablebase", "draw": self.draw} if self.from_tables else {}
+        return (
+            {
+                "position": self.position.to_text(),
+                "max": self.max,
+                "status": self.status.value,
+                "distance": self.distance,
+                "keys": [m.to_text() for m in self.keys],
+                "loss_in": self.loss_in,
+                "main_line": [m.to_text() for m in self.main_line],
+                "longest_defence": [m.to_text() for m in self.longest_defence],
+                "nodes": self.nodes,
+                "seconds": round(self.seconds, 6),
+                "verified": self.verified,
+            }
+            | ({"verify_note": self.verify_note} if self.verify_note else {})
+            | ({"source": "tablebase", "draw": self.draw} if self.from_tables else {})
         )
 
     def summary(self) -> str:

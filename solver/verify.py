@@ -36,6 +36,37 @@ def winning_first_moves(st: np.ndarray, budget: int) -> set[str]:
     return winning
 
 
+def fastest_move(st: np.ndarray, budget: int) -> tuple[int, str, np.ndarray] | None:
+    """The side to move's move whose hit comes soonest within ``budget`` own moves, as
+    (further own moves after it, text, state after it); ties by notation text."""
+    best = None
+    for text, (_, child) in sorted(_children(st).items()):
+        if _hits(st, child):
+            speed = 0
+        else:
+            speed = next(
+                (j for j in range(1, budget) if minimax.lost_within(KERNEL, child, j)[0]), None
+            )
+            if speed is None:
+                continue
+        if best is None or speed < best[0]:
+            best = (speed, text, child)
+    return best
+
+
+def longest_reply(st: np.ndarray, budget: int) -> tuple[int, str, np.ndarray]:
+    """The defender's (side to move's) reply that delays the attacker's hit longest, as
+    (the attacker's own moves to the hit after it, text, state after it); ties by
+    notation text.  ``st`` must be lost within ``budget``."""
+    reply = None
+    for text, (_, child) in sorted(_children(st).items()):
+        delay = next(k for k in range(1, budget + 1) if minimax.hit_within(KERNEL, child, k)[0])
+        if reply is None or delay > reply[0]:
+            reply = (delay, text, child)
+    assert reply is not None
+    return reply
+
+
 def main_line(pos: Position, n: int) -> list[str]:
     """The main line re-derived by the verifier: at each attacker turn the move whose
     hit comes soonest, at each defender turn the reply that delays it longest, ties
@@ -44,34 +75,15 @@ def main_line(pos: Position, n: int) -> list[str]:
     budget = n
     line: list[str] = []
     while True:
-        best = None
-        for text, (_, child) in sorted(_children(st).items()):
-            if _hits(st, child):
-                speed = 0
-            else:
-                speed = next(
-                    (j for j in range(1, budget) if minimax.lost_within(KERNEL, child, j)[0]), None
-                )
-                if speed is None:
-                    continue
-            if best is None or speed < best[0]:
-                best = (speed, text, child)
+        best = fastest_move(st, budget)
         if best is None:
             raise ValueError(f"no hit within {budget} after {' '.join(line) or 'the start'}")
         speed, text, child = best
         line.append(text)
         if speed == 0:
             return line
-        reply = None
-        for text, (_, grandchild) in sorted(_children(child).items()):
-            delay = next(
-                k for k in range(1, speed + 1) if minimax.hit_within(KERNEL, grandchild, k)[0]
-            )
-            if reply is None or delay > reply[0]:
-                reply = (delay, text, grandchild)
-        assert reply is not None
-        line.append(reply[1])
-        budget, st = reply[0], reply[2]
+        budget, reply, st = longest_reply(child, speed)
+        line.append(reply)
 
 
 def verify_exercise(pos: Position, n: int, key: Move) -> list[str]:

@@ -130,6 +130,21 @@ def find_positions(rng: random.Random, n: int, count: int) -> list[str]:
     return found
 
 
+def cut_third_attacker_move(puzzle: dict) -> tuple[str, str]:
+    """Prune an N = 3 puzzle's tree below its first two defences on the main line, as
+    a pruned pack stores it: only the main line's last move stays there.  Returns
+    (that move, another legal move there that the tree no longer holds)."""
+    node, pos = puzzle["solution"], Position.from_text(puzzle["position"])
+    for text in puzzle["line"][:4]:
+        node = node[text]
+        pos = reference.play(pos, Move.from_text(text))
+    keep = puzzle["line"][4]
+    node.clear()
+    node[keep] = "hit"
+    other = next(m.to_text() for m in reference.legal_moves(pos) if m.to_text() != keep)
+    return keep, other
+
+
 if __name__ == "__main__":
     import sys
 

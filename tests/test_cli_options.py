@@ -35,6 +35,12 @@ def test_every_option_has_help_and_the_command_an_example(name):
     assert (command.help or "").strip(), f"fechtbuch {name} has no help text"
 
 
+def test_cli_py_registers_commands_and_defines_none():
+    """Each command lives next to the code it drives (issue 11); cli.py only wires."""
+    in_cli = [name for name, c in COMMANDS.items() if c.callback.__module__ == cli.__name__]
+    assert in_cli == []
+
+
 def test_shared_options_mean_the_same_everywhere():
     """-j/--jobs, --seed, --games, --json, --force: one name, one kind of value."""
     seen: dict[str, set[str]] = {}

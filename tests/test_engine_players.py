@@ -10,7 +10,7 @@ import pytest
 from fechtbuch.engines.battleklinge import fast, reference
 from fechtbuch.engines.battleklinge.players import STRENGTHS, ForcedPlay, Player, strength_from_name
 from fechtbuch.engines.battleklinge.position import Position
-from fechtbuch.engines.battleklinge.sampling import random_game
+from fechtbuch.engines.battleklinge.sampling import live_positions
 from fechtbuch.engines.battleklinge.search import HitSearch, hit_moves
 from fechtbuch.engines.errors import InputError
 from fechtbuch.engines.paths import data_path
@@ -18,20 +18,12 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 
-def game_positions(seed: int, count: int) -> list[Position]:
-    rng = random.Random(seed)
-    out: list[Position] = []
-    while len(out) < count:
-        out.extend(p for p in random_game(rng, max_plies=40) if p.winner() is None)
-    return out
-
-
 @pytest.fixture(scope="module")
 def hit_positions():
     """Positions with a forced hit within 3 where some moves give it up."""
     hs = HitSearch()
     found = []
-    for pos in game_positions(31, 3000):
+    for pos in live_positions(3000, 31):
         d = hs.distance(pos, 3)
         if d is None:
             continue
@@ -50,7 +42,7 @@ def danger_positions():
     opponent force a hit within 2."""
     hs = HitSearch()
     found = []
-    for pos in game_positions(32, 3000):
+    for pos in live_positions(3000, 32):
         if hs.distance(pos, 3) is not None:
             continue
         moves = fast.legal_moves(pos)
@@ -130,7 +122,7 @@ def test_repeats_when_not_ahead():
 
 @pytest.mark.parametrize("name", ["leicht", "mittel", "stark"])
 def test_choices_are_deterministic_for_a_seed(name):
-    positions = game_positions(40, 8)
+    positions = live_positions(8, 40)
     a = [Player(name, seed=5).choose(p).move for p in positions]
     b = [Player(name, seed=5).choose(p).move for p in positions]
     assert a == b

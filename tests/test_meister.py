@@ -3,30 +3,19 @@ solver), time limits end in a completed depth, the frozen 2026 engine unchanged.
 
 from __future__ import annotations
 
-import random
-
 import pytest
 from fechtbuch.engines.battleklinge import fast
 from fechtbuch.engines.battleklinge.evaluate import HAND_SET_WEIGHTS
 from fechtbuch.engines.battleklinge.frozen2026.search import Searcher as Searcher2026
 from fechtbuch.engines.battleklinge.players import Player
 from fechtbuch.engines.battleklinge.position import START_EINSTEIGER, Position
-from fechtbuch.engines.battleklinge.sampling import random_game
+from fechtbuch.engines.battleklinge.sampling import live_positions
 from fechtbuch.engines.battleklinge.search import Searcher, hit_moves
 from fechtbuch.solver.api import solve
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-
-def live_positions(count: int, seed: int) -> list[Position]:
-    rng = random.Random(seed)
-    out: list[Position] = []
-    while len(out) < count:
-        out.extend(p for p in random_game(rng, max_plies=40)[2:] if p.winner() is None)
-    return out[:count]
-
-
-POOL = live_positions(400, 16)
+POOL = live_positions(400, 16, skip=2)
 
 
 @settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])

@@ -12,19 +12,11 @@ from fechtbuch.engines.battleklinge import fast, reference
 from fechtbuch.engines.battleklinge.kernel import KERNEL, has_immediate_hit
 from fechtbuch.engines.battleklinge.position import Move, Position
 from fechtbuch.engines.battleklinge.reference import MemoSolver
-from fechtbuch.engines.battleklinge.sampling import random_game
+from fechtbuch.engines.battleklinge.sampling import live_positions, random_game
 from fechtbuch.solver import solve
 from fechtbuch.solver.api import SolutionTree, UnsolvablePosition
 from hypothesis import given, settings
 from hypothesis import strategies as st
-
-
-def _positions(seed: int, count: int) -> list[Position]:
-    rng = random.Random(seed)
-    out: list[Position] = []
-    while len(out) < count:
-        out += [p for p in random_game(rng, 40) if p.winner() is None]
-    return out[:count]
 
 
 def _assert_matches_reference(pos: Position, bound: int) -> None:
@@ -41,13 +33,13 @@ def _assert_matches_reference(pos: Position, bound: int) -> None:
 
 
 def test_matches_reference_within_2_on_300_played_positions():
-    for pos in _positions(101, 300):
+    for pos in live_positions(300, 101):
         _assert_matches_reference(pos, 2)
 
 
 def test_matches_reference_within_3_on_played_positions():
     """N = 3 is slow in pure Python: 120 positions, half of them with a decision."""
-    pool = _positions(202, 1200)
+    pool = live_positions(1200, 202)
     decided = [p for p in pool if (r := solve(p, 3)).distance or r.loss_in][:60]
     quiet = [p for p in pool if p not in decided][:60]
     assert len(decided) == 60
@@ -164,7 +156,7 @@ def _check_tree(pos: Position, node: dict, budget: int, memo: MemoSolver) -> Non
 
 
 def test_tree_keys_are_sorted_and_json_stable():
-    for pos in _positions(303, 200):
+    for pos in live_positions(200, 303):
         result = solve(pos, max_n=2)
         if result.distance == 2:
             tree = result.tree().to_json()
@@ -177,7 +169,7 @@ def test_tree_keys_are_sorted_and_json_stable():
 
 def test_main_line_ends_in_a_hit_and_defence_is_longest():
     memo = MemoSolver()
-    for pos in _positions(404, 400):
+    for pos in live_positions(400, 404):
         result = solve(pos, max_n=3)
         if result.distance != 3:
             continue
@@ -265,7 +257,7 @@ def test_solve_command_unknown_exits_1_and_quiet_position_reads_well():
 
 
 def test_solve_command_loss_output():
-    for pos in _positions(505, 400):
+    for pos in live_positions(400, 505):
         result = solve(pos, max_n=2)
         if result.loss_in:
             out = run("solve", pos.to_text(), "--max", "2").output

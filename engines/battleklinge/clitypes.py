@@ -6,35 +6,33 @@ these know Battleklinge's notation, so they live with the game.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from typing import Generic, TypeVar
+
 import click
 from fechtbuch.engines.battleklinge.cards import parse_card_list
 from fechtbuch.engines.battleklinge.position import Move, Position
 
-
-class PositionType(click.ParamType):
-    """A position in notation; bad text becomes an error naming the field."""
-
-    name = "POSITION"
-
-    def convert(self, value, param, ctx):
-        if isinstance(value, Position):
-            return value
-        return Position.from_text(value)
+T = TypeVar("T")
 
 
-class MoveType(click.ParamType):
-    """A move in notation (``ausfall:c1c3``, ``volte:pass``)."""
+class NotationType(click.ParamType, Generic[T]):
+    """A value written in notation: text goes through ``parse``, whose errors name the
+    field; a value that is already parsed (a default) passes through."""
 
-    name = "MOVE"
+    def __init__(self, name: str, kind: type[T], parse: Callable[[str], T]) -> None:
+        self.name = name
+        self._kind = kind
+        self._parse = parse
 
-    def convert(self, value, param, ctx):
-        if isinstance(value, Move):
-            return value
-        return Move.from_text(value)
+    def convert(self, value, param, ctx) -> T:
+        return value if isinstance(value, self._kind) else self._parse(value)
 
 
-POSITION = PositionType()
-MOVE = MoveType()
+POSITION = NotationType("POSITION", Position, Position.from_text)
+"""A position in notation."""
+MOVE = NotationType("MOVE", Move, Move.from_text)
+"""A move in notation (``ausfall:c1c3``, ``volte:pass``)."""
 
 
 class CardListType(click.ParamType):

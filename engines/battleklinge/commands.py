@@ -173,3 +173,12 @@ def match(
 
 
 COMMANDS = (hint, analyse, match)
+
+
+@click.group("bench")
+def bench_group() -> None:
+    """Fixed benchmarks that print their figures (medians of several runs).
+
+    The node and leaf counts they print are behaviour signatures: a change that
+    alters them changed what the code does, not only how fast.
+    """

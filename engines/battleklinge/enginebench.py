@@ -7,23 +7,21 @@ what the search does).  Command: ``fechtbuch bench engine --positions 40``.
 
 from __future__ import annotations
 
-import random
 import statistics
 import time
 from collections.abc import Callable
 
+import click
 from fechtbuch.engines.battleklinge.players import STRENGTHS, Player
 from fechtbuch.engines.battleklinge.position import START_EINSTEIGER, Position
-from fechtbuch.engines.battleklinge.sampling import random_game
+from fechtbuch.engines.battleklinge.sampling import live_positions
 from fechtbuch.engines.battleklinge.search import Searcher
+from fechtbuch.engines.clikit import int_range, seed_option
 
 
 def sample_positions(count: int, seed: int) -> list[Position]:
-    rng = random.Random(seed)
-    out: list[Position] = []
-    while len(out) < count:
-        out.extend(p for p in random_game(rng, max_plies=30)[4:] if p.winner() is None)
-    return out[:count]
+    """The bench's middle-game positions: from ply 4 of random games of up to 30 plies."""
+    return live_positions(count, seed, max_plies=30, skip=4)
 
 
 def run_engine_bench(positions: int, seed: int, echo: Callable[[str], None]) -> None:
@@ -50,3 +48,17 @@ def run_engine_bench(positions: int, seed: int, echo: Callable[[str], None]) -> 
             f"median {statistics.median(seconds):.3f}, max {max(seconds):.3f}, "
             f"{nodes} nodes over {len(sample)} positions"
         )
+
+
+@click.command("engine")
+@click.option(
+    "--positions",
+    type=int_range(1, 1000),
+    default=40,
+    show_default=True,
+    help="Middle-game positions to search.",
+)
+@seed_option(2026, "the positions")
+def bench_engine_command(positions: int, seed: int) -> None:
+    """Engine search nodes/s and seconds per move of each strength (docs/strength.md)."""
+    run_engine_bench(positions, seed, click.echo)

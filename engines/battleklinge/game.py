@@ -12,8 +12,11 @@ from __future__ import annotations
 
 import hashlib
 from collections.abc import Hashable, Sequence
+from types import ModuleType
+from typing import ClassVar
 
 from fechtbuch.engines.battleklinge import fast
+from fechtbuch.engines.battleklinge import reference as reference_rules
 from fechtbuch.engines.battleklinge.cards import BLAU, GOLD, NUM_CARDS, Color
 from fechtbuch.engines.battleklinge.position import (
     IllegalMoveError,
@@ -57,16 +60,19 @@ class BattleklingeGame(Game[Position, Move]):
     def current_player(self, state: Position) -> int:
         return state.turn
 
+    rules: ClassVar[ModuleType] = fast
+    """The module whose ``legal_moves`` and ``play`` are the rules here: the fast
+    generator (card, then from square, then to square)."""
+
     def legal_actions(self, state: Position) -> Sequence[Move]:
-        """The fast generator's moves (card, then from square, then to square)."""
-        return fast.legal_moves(state)
+        return self.rules.legal_moves(state)
 
     def apply(self, state: Position, action: Move) -> Position:
         if action not in self.legal_actions(state):
             raise IllegalMoveError(
                 f"move: {action.to_text()!r} is not legal in {state.to_text()!r}"
             )
-        return fast.play(state, action)
+        return self.rules.play(state, action)
 
     def is_terminal(self, state: Position) -> bool:
         return state.winner() is not None
@@ -107,19 +113,7 @@ class BattleklingeGame(Game[Position, Move]):
 class ReferenceBattleklinge(BattleklingeGame):
     """Battleklinge with legal moves and their effect from reference.py (the oracle)."""
 
-    def legal_actions(self, state: Position) -> Sequence[Move]:
-        from fechtbuch.engines.battleklinge import reference
-
-        return reference.legal_moves(state)
-
-    def apply(self, state: Position, action: Move) -> Position:
-        from fechtbuch.engines.battleklinge import reference
-
-        if action not in reference.legal_moves(state):
-            raise IllegalMoveError(
-                f"move: {action.to_text()!r} is not legal in {state.to_text()!r}"
-            )
-        return reference.play(state, action)
+    rules = reference_rules
 
     def reference(self) -> Game[Position, Move] | None:
         return None
@@ -149,9 +143,9 @@ class HitProblem(AndOrProblem[Position, Move]):
         return Outcome.WIN if winner == self.attacker else Outcome.LOSS
 
     def children(self, state: Position) -> Sequence[tuple[Move, Position]]:
-        from fechtbuch.engines.battleklinge import reference
-
-        return [(move, reference.play(state, move)) for move in reference.legal_moves(state)]
+        return [
+            (move, reference_rules.play(state, move)) for move in reference_rules.legal_moves(state)
+        ]
 
     def key(self, state: Position) -> Hashable:
         return state

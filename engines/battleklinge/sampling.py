@@ -43,6 +43,20 @@ def random_game(rng: random.Random, max_plies: int = 60, cards=None) -> list[Pos
     return positions
 
 
+def live_positions(count: int, seed: int, max_plies: int = 40, skip: int = 0) -> list[Position]:
+    """``count`` undecided positions from random games seeded ``seed``: each game's
+    positions after its first ``skip`` plies, up to ``max_plies`` plies, in order.
+
+    The one sampler of live positions for benchmarks and tests; the same arguments
+    give the same positions (so the node counts of a benchmark stay its signature).
+    """
+    rng = random.Random(seed)
+    out: list[Position] = []
+    while len(out) < count:
+        out.extend(p for p in random_game(rng, max_plies=max_plies)[skip:] if p.winner() is None)
+    return out[:count]
+
+
 def random_placement(rng: random.Random) -> Position:
     """A position with pieces placed at random (not necessarily reachable by play).
 

@@ -10,9 +10,12 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+import click
 import numpy as np
 from fechtbuch.engines.battleklinge.evaluate import DEFAULT_WEIGHTS, FEATURE_NAMES, WEIGHT_NAMES
 from fechtbuch.engines.battleklinge.match import run_match
+from fechtbuch.engines.battleklinge.players import STRENGTH_NAMES
+from fechtbuch.engines.clikit import games_option, jobs_option, resolve_jobs, seed_option
 
 
 def candidates() -> list[tuple[str, np.ndarray]]:
@@ -53,3 +56,24 @@ def run_tuning(
             f"{label:22s} score {100 * summary.score:5.1f}%  "
             f"+{summary.wins} -{summary.losses} ={summary.aborted}  Elo {summary.elo_text()}"
         )
+
+
+@click.command("tune-eval")
+@click.option(
+    "--strength",
+    type=click.Choice(STRENGTH_NAMES),
+    default="stark",
+    show_default=True,
+    help="The strength whose evaluation is tuned.",
+)
+@games_option(100)
+@seed_option(11, "the card sets and deals of the tuning matches")
+@jobs_option
+@click.option("--only", default=None, help="Comma-separated feature names to try.")
+@click.option(
+    "--candidate", default=None, help="One weight set to confirm, e.g. 'mobility=2,race=6'."
+)
+def bench_tune_eval_command(strength, games, seed, jobs, only, candidate) -> None:
+    """Self-play tuning: each evaluation feature off, halved and doubled, as a match
+    against the current weights (how docs/strength.md's table was made)."""
+    run_tuning(strength, games, seed, resolve_jobs(jobs), only, candidate, click.echo)

@@ -1,8 +1,9 @@
 """Where candidate positions come from: self-play games with randomness.
 
 Each game is a pure function of (seed, game index): its card set, deal,
-source and every move are drawn from :class:`HashRandom`, so candidates are
-the same whatever the number of worker processes.
+source and every move are drawn from the SHA-256 stream of
+:mod:`fechtbuch.engines.seeding`, so candidates are the same whatever the number
+of worker processes.
 
 Sources (their yields are measured in docs/puzzles.md):
 
@@ -24,7 +25,7 @@ from fechtbuch.engines.battleklinge import fast
 from fechtbuch.engines.battleklinge.cards import NUM_CARDS
 from fechtbuch.engines.battleklinge.kernel import has_immediate_hit, is_hit_move
 from fechtbuch.engines.battleklinge.position import Position
-from fechtbuch.puzzles.hashrng import HashRandom
+from fechtbuch.engines.seeding import HashStream
 
 SOURCES = ("random", "greedy", "engine")
 ENGINE_DEPTH = 2
@@ -35,24 +36,24 @@ that tuning the engine's ``DEFAULT_WEIGHTS`` does not change the shipped pack.""
 MAX_PLIES = 60
 
 
-def game_rng(seed: int, index: int) -> HashRandom:
-    return HashRandom(f"fechtbuch-mine/v1/{seed}/game/{index}")
+def game_rng(seed: int, index: int) -> HashStream:
+    return HashStream(f"fechtbuch-mine/v1/{seed}/game/{index}")
 
 
-def deal(rng: HashRandom, cards: tuple[int, ...] | None) -> Position:
+def deal(rng: HashStream, cards: tuple[int, ...] | None) -> Position:
     """A start position: ``cards`` (or five of sixteen) dealt to hands and side slot."""
     chosen = list(cards) if cards is not None else rng.shuffled(range(NUM_CARDS))[:5]
     order = rng.shuffled(sorted(chosen))
     return Position.start(order[:2], order[2:4], order[4])
 
 
-def _engine_choice(rng: HashRandom, searcher, pos: Position) -> int:
+def _engine_choice(rng: HashStream, searcher, pos: Position) -> int:
     result = searcher.search(pos, max_depth=ENGINE_DEPTH, max_nodes=ENGINE_NODES, all_scores=True)
     ranked = sorted(result.scores, key=lambda m: (-result.scores[m], m.to_text()))
     return fast.encode_move(ranked[rng.geometric_rank(len(ranked))])
 
 
-def _choose(rng: HashRandom, st: np.ndarray, source: str, moves: list[int]) -> int:
+def _choose(rng: HashStream, st: np.ndarray, source: str, moves: list[int]) -> int:
     if source == "random":
         return rng.choice(moves)
     hits = [m for m in moves if is_hit_move(st, m)]

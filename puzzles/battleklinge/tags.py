@@ -20,7 +20,7 @@ Tags:
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 
 from fechtbuch.engines.battleklinge import reference
@@ -35,6 +35,26 @@ class PuzzleFacts:
     line: tuple[Move, ...]
     tree: dict
     winning_first_moves: frozenset[Move]
+
+    @classmethod
+    def of_exercise(
+        cls, position: Position, n: int, key: Move, line: Sequence[Move], tree: dict
+    ) -> PuzzleFacts:
+        """The facts of a proved exercise, whose key is its only winning first move:
+        how mining builds them for the tags it stores."""
+        return cls(position, n, key, tuple(line), tree, frozenset([key]))
+
+    @classmethod
+    def of_record(cls, record: dict) -> PuzzleFacts:
+        """The facts of a stored exercise (a pack puzzle or a mined candidate), built
+        as mining built them, so its stored ``tags`` are ``tags_for`` of these."""
+        return cls.of_exercise(
+            Position.from_text(record["position"]),
+            record["n"],
+            Move.from_text(record["key"]),
+            [Move.from_text(m) for m in record["line"]],
+            record["solution"],
+        )
 
     @property
     def attacker(self) -> int:

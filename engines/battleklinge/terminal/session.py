@@ -9,7 +9,7 @@ Commands at the prompt: a move (``c1c3``, ``c1c3 ausfall``, ``ausfall:c1c3``,
 ``pass ausfall``), ``hint``, ``undo``, ``flip``, ``card ID`` (what the opponent
 reaches with that card once you give it away), ``warnings on|off``, ``moves``,
 ``save FILE``, ``resign``, ``abort``, ``help``, ``quit``; in exercises also
-``solution``.
+``solution``.  They are one table, :data:`COMMANDS`, which ``help`` lists.
 """
 
 from __future__ import annotations
@@ -38,10 +38,8 @@ Chooser = Callable[[Position, list[Position]], Move]
 Writer = Callable[..., None]
 """``write(text, newline=True)``: where the session prints."""
 
-HELP = """Type a move: 'c1c3', 'c1c3 ausfall' (name the card when two reach it),
-'ausfall:c1c3', or 'pass ausfall' when no piece can move.
-Commands: hint, undo, flip, card ID, warnings on|off, moves, save FILE,
-resign, abort, help, quit{extra}"""
+MOVE_HELP = """Type a move: 'c1c3', 'c1c3 ausfall' (name the card when two reach it),
+'ausfall:c1c3', or 'pass ausfall' when no piece can move."""
 
 
 @dataclass
@@ -237,58 +235,14 @@ class Session:
         return line.strip()
 
     def _handle(self, line: str) -> Outcome | None:
+        """A command from :data:`COMMANDS` if the first word names one that applies
+        here, otherwise a move."""
         if not line:
             return None
         word, _, rest = line.partition(" ")
-        word = word.lower()
-        rest = rest.strip()
-        if word in ("quit", "exit"):
-            return Outcome(None, "quit", self.helped)
-        if word == "help":
-            extra = ", solution" if self.exercise else ""
-            self.write(HELP.format(extra=extra))
-            return None
-        if word == "flip":
-            self.flip = not self.flip
-            self.show()
-            return None
-        if word == "moves":
-            self.write("Moves: " + (" ".join(m.to_text() for m in self.moves) or "none yet"))
-            legal = ", ".join(m.to_text() for m in fast.legal_moves(self.position))
-            self.write("Legal now: " + legal)
-            return None
-        if word == "warnings":
-            if rest not in ("on", "off"):
-                self.write("Type 'warnings on' or 'warnings off'.")
-                return None
-            self.warnings = rest == "on"
-            self.write(f"Warnings {rest}.")
-            return None
-        if word == "card":
-            try:
-                card = card_from_id(rest)
-            except CardError as err:
-                self.write(f"{err}")
-                return None
-            if card not in self.position.hands[self.position.turn]:
-                self.write(f"{CARDS[card].name} is not in your hand.")
-                return None
-            for text in card_gift_lines(self.position, card):
-                self.write(text)
-            return None
-        if word == "undo":
-            return self._undo()
-        if word == "hint":
-            return self._hint()
-        if word == "solution" and self.exercise:
-            return self._solution()
-        if word == "resign":
-            self.write(f"{COLOR_NAMES[self.position.turn]} resigns.")
-            return Outcome(1 - self.position.turn, "resigned", self.helped)
-        if word == "abort":
-            return Outcome(None, "aborted", self.helped)
-        if word == "save":
-            return self._save(rest)
+        command = command_named(word, exercise=self.exercise is not None)
+        if command is not None:
+            return command.handler(self, rest.strip())
         try:
             move = read_move(self.position, line)
         except InputError as err:
@@ -299,6 +253,53 @@ class Session:
         if self.position.winner() is None:
             self.show()
         return None
+
+    # ---- commands (listed in COMMANDS below) ----------------------------------
+    def _quit(self, rest: str) -> Outcome | None:
+        return Outcome(None, "quit", self.helped)
+
+    def _help(self, rest: str) -> Outcome | None:
+        self.write(help_text(exercise=self.exercise is not None))
+        return None
+
+    def _flip(self, rest: str) -> Outcome | None:
+        self.flip = not self.flip
+        self.show()
+        return None
+
+    def _moves(self, rest: str) -> Outcome | None:
+        self.write("Moves: " + (" ".join(m.to_text() for m in self.moves) or "none yet"))
+        legal = ", ".join(m.to_text() for m in fast.legal_moves(self.position))
+        self.write("Legal now: " + legal)
+        return None
+
+    def _warnings(self, rest: str) -> Outcome | None:
+        if rest not in ("on", "off"):
+            self.write("Type 'warnings on' or 'warnings off'.")
+            return None
+        self.warnings = rest == "on"
+        self.write(f"Warnings {rest}.")
+        return None
+
+    def _card(self, rest: str) -> Outcome | None:
+        try:
+            card = card_from_id(rest)
+        except CardError as err:
+            self.write(f"{err}")
+            return None
+        if card not in self.position.hands[self.position.turn]:
+            self.write(f"{CARDS[card].name} is not in your hand.")
+            return None
+        for text in card_gift_lines(self.position, card):
+            self.write(text)
+        return None
+
+    def _resign(self, rest: str) -> Outcome | None:
+        self.write(f"{COLOR_NAMES[self.position.turn]} resigns.")
+        return Outcome(1 - self.position.turn, "resigned", self.helped)
+
+    def _abort(self, rest: str) -> Outcome | None:
+        return Outcome(None, "aborted", self.helped)
 
     def _after_move(self, move: Move, by_person: bool) -> None:
         ex = self.exercise
@@ -329,7 +330,7 @@ class Session:
             assert isinstance(ex.node, dict)
             ex.node = ex.node[text]
 
-    def _undo(self) -> Outcome | None:
+    def _undo(self, rest: str = "") -> Outcome | None:
         person = self.position.turn
         has_own_move = any(self.positions[i].turn == person for i in range(len(self.moves)))
         if not self.moves or (self.computer and not has_own_move):
@@ -347,7 +348,7 @@ class Session:
         self.show()
         return None
 
-    def _hint(self) -> Outcome | None:
+    def _hint(self, rest: str = "") -> Outcome | None:
         if self.exercise:
             return self._solution()
         if self.hinter is None:
@@ -357,7 +358,7 @@ class Session:
         self.write(self.hinter(self.position))
         return None
 
-    def _solution(self) -> Outcome | None:
+    def _solution(self, rest: str = "") -> Outcome | None:
         ex = self.exercise
         assert ex is not None
         if ex.path_lost or not isinstance(ex.node, dict):
@@ -391,6 +392,85 @@ class Session:
         if self.exercise and outcome.how == "hit" and not self.exercise.path_lost:
             outcome.exercise_solved = outcome.winner == self.start.turn
         return outcome
+
+
+Handler = Callable[["Session", str], "Outcome | None"]
+"""``handler(session, rest)``: ``rest`` is the line after the command word; an
+:class:`Outcome` ends the game."""
+
+
+@dataclass(frozen=True)
+class Command:
+    """One command at the prompt: its word, what it does (for ``help``), the method
+    that does it, the argument it takes (as ``help`` shows it) and other words for
+    it.  ``exercise_only`` commands exist only while playing an exercise; elsewhere
+    the word is read as a move, as any unknown word is."""
+
+    name: str
+    help: str
+    handler: Handler
+    argument: str = ""
+    aliases: tuple[str, ...] = ()
+    exercise_only: bool = False
+
+    @property
+    def usage(self) -> str:
+        return f"{self.name} {self.argument}".strip()
+
+
+COMMANDS: tuple[Command, ...] = (
+    Command(
+        "hint", "a suggested move (in an exercise: a right move); counts as help", Session._hint
+    ),
+    Command("undo", "take back your last move (and the reply); counts as help", Session._undo),
+    Command("flip", "turn the board around", Session._flip),
+    Command(
+        "card",
+        "what the opponent reaches once you give that card away",
+        Session._card,
+        argument="ID",
+    ),
+    Command("warnings", "threat warnings below the board", Session._warnings, argument="on|off"),
+    Command("moves", "the moves so far and the legal moves now", Session._moves),
+    Command(
+        "save",
+        "save the game as a record (add --force to replace a file)",
+        Session._save,
+        argument="FILE",
+    ),
+    Command(
+        "solution",
+        "a right move of the exercise; counts as help",
+        Session._solution,
+        exercise_only=True,
+    ),
+    Command("resign", "give up: the opponent wins", Session._resign),
+    Command("abort", "end the game without a result", Session._abort),
+    Command("help", "this list", Session._help),
+    Command("quit", "leave the program", Session._quit, aliases=("exit",)),
+)
+"""Every command at the prompt, in the order ``help`` lists them."""
+
+
+def command_named(word: str, *, exercise: bool) -> Command | None:
+    """The command that ``word`` names (any case, aliases too), if it applies here."""
+    word = word.lower()
+    for command in COMMANDS:
+        if word == command.name or word in command.aliases:
+            return None if command.exercise_only and not exercise else command
+    return None
+
+
+def help_text(*, exercise: bool) -> str:
+    """What ``help`` prints: how to type a move, then every command that applies."""
+    shown = [c for c in COMMANDS if exercise or not c.exercise_only]
+    width = max(len(c.usage) for c in shown)
+    lines = [MOVE_HELP, "Commands:"]
+    for command in shown:
+        others = ", ".join(f"'{alias}'" for alias in command.aliases)
+        also = f" (also {others})" if others else ""
+        lines.append(f"  {command.usage.ljust(width)}  {command.help}{also}")
+    return "\n".join(lines)
 
 
 def game_record(session: Session):

@@ -29,7 +29,6 @@ True
 
 from __future__ import annotations
 
-import hashlib
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass, field
@@ -45,6 +44,7 @@ from fechtbuch.engines.battleklinge.cards import (
 )
 from fechtbuch.engines.battleklinge.position import Position
 from fechtbuch.engines.errors import InputError
+from fechtbuch.engines.seeding import WORDS_PER_DIGEST, HashStream, sha256_text, u64
 from fechtbuch.puzzles.battleklinge.daily.fairness import FairnessCheck, Verdict, fairness
 
 PREFIX = "battleklinge-daily/v1"
@@ -133,29 +133,26 @@ def date_range(first: date, days: int) -> list[date]:
     return [first + timedelta(days=i) for i in range(days)]
 
 
+def hashed_text(ruleset: str, *parts: object) -> str:
+    """``"battleklinge-daily/v1/<ruleset>/<part>/<part>..."``: the text that is hashed."""
+    return "/".join([PREFIX, ruleset, *(str(p) for p in parts)])
+
+
 def digest(ruleset: str, *parts: object) -> bytes:
-    """SHA-256 of ``"battleklinge-daily/v1/<ruleset>/<part>/<part>..."`` (ASCII).
+    """SHA-256 of :func:`hashed_text` (ASCII).
 
     >>> digest("battleklinge-1", "school", 0).hex()[:16]
     'e0259848c43a4df2'
     """
-    text = "/".join([PREFIX, ruleset, *(str(p) for p in parts)])
-    return hashlib.sha256(text.encode("ascii")).digest()
-
-
-def u64(block: bytes, index: int = 0) -> int:
-    """The ``index``-th unsigned 64-bit big-endian integer of a digest (0 to 3)."""
-    return int.from_bytes(block[8 * index : 8 * index + 8], "big")
+    return sha256_text(hashed_text(ruleset, *parts))
 
 
 def u64_stream(ruleset: str, *parts: object) -> Iterator[int]:
-    """Counter-mode stream: digest(..., 0) gives four u64, then digest(..., 1), ..."""
-    counter = 0
+    """Counter-mode stream: digest(..., 0) gives four u64, then digest(..., 1), ...
+    (the project's one SHA-256 stream, :class:`HashStream`, reading every word)."""
+    stream = HashStream(hashed_text(ruleset, *parts), words_per_block=WORDS_PER_DIGEST)
     while True:
-        block = digest(ruleset, *parts, counter)
-        for index in range(4):
-            yield u64(block, index)
-        counter += 1
+        yield stream.next_u64()
 
 
 def raw_permutation(period: int, ruleset: str = RULESET) -> list[int]:

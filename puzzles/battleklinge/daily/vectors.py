@@ -2,14 +2,14 @@
 
 from __future__ import annotations
 
-import hashlib
 from datetime import date
 
+from fechtbuch.engines.seeding import sha256_text
 from fechtbuch.puzzles.battleklinge.daily.derivation import (
     PERIOD_DAYS,
-    PREFIX,
     Deriver,
     day_number,
+    hashed_text,
     parse_date,
     raw_permutation,
 )
@@ -55,16 +55,19 @@ def build_vectors(deriver: Deriver, extra: list[date], unbalanced: tuple[date, i
                 "period": period,
                 "index_in_period": index,
                 "set_index": deriver.walk(period)[index],
-                "school_text": f"{PREFIX}/{deriver.ruleset}/school/{n // 2}",
-                "attempt_0_text": f"{PREFIX}/{deriver.ruleset}/deal/{d.isoformat()}/0",
+                "school_text": hashed_text(deriver.ruleset, "school", n // 2),
+                "attempt_0_text": hashed_text(deriver.ruleset, "deal", d.isoformat(), 0),
             }
         )
     obj["raw_permutation_heads"] = {
         str(p): raw_permutation(p, deriver.ruleset)[:8] for p in (0, 1, 4, 5)
     }
     obj["digests"] = [
-        {"text": text, "sha256": hashlib.sha256(text.encode("ascii")).hexdigest()}
-        for text in (f"{PREFIX}/{deriver.ruleset}/sets/5/0", f"{PREFIX}/{deriver.ruleset}/school/0")
+        {"text": text, "sha256": sha256_text(text).hex()}
+        for text in (
+            hashed_text(deriver.ruleset, "sets", 5, 0),
+            hashed_text(deriver.ruleset, "school", 0),
+        )
     ]
     day, attempt = unbalanced
     candidate = deriver.derive_candidate(day, attempt)

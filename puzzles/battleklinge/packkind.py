@@ -1,0 +1,281 @@
+"""Battleklinge's :class:`~fechtbuch.puzzles.packkind.PackKind`: its exercises in the pack format.
+
+Battleklinge writes version-1 packs (the shipped ``fechtuebungen.json`` stays byte
+for byte what ``fechtbuch mine`` made) and may also be read from version-2 packs
+(deep tablebase studies: ``n`` up to :data:`MAX_N`, pruned trees, deepest first).
+Its puzzles carry two fields of their own: ``attacker`` (``g`` or ``b``, the side
+to move) and ``cards`` (the five card ids of the position).
+
+Verification re-derives every derived field with the independent minimax
+verifier (:mod:`fechtbuch.solver.verify`): exactly N, the only key, the solution
+tree, the main line, id, attacker, cards, tags and difficulty.  A *pruned* tree
+(pack field ``"solution": "pruned"``) holds every winning key and every defence at
+the first :data:`FULL_DEFENCES` defender moves and below them only the branch's
+main line (the attacker's fastest key, the defender's longest reply, ties by
+notation text); each of those single moves is checked the same way.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Hashable
+
+from fechtbuch.engines import __version__
+from fechtbuch.engines.battleklinge import fast
+from fechtbuch.engines.battleklinge.cards import COLOR_CHARS, card_id
+from fechtbuch.engines.battleklinge.game import HitProblem
+from fechtbuch.engines.battleklinge.position import Move, NotationError, Position
+from fechtbuch.engines.battleklinge.svg import render_svg
+from fechtbuch.engines.battleklinge.textboard import draw_position
+from fechtbuch.puzzles.battleklinge.rating import difficulty, features
+from fechtbuch.puzzles.battleklinge.tags import PuzzleFacts, tags_for
+from fechtbuch.puzzles.mining import mirror_class, puzzle_id
+from fechtbuch.puzzles.pack import MAX_N as V1_MAX_N
+from fechtbuch.puzzles.pack import PACK_FORMAT, PACK_VERSION
+from fechtbuch.puzzles.packkind import PackKind, Puzzle
+from fechtbuch.solver.verify import (
+    fastest_move,
+    longest_reply,
+    verify_exercise,
+    verify_tree,
+    winning_first_moves,
+)
+from fechtbuch.solver.verify import main_line as verifier_main_line
+
+MAX_N = 10
+"""The largest N a version-2 Battleklinge pack may declare (the deepest tablebase
+studies); the verifier's work grows steeply with N, so the bound is checked first."""
+FULL_DEFENCES = 2
+"""A pruned tree keeps every defence at this many first defender moves."""
+PUZZLE_FIELDS = (
+    "id",
+    "n",
+    "position",
+    "attacker",
+    "key",
+    "line",
+    "solution",
+    "tags",
+    "difficulty",
+    "cards",
+)
+"""A Battleklinge puzzle's fields, in the order ``fechtbuch mine`` writes them."""
+HIT = "hit"
+"""The leaf of a Battleklinge solution tree: the attacker's move hits."""
+
+
+def build_pack(selected: list[dict], seed: int, command: str) -> dict:
+    """The version-1 pack ``fechtbuch mine`` writes (the shipped pack's format)."""
+    puzzles = [{k: c[k] for k in PUZZLE_FIELDS} for c in selected]
+    puzzles.sort(key=lambda p: (p["n"], p["difficulty"], p["id"]))
+    return {
+        "format": PACK_FORMAT,
+        "version": PACK_VERSION,
+        "rules": "battleklinge",
+        "generator": {"name": "fechtbuch", "version": __version__},
+        "seed": seed,
+        "command": command,
+        "puzzles": puzzles,
+    }
+
+
+def verify_puzzle(puzzle: Puzzle, max_n: int = V1_MAX_N) -> list[str]:
+    """Re-prove one puzzle with its complete solution tree; one line per problem.
+
+    ``max_n`` is the declared range of the puzzle's pack: the verifier's work grows
+    steeply with N, so a claim beyond it is refused before any search."""
+    return _verify(puzzle, max_n, pruned=False)
+
+
+def verify_pruned_puzzle(puzzle: Puzzle, max_n: int) -> list[str]:
+    """As :func:`verify_puzzle` for a puzzle whose tree is pruned (module docstring)."""
+    return _verify(puzzle, max_n, pruned=True)
+
+
+def _verify(puzzle: Puzzle, max_n: int, pruned: bool) -> list[str]:
+    problems = []
+    try:
+        pos = Position.from_text(puzzle["position"])
+        key = Move.from_text(puzzle["key"])
+        line = [Move.from_text(m) for m in puzzle["line"]]
+    except NotationError as err:
+        return [str(err)]
+    n = puzzle["n"]
+    if not 1 <= n <= max_n:  # the schema and the envelope say so; again for other callers
+        return [f"n: {n} is outside this pack's range 1-{max_n}"]
+    if puzzle["id"] != puzzle_id(puzzle["position"], n, puzzle["key"]):
+        problems.append(f"id: expected {puzzle_id(puzzle['position'], n, puzzle['key'])}")
+    if puzzle["attacker"] != COLOR_CHARS[pos.turn]:
+        problems.append("attacker: not the side to move")
+    if puzzle["cards"] != [card_id(c) for c in pos.cards]:
+        problems.append("cards: not the five cards of the position")
+    if not line or line[0] != key:
+        problems.append("line: must start with the key")
+    exercise_problems = [_field_of(p) for p in verify_exercise(pos, n, key)]
+    problems += exercise_problems
+    if exercise_problems:
+        return problems  # the tree and line of a position without an exact-N hit mean nothing
+    if pruned:
+        problems += [f"solution: {p}" for p in verify_pruned_tree(pos, puzzle["solution"], n)]
+    else:
+        problems += [f"solution: {p}" for p in verify_tree(pos, puzzle["solution"], n)]
+    problems += _line_problems(line, puzzle["solution"])
+    expected_line = verifier_main_line(pos, n)
+    if puzzle["line"] != expected_line:
+        problems.append(f"line: not the main line; expected {' '.join(expected_line)}")
+        return problems  # tags are facts of the main line: without it they mean nothing
+    return problems + derived_field_problems(puzzle, pos, key, line)
+
+
+def derived_fields(
+    puzzle: Puzzle, pos: Position, key: Move, line: list[Move]
+) -> tuple[list[str], float]:
+    """``tags`` and ``difficulty`` of a puzzle (for a puzzle made elsewhere, such as a
+    tablebase study, and for verification), by the functions mining uses."""
+    n = puzzle["n"]
+    facts = PuzzleFacts(pos, n, key, tuple(line), puzzle["solution"], frozenset([key]))
+    return tags_for(facts), difficulty(features(pos, n, key))
+
+
+def derived_field_problems(puzzle: Puzzle, pos: Position, key: Move, line: list[Move]) -> list[str]:
+    """``tags`` and ``difficulty`` recomputed by the functions that mining used, for a
+    puzzle whose key, line and tree are already verified."""
+    problems = []
+    expected_tags, expected_difficulty = derived_fields(puzzle, pos, key, line)
+    if puzzle["tags"] != expected_tags:
+        problems.append(f"tags: {puzzle['tags']} but recomputed {expected_tags}")
+    if puzzle["difficulty"] != expected_difficulty:
+        problems.append(f"difficulty: {puzzle['difficulty']} but recomputed {expected_difficulty}")
+    return problems
+
+
+def _field_of(problem: str) -> str:
+    """The verifier's exercise problems, prefixed with the field whose claim fails."""
+    if problem.startswith("keys are"):
+        return f"key: {problem}"
+    if problem.startswith("position"):
+        return f"position: {problem}"
+    return f"n: {problem}"
+
+
+def _line_problems(line: list[Move], tree) -> list[str]:
+    """The line must follow the tree and end in a hit."""
+    node = tree
+    for i, move in enumerate(line):
+        text = move.to_text()
+        if not isinstance(node, dict) or text not in node:
+            return [f"line: move {i + 1} {text!r} leaves the solution tree"]
+        node = node[text]
+    return [] if node == HIT else ["line: does not end in a hit"]
+
+
+# ---- pruned trees ---------------------------------------------------------------------
+
+
+def _children(st) -> dict[str, object]:
+    return {fast.decode_move(code).to_text(): child for code, child in fast.children(st)}
+
+
+def _hits(st, child) -> bool:
+    return fast.winner(child) == st[fast.F_TURN]
+
+
+def verify_pruned_tree(pos: Position, tree, n: int) -> list[str]:
+    """A pruned tree is correct (module docstring): at attacker nodes above the cut
+    every winning move and no other, at defender nodes above the cut every legal
+    reply; below the cut one move per node, the branch's main line."""
+    problems: list[str] = []
+    _walk_pruned(fast.state_from_position(pos), tree, n, FULL_DEFENCES, "", problems)
+    return problems
+
+
+def _walk_pruned(st, node, budget: int, full: int, path: str, problems: list[str]) -> None:
+    where = path or "root"
+    if not isinstance(node, dict) or not node:
+        problems.append(f"{where}: attacker node must be a non-empty object")
+        return
+    children = _children(st)
+    if list(node) != sorted(node):
+        problems.append(f"{where}: keys are not sorted")
+    if full > 0:
+        expected = winning_first_moves(st, budget)
+        if set(node) != expected:
+            missing = sorted(expected - set(node))
+            extra = sorted(set(node) - expected)
+            problems.append(
+                f"{where}: winning moves differ (missing {missing}, not winning {extra})"
+            )
+        allowed = expected
+    else:
+        best = fastest_move(st, budget)
+        fastest = None if best is None else best[1]
+        if list(node) != [fastest]:
+            problems.append(f"{where}: below the cut only the main line key {fastest!r}")
+        allowed = {fastest}
+    for text, sub in node.items():
+        if text not in children or text not in allowed:
+            continue
+        child = children[text]
+        step = f"{path} {text}".strip()
+        if _hits(st, child):
+            if sub != HIT:
+                problems.append(f'{step}: a hit must be marked "hit"')
+            continue
+        if not isinstance(sub, dict) or not sub:
+            problems.append(f"{step}: defender node must be a non-empty object")
+            continue
+        replies = _children(child)
+        if full > 0:
+            if set(sub) != set(replies):
+                problems.append(f"{step}: defender replies differ from the legal moves")
+        else:
+            longest = longest_reply(child, budget - 1)[1]
+            if list(sub) != [longest]:
+                problems.append(f"{step}: below the cut only the longest defence {longest!r}")
+        if list(sub) != sorted(sub):
+            problems.append(f"{step}: keys are not sorted")
+        for reply, attacker_node in sub.items():
+            if reply in replies:
+                _walk_pruned(
+                    replies[reply], attacker_node, budget - 1, full - 1, f"{step} {reply}", problems
+                )
+
+
+# ---- the kind -------------------------------------------------------------------------
+
+
+def duplicate_class(puzzle: Puzzle) -> Hashable:
+    """Equal for a position and its left-right mirror; ``None`` for an unreadable one
+    (its verification says so)."""
+    try:
+        return mirror_class(Position.from_text(puzzle["position"]))
+    except NotationError:
+        return None
+
+
+def problem(puzzle: Puzzle) -> tuple[HitProblem, Position]:
+    """The side to move hits within N: Battleklinge's positions as they are."""
+    pos = Position.from_text(puzzle["position"])
+    return HitProblem(pos.turn), pos
+
+
+def board_text(pos: Position, colour: bool = False) -> str:
+    """The terminal drawing of ``fechtbuch play`` (plain text; it has no colours)."""
+    return draw_position(pos)
+
+
+def board_svg(pos: Position) -> str:
+    return render_svg(pos)
+
+
+KIND = PackKind(
+    rules="battleklinge",
+    title="Battleklinge",
+    version=1,
+    max_n=MAX_N,
+    verify_puzzle=verify_puzzle,
+    duplicate_class=duplicate_class,
+    problem=problem,
+    board_text=board_text,
+    board_svg=board_svg,
+    verify_pruned=verify_pruned_puzzle,
+)

@@ -1,0 +1,173 @@
+// The version-2 pack page (puzzles/viewer2.py): walks precomputed solution-tree nodes.
+// It knows no game's rules: every legal action, diagram and defence comes from Python.
+(function () {
+  "use strict";
+  const DATA = JSON.parse(document.getElementById("fb-data").textContent);
+  const DEFENCE_DELAY_MS = 350;
+  const el = (id) => document.getElementById(id);
+  const state = { puzzle: null, node: 0, history: [], moves: [], helped: false, busy: false };
+
+  function puzzle() { return DATA.puzzles[state.puzzle]; }
+  function current() { return puzzle().nodes[state.node]; }
+
+  function setStatus(kind, text) {
+    const status = el("status");
+    status.dataset.state = kind;
+    status.textContent = text;
+  }
+
+  function rowOf(index) {
+    return document.querySelector('#list tr.row[data-index="' + index + '"]');
+  }
+
+  function drawMoves() {
+    el("moves").textContent = state.moves.join("  ");
+  }
+
+  function drawActions(node) {
+    const box = el("actions");
+    box.textContent = "";
+    if (!node.actions) return;
+    for (const action of node.actions) {
+      const button = document.createElement("button");
+      button.type = "button";
+      button.textContent = action.text;
+      button.dataset.action = action.text;
+      button.disabled = state.busy;
+      button.addEventListener("click", () => act(action.text));
+      box.appendChild(button);
+    }
+  }
+
+  function enter(index) {
+    state.node = index;
+    const node = current();
+    el("diagram").innerHTML = node.svg;
+    drawMoves();
+    if (node.leaf !== undefined) {
+      state.busy = false;
+      drawActions(node);
+      setStatus("solved", (state.helped ? "Solved with help: " : "Solved: ") + node.leaf + ".");
+      rowOf(state.puzzle).classList.add("solved");
+      return;
+    }
+    if (node.reply !== undefined) {
+      state.busy = true;
+      drawActions(node);
+      setStatus("good", "Defence: " + node.reply);
+      setTimeout(() => {
+        state.moves.push(node.reply);
+        enter(node.to);
+      }, DEFENCE_DELAY_MS);
+      return;
+    }
+    state.busy = false;
+    drawActions(node);
+    setStatus("play", "Your move: win within " + node.turns + " own turns, whatever the defence.");
+  }
+
+  function act(text) {
+    if (state.busy) return;
+    const node = current();
+    const action = (node.actions || []).find((a) => a.text === text);
+    if (!action) return;
+    if (action.to === null) {
+      if (node.stored_only) {
+        setStatus("line", text + " leaves the stored solution: past the first two defences " +
+          "this pack keeps only the main line. Try another action (Solution shows it).");
+      } else {
+        setStatus("lost", "The sure path is lost: after " + text + " the defence holds out " +
+          "beyond your " + node.turns + " own turns. Try another action.");
+        rowOf(state.puzzle).classList.add("failed");
+      }
+      return;
+    }
+    state.history.push({ node: state.node, moves: state.moves.length });
+    state.moves.push(text);
+    enter(action.to);
+  }
+
+  function takeBack() {
+    if (state.busy || !state.history.length) return;
+    const last = state.history.pop();
+    state.moves.length = last.moves;
+    enter(last.node);
+  }
+
+  function hint() {
+    const node = current();
+    if (state.busy || node.best === undefined) return;
+    state.helped = true;
+    setStatus("line", "A key: " + node.best);
+  }
+
+  function selectPuzzle(index) {
+    if (state.puzzle !== null) rowOf(state.puzzle).classList.remove("selected");
+    state.puzzle = index;
+    state.history = [];
+    state.moves = [];
+    state.helped = false;
+    state.busy = false;
+    rowOf(index).classList.add("selected");
+    const p = puzzle();
+    el("title").textContent = "Puzzle " + (index + 1) + " (" + p.id + "): " + DATA.title +
+      ", win within " + p.n + " own turns";
+    enter(0);
+  }
+
+  function restart() {
+    if (state.busy) return;
+    selectPuzzle(state.puzzle);
+  }
+
+  // ---- automated checks, run only when the URL asks for them ------------------
+  // #selftest=<JSON {puzzle, actions}> presses buttons through DOM click events
+  // (action texts, or "@takeback", "@hint", "@restart") and writes what the page
+  // said into <pre id="selftest-result">.
+  const { until, click, writeResult } = window.fbCommon;
+
+  async function selfTest(spec) {
+    const buttons = { "@takeback": "takeback", "@hint": "hint", "@restart": "restart" };
+    click(rowOf(spec.puzzle));
+    const steps = [];
+    for (const action of spec.actions) {
+      await until(() => !state.busy);
+      const offered = Array.from(document.querySelectorAll("#actions button"),
+        (b) => b.dataset.action);
+      if (action in buttons) {
+        click(el(buttons[action]));
+      } else {
+        const button = document.querySelector('#actions button[data-action="' + action + '"]');
+        if (button) click(button);
+      }
+      const step = { action, offered, state: el("status").dataset.state,
+        message: el("status").textContent };
+      await until(() => !state.busy);
+      steps.push(step);
+    }
+    await until(() => !state.busy);
+    return {
+      steps, final: el("status").dataset.state, message: el("status").textContent,
+      moves: state.moves, row: rowOf(spec.puzzle).className,
+      svg: el("diagram").querySelector("svg") !== null,
+    };
+  }
+
+  async function runChecks() {
+    const hash = decodeURIComponent(location.hash.slice(1));
+    if (hash.startsWith("selftest=")) {
+      const spec = JSON.parse(hash.slice(9));
+      const results = [];
+      for (const one of Array.isArray(spec) ? spec : [spec]) results.push(await selfTest(one));
+      writeResult("selftest-result", Array.isArray(spec) ? results : results[0]);
+    }
+  }
+
+  // ---- start -------------------------------------------------------------------
+  el("restart").addEventListener("click", restart);
+  el("takeback").addEventListener("click", takeBack);
+  el("hint").addEventListener("click", hint);
+  window.fbCommon.buildList(DATA.puzzles, selectPuzzle);
+  if (DATA.puzzles.length) selectPuzzle(0);
+  runChecks();
+})();

@@ -397,3 +397,75 @@ def test_solve_command_uses_tables_and_no_tables_skips_them(tables, tables_root)
         _run("solve", pos, "--tables", str(tables_root), "--no-tables", "--json").output
     )
     assert "source" not in plain and plain["distance"] == 1
+
+
+def test_meister_plays_table_best_moves_and_claims_exact_results(tables, tables_root, monkeypatch):
+    """With tables present the Meister plays a table-best move (a key of the fastest hit
+    when won) and its score is the table's result: never a wrong claim."""
+    from fechtbuch.engines.battleklinge.players import Player, exact_score
+    from fechtbuch.engines.battleklinge.search import MATE_BOUND, hit_moves
+
+    monkeypatch.setenv("FECHTBUCH_TABLES", str(tables_root))
+    _, base = tables[CARD_SET_A]
+    values = base.split_values((1, 1))
+    seen = {Outcome.WIN: 0, Outcome.LOSS: 0, Outcome.DRAW: 0}
+    for code, count in ((9, 4), (3, 3), (8, 3), (0, 3)):  # won in 5, 2; lost in 4; drawn
+        offsets = np.flatnonzero(values == code)
+        for i in range(count):
+            offset = int(offsets[_seeded(f"meister/{code}/{i}", offsets.size)])
+            pos = ix.position_at(CARD_SET_A, (1, 1), offset // 30, offset % 30, turn=i % 2)
+            result = base.probe(pos)
+            choice = Player("meister", nodes=5_000).choose(pos)
+            assert choice.reason == "tablebase"
+            assert choice.move in base.best_moves(pos), pos.to_text()
+            if result.result is Outcome.DRAW:
+                assert abs(choice.score) <= MATE_BOUND
+            else:
+                assert choice.score == exact_score(result)
+                assert abs(hit_moves(choice.score)) == result.distance
+            seen[result.result] += 1
+    assert seen == {Outcome.WIN: 7, Outcome.LOSS: 3, Outcome.DRAW: 3}
+
+
+def test_meister_wins_into_the_tables_and_claims_only_proved_results(
+    tables, tables_root, monkeypatch
+):
+    """Positions outside the tables (one student against two) whose captures lead into
+    them: a table win is played with the table's score, and df-pn agrees that the
+    position is won within that many moves; a move the tables prove lost is never
+    played while the tables prove another one is not."""
+    from fechtbuch.engines.battleklinge.players import Player
+    from fechtbuch.engines.battleklinge.search import hit_moves
+    from fechtbuch.solver.api import solve
+
+    monkeypatch.setenv("FECHTBUCH_TABLES", str(tables_root))
+    _, base = tables[CARD_SET_A]
+    lay = ix.layout(CARD_SET_A)
+    claimed = 0
+    for i in range(400):
+        board = _seeded(f"meister-into/{i}", lay.boards(1, 2))
+        pos = ix.position_at(CARD_SET_A, (1, 2), board, i % 30, turn=i % 2)
+        if pos.winner() is not None:
+            continue
+        choice = Player("meister", nodes=3_000).choose(pos)
+        child = fast.play(pos, choice.move)
+        if choice.reason == "tablebase":
+            after = base.probe(child).after_move()
+            assert after.result is Outcome.WIN
+            assert hit_moves(choice.score) == after.distance
+            if after.distance <= 5:
+                answer = solve(pos, max_n=after.distance)
+                assert answer.distance is not None and answer.distance <= after.distance
+            claimed += 1
+        elif child.winner() is None and base.covers(child):
+            proved_not_lost = [
+                m
+                for m in fast.legal_moves(pos)
+                if base.covers(fast.play(pos, m))
+                and base.probe(fast.play(pos, m)).after_move().result is not Outcome.LOSS
+            ]
+            if proved_not_lost:
+                assert base.probe(child).after_move().result is not Outcome.LOSS
+        if claimed >= 6:
+            break
+    assert claimed >= 3

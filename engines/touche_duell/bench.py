@@ -9,7 +9,7 @@ from collections.abc import Callable
 from fechtbuch.engines.touche_duell import reference, rules
 from fechtbuch.engines.touche_duell.deal import HashStream, new_round
 from fechtbuch.engines.touche_duell.notation import RULESETS, Position, view_of
-from fechtbuch.engines.touche_duell.players import STRENGTHS, Player
+from fechtbuch.engines.touche_duell.players import SAMPLES, STRENGTHS, Player
 
 
 def playouts(
@@ -51,7 +51,7 @@ def sample_positions(count: int, label: str = "bench-moves") -> list[Position]:
     return out
 
 
-def seconds_per_move(strength: str, positions: list[Position], samples: int = 24) -> float:
+def seconds_per_move(strength: str, positions: list[Position], samples: int = SAMPLES) -> float:
     player = Player(strength, "bench", samples)
     began = time.perf_counter()
     for pos in positions:

@@ -10,7 +10,7 @@ import sys
 from pathlib import Path
 
 import click
-from fechtbuch.engines.clikit import emit_json, ensure_writable
+from fechtbuch.engines.clikit import emit_json, ensure_writable, jobs_option, resolve_jobs
 from fechtbuch.engines.errors import InputError
 from fechtbuch.engines.touche_duell import rules
 from fechtbuch.engines.touche_duell.board import draw
@@ -27,7 +27,7 @@ from fechtbuch.engines.touche_duell.notation import (
     parse_position,
     parse_view,
 )
-from fechtbuch.engines.touche_duell.players import STRENGTHS, Player
+from fechtbuch.engines.touche_duell.players import SAMPLES, STRENGTHS, Player
 from fechtbuch.engines.touche_duell.record import GameRecord
 
 LEVELS = [level.value for level in Level]
@@ -228,21 +228,23 @@ def play_command(strength, fencer, two_players, level, short, seed, no_warnings,
 @click.option(
     "--samples",
     type=click.IntRange(1, 10_000),
-    default=24,
+    default=SAMPLES,
     show_default=True,
-    help="meister: determinised samples per decision.",
+    help="meister: sampled deals per candidate action in each round of its halving search.",
 )
+@jobs_option
 @click.option("--progress", is_flag=True, help="Print one line per game.")
 @click.option("--json", "as_json", is_flag=True, help="Print the summary as JSON.")
-def match_command(a, b, games, seed, level, short, samples, progress, as_json) -> None:
+def match_command(a, b, games, seed, level, short, samples, jobs, progress, as_json) -> None:
     """Play strength A against strength B over N whole games (to 5 or 3 points).
 
     Deals come in pairs: games 2k and 2k+1 share every seed, and A fences as A in
-    the first and as B in the second.
+    the first and as B in the second.  Prints the score with its 95% interval and
+    the Elo difference; the games are the same for any -j.
 
     \b
     Example:
-      fechtbuch touche match stark mittel --games 200 --seed 1
+      fechtbuch touche match stark mittel --games 200 --seed 1 -j 2
     """
     from fechtbuch.engines.touche_duell.match import run_match
 
@@ -255,7 +257,9 @@ def match_command(a, b, games, seed, level, short, samples, progress, as_json) -
                 err=as_json,
             )
 
-    summary, _ = run_match(a, b, games, seed, Ruleset(Level(level), short), samples, report)
+    summary, _ = run_match(
+        a, b, games, seed, Ruleset(Level(level), short), samples, report, resolve_jobs(jobs)
+    )
     if as_json:
         emit_json(summary.to_dict())
         return

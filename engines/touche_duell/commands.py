@@ -266,6 +266,57 @@ def match_command(a, b, games, seed, level, short, samples, jobs, progress, as_j
     click.echo(summary.to_text())
 
 
+@touche_group.command("replay")
+@click.argument("record_file", metavar="RECORD", type=click.Path(dir_okay=False))
+@click.option("--board", is_flag=True, help="Draw the track and hands after every action.")
+@click.option(
+    "--json",
+    "as_json",
+    is_flag=True,
+    help="Print rounds (deals), steps (position before and after each action), "
+    "final position, result and verified as JSON.",
+)
+def replay_command(record_file: str, board: bool, as_json: bool) -> int:
+    """Replay a game record step by step and verify that it replays exactly.
+
+    Every round's deal comes from its Shuffle seed; every action is applied with the
+    fast rules and again with the plain reference rules, and the positions must
+    agree.  Prints each round's deal and, per action, who played it and the full
+    position after it.  Exit status: 0 verified, 1 the two rule books disagree,
+    2 a bad record (an illegal action, a wrong Result, a missing Shuffle seed).
+
+    \b
+    Example:
+      fechtbuch touche play --seed 7 --save duel.txt
+      fechtbuch touche replay duel.txt --board
+    """
+    from fechtbuch.engines.touche_duell.record import read_game
+    from fechtbuch.engines.touche_duell.replay import replay
+
+    game = replay(read_game(record_file))
+    if as_json:
+        emit_json(game.to_json())
+        return 0 if game.verified else 1
+    starts = {r.number: r for r in game.rounds}
+    shown = 0
+    for step in game.steps:
+        if step.round > shown:
+            shown = step.round
+            start = starts[shown]
+            click.echo(f"round {shown} (shuffle {start.shuffle}, {start.starter} begins)")
+            click.echo(f"      {start.position}")
+        click.echo(f"{step.ply:4d}. {step.mover} {step.action:<7} {step.after}")
+        if board:
+            click.echo(draw(parse_position(step.after)))
+    click.echo(f"result {game.result}; final position {game.final}")
+    if game.verified:
+        click.echo(f"verified: {len(game.steps)} actions replay exactly (fast and reference rules)")
+        return 0
+    for problem in game.disagreements:
+        click.echo(f"disagreement: {problem}")
+    return 1
+
+
 @touche_group.command("bench")
 @click.option(
     "--rounds",

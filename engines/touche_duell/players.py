@@ -353,7 +353,7 @@ def _stark_score(view: View, action: Action, unseen: Counts) -> float:
     squares = _forward(squares, me, step)
     distance = squares[1] - squares[0]
     danger = _danger(view, hand, distance, unseen, total_unseen, n)
-    ground = GROUND * (rules.advance(squares, me) - rules.advance(view.squares, me))
+    ground = GROUND * step  # a step forward advances us by its size
     endgame = 0.0
     from_pile, weight = ENDGAME[view.rules.level]
     if view.pile_size <= from_pile:
@@ -406,9 +406,11 @@ def _danger(view: View, hand: list[int], distance: int, unseen, total_unseen: in
 
 def _compare_chance(view: View, hand: list[int], squares, unseen: Counts) -> float:
     """Rough chance to win the hand comparison with ``hand`` at ``squares``."""
-    me = view.viewer
     distance = squares[1] - squares[0]
-    ahead = rules.advance(squares, me) - rules.advance(squares, 1 - me)
+    # A has advanced squares[0] - 1, B has advanced TRACK - squares[1]
+    ahead = squares[0] - 1 - (TRACK - squares[1])
+    if view.viewer == 1:
+        ahead = -ahead
     tie = 0.5 if ahead == 0 else (1.0 if ahead > 0 else 0.0)
     if distance > 5:
         return tie

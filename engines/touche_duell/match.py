@@ -16,7 +16,7 @@ from dataclasses import asdict, dataclass
 from fechtbuch.engines.matchkit import (
     LOSS,
     WIN,
-    elo_text,
+    Tally,
     per_move,
     run_games,
     schedule,
@@ -93,38 +93,46 @@ def play_game(
 
 @dataclass
 class MatchSummary:
-    """A match's totals from A's side: the score with its Wilson 95% interval and the
-    Elo difference with its interval (``None`` where infinite)."""
+    """A match from A's side: the totals (score with its Wilson 95% interval, Elo with
+    its interval) and the thinking time per move."""
 
     a: str
     b: str
     ruleset: str
-    games: int
     seed: str
-    wins: int
-    losses: int
-    draws: int
-    score: float
-    low: float
-    high: float
-    elo: float | None
-    elo_low: float | None
-    elo_high: float | None
+    total: Tally
     a_seconds_per_move: float
     b_seconds_per_move: float
     wall_seconds: float
 
+    @property
+    def games(self) -> int:
+        return self.total.games
+
+    @property
+    def wins(self) -> int:
+        return self.total.wins
+
+    @property
+    def losses(self) -> int:
+        return self.total.losses
+
     def to_dict(self) -> dict:
-        return asdict(self)
+        """Flat: the totals' fields next to the others (``others`` named ``draws``)."""
+        out = asdict(self)
+        out.update(out.pop("total"))
+        out["draws"] = out.pop("others")
+        return out
 
     def to_text(self) -> str:
+        t = self.total
         return "\n".join(
             [
-                f"{self.a} vs {self.b}: {self.games} games ({self.ruleset}), seed {self.seed}",
-                f"  {self.a} wins {self.wins}, losses {self.losses}, draws {self.draws}",
-                f"  score {100 * self.score:.1f}% for {self.a} "
-                f"(95% interval {100 * self.low:.1f}-{100 * self.high:.1f}%)",
-                "  Elo difference " + elo_text(self.score, self.elo, self.elo_low, self.elo_high),
+                f"{self.a} vs {self.b}: {t.games} games ({self.ruleset}), seed {self.seed}",
+                f"  {self.a} wins {t.wins}, losses {t.losses}, draws {t.others}",
+                f"  score {100 * t.score:.1f}% for {self.a} "
+                f"(95% interval {100 * t.low:.1f}-{100 * t.high:.1f}%)",
+                "  Elo difference " + t.elo_text(),
                 f"  seconds per move: {self.a} {self.a_seconds_per_move:.4f}, "
                 f"{self.b} {self.b_seconds_per_move:.4f}; wall {self.wall_seconds:.1f} s",
             ]
@@ -152,22 +160,12 @@ def run_match(
     started = time.perf_counter()
     tasks = [(a, b, seed, slot.index, ruleset, samples) for slot in schedule(games)]
     results = run_games(_play_result, tasks, jobs, progress)
-    total = tally(r.outcome for r in results)
     summary = MatchSummary(
         a,
         b,
         ruleset.name,
-        total.games,
         seed,
-        total.wins,
-        total.losses,
-        total.others,
-        total.score,
-        total.low,
-        total.high,
-        total.elo,
-        total.elo_low,
-        total.elo_high,
+        tally(r.outcome for r in results),
         per_move([r.seconds[0] for r in results], [r.move_counts[0] for r in results]),
         per_move([r.seconds[1] for r in results], [r.move_counts[1] for r in results]),
         time.perf_counter() - started,

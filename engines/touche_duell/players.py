@@ -75,6 +75,8 @@ SAMPLES = 24
 """meister: default determinised samples per candidate in the first halving round."""
 CANDIDATES = 6
 """meister: how many of stark's best actions the search compares."""
+DEVIATE_Z = 1.0
+"""meister: how many standard errors the best challenger must beat stark's choice by."""
 
 
 class SureWinOracle(Protocol):
@@ -220,29 +222,39 @@ class Player:
 
 
 def halving_search(view: View, candidates: list[Action], samples: int, stream) -> Action:
-    """Successive halving over determinised samples: every candidate is played in
-    the same ``samples`` sampled deals (common random numbers: differences between
-    candidates are not drowned by the luck of the deal) and the round finished by
-    ``stark`` on both sides; the better half goes on with as many new deals again,
-    until one is left.  The mean over all of a survivor's deals decides, ties by
-    stark's order."""
+    """Successive halving over determinised samples, deviating from stark only on
+    evidence.  Every candidate is played in the same ``samples`` sampled deals
+    (common random numbers: the luck of the deal cancels in the differences) and the
+    round finished by ``stark`` on both sides; the better half goes on with as many
+    new deals again, until two are left.  stark's own choice (the first candidate)
+    stays in every round, and the best challenger replaces it only if it wins by
+    more than ``DEVIATE_Z`` standard errors of the paired difference over all its
+    deals: among a few nearly equal actions the best sample mean is often a worse
+    action that was lucky, and each such pick would make meister weaker than stark."""
     me = view.viewer
-    worlds: list[Position] = []
-    totals = dict.fromkeys(candidates, 0.0)
-    played = 0
+    incumbent = candidates[0]
+    results: dict[Action, list[float]] = {action: [] for action in candidates}
     alive = list(candidates)
     while True:
-        worlds += [determinise(view, stream) for _ in range(samples)]
+        worlds = [determinise(view, stream) for _ in range(samples)]
         for action in alive:
-            totals[action] += sum(
-                rollout(rules.apply_legal(world, action), me) for world in worlds[played:]
-            )
-        played = len(worlds)
-        if len(alive) <= 2:
+            results[action] += [rollout(rules.apply_legal(w, action), me) for w in worlds]
+        challengers = sorted(
+            (a for a in alive if a != incumbent), key=lambda a: -sum(results[a])
+        )  # stable: ties keep stark's order
+        if len(challengers) <= 1:
             break
-        alive.sort(key=lambda a: -totals[a])  # stable: ties keep stark's order
-        alive = alive[: (len(alive) + 1) // 2]
-    return max(alive, key=lambda a: totals[a])
+        alive = [incumbent, *challengers[: len(challengers) // 2]]
+    if not challengers:
+        return incumbent
+    best = challengers[0]
+    diffs = [x - y for x, y in zip(results[best], results[incumbent], strict=True)]
+    n = len(diffs)
+    mean = sum(diffs) / n
+    spread = (sum((d - mean) ** 2 for d in diffs) / max(1, n - 1)) ** 0.5
+    if mean > 0 and (spread == 0 or mean / (spread / n**0.5) > DEVIATE_Z):
+        return best
+    return incumbent
 
 
 def sure_loss(view: View, action: Action) -> bool:

@@ -15,6 +15,7 @@ from fechtbuch.engines.touche_duell.notation import (
     Phase,
     Ruleset,
     parse_action,
+    parse_position,
     parse_view,
     view_of,
 )
@@ -165,3 +166,30 @@ def test_halving_search_is_deterministic_and_keeps_a_candidate():
     one = halving_search(view, ranked, 4, HashStream("h"))
     two = halving_search(view, ranked, 4, HashStream("h"))
     assert one == two and one in ranked
+
+
+def test_halving_keeps_starks_choice_unless_a_challenger_is_clearly_better(monkeypatch):
+    from fechtbuch.engines.touche_duell import players
+
+    pos = parse_position("standard 8-16 0:0 A zug 12345/12345 00000 123451234512345")
+    view = view_of(pos, 0)
+    ranked = sorted(view_actions(view), key=lambda a: -stark_score(view, a))[:5]
+    assert len({rules.apply_legal(pos, a).squares for a in ranked}) == 5
+    monkeypatch.setattr(players, "rollout", lambda after, me: 0.5)
+    assert halving_search(view, ranked, 6, HashStream("e")) == ranked[0]
+    target = rules.apply_legal(pos, ranked[3]).squares
+    monkeypatch.setattr(
+        players, "rollout", lambda after, me: 1.0 if after.squares == target else 0.5
+    )
+    assert halving_search(view, ranked, 6, HashStream("e")) == ranked[3]
+    # better in two deals, worse in one: well within one standard error
+    calls = {"n": 0}
+
+    def mixed(after, me):
+        if after.squares != target:
+            return 0.5
+        calls["n"] += 1
+        return {1: 1.0, 2: 1.0, 3: 0.0}.get(calls["n"], 0.5)
+
+    monkeypatch.setattr(players, "rollout", mixed)
+    assert halving_search(view, ranked, 6, HashStream("e")) == ranked[0]

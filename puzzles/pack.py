@@ -53,6 +53,8 @@ MAX_N = 3
 SCHEMA_PATH = data_file("schema", "pack.schema.json")
 SCHEMA_PATHS = {1: SCHEMA_PATH, 2: data_file("schema", "pack-2.schema.json")}
 """Each pack format version's schema."""
+FULL_DEFENCES = 2
+"""A pruned tree (:attr:`SolutionMode.PRUNED`) is complete for this many adversary moves."""
 
 
 class PackError(InputError):

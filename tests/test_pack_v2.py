@@ -17,8 +17,9 @@ from fechtbuch.engines.battleklinge.position import Move, Position
 from fechtbuch.engines.clikit import dump_json
 from fechtbuch.engines.errors import InputError
 from fechtbuch.engines.paths import data_path
-from fechtbuch.puzzles.battleklinge.packkind import FULL_DEFENCES, KIND
+from fechtbuch.puzzles.battleklinge.packkind import KIND
 from fechtbuch.puzzles.pack import (
+    FULL_DEFENCES,
     PackError,
     PackOrder,
     SolutionMode,

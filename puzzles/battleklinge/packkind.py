@@ -30,8 +30,8 @@ from fechtbuch.engines.battleklinge.textboard import draw_position
 from fechtbuch.puzzles.battleklinge.rating import difficulty, features
 from fechtbuch.puzzles.battleklinge.tags import PuzzleFacts, tags_for
 from fechtbuch.puzzles.mining import mirror_class, puzzle_id
+from fechtbuch.puzzles.pack import FULL_DEFENCES, PACK_FORMAT, PACK_VERSION
 from fechtbuch.puzzles.pack import MAX_N as V1_MAX_N
-from fechtbuch.puzzles.pack import PACK_FORMAT, PACK_VERSION
 from fechtbuch.puzzles.packkind import PackKind, Puzzle
 from fechtbuch.solver.verify import (
     hit_speeds,
@@ -45,8 +45,6 @@ from fechtbuch.solver.verify import main_line as verifier_main_line
 MAX_N = 10
 """The largest N a version-2 Battleklinge pack may declare (the deepest tablebase
 studies); the verifier's work grows steeply with N, so the bound is checked first."""
-FULL_DEFENCES = 2
-"""A pruned tree keeps every defence at this many first defender moves."""
 PUZZLE_FIELDS = (
     "id",
     "n",

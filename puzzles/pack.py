@@ -230,7 +230,7 @@ def verify_pack(pack, progress: Callable[[], None] | None = None) -> list[str]:
         if cls is None:
             continue
         if cls in classes:
-            problems.append(f"{label}: same as {classes[cls]} up to the mirror")
+            problems.append(f"{label}: same as {classes[cls]} up to {kind.symmetry}")
         classes.setdefault(cls, label)
     return problems + order_problems(pack)
 

@@ -207,6 +207,10 @@ def test_pack_and_page_of_a_game_registered_at_run_time(monkeypatch, tmp_path):
     path.write_bytes(orjson.dumps(data))
     loaded = pack_module.load_pack(path)
     assert pack_module.verify_pack(loaded) == []
+    twice = dict(loaded, puzzles=[*loaded["puzzles"], dict(loaded["puzzles"][2], id="zz-again")])
+    assert pack_module.verify_pack(twice) == [
+        "puzzle 4 (zz-again): same as puzzle 3 (countdown-6) up to the game's symmetry"
+    ]
     loaded["puzzles"][1]["solution"] = {"take1": LEAF}
     assert pack_module.verify_pack(loaded) == ["puzzle 2 (countdown-4): solution: differs"]
     page = pack2_html(data)

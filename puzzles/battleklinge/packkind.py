@@ -283,4 +283,5 @@ KIND = PackKind(
     board_text=board_text,
     board_svg=board_svg,
     verify_pruned=verify_pruned_puzzle,
+    symmetry="the mirror",
 )

@@ -131,7 +131,7 @@ def derived_fields(
     """``tags`` and ``difficulty`` of a puzzle (for a puzzle made elsewhere, such as a
     tablebase study, and for verification), by the functions mining uses."""
     n = puzzle["n"]
-    facts = PuzzleFacts(pos, n, key, tuple(line), puzzle["solution"], frozenset([key]))
+    facts = PuzzleFacts.of_exercise(pos, n, key, line, puzzle["solution"])
     return tags_for(facts), difficulty(features(pos, n, key))
 
 

@@ -23,7 +23,7 @@ from fechtbuch.engines.battleklinge.terminal.session import (
 )
 from fechtbuch.engines.clikit import INT, ensure_writable, float_range
 from fechtbuch.engines.errors import InputError
-from fechtbuch.puzzles.pack import PackTerms, SolutionMode, find_puzzle
+from fechtbuch.puzzles.pack import FULL_DEFENCES, PackTerms, SolutionMode, find_puzzle
 from fechtbuch.puzzles.pack_commands import PACK_FILE
 from fechtbuch.puzzles.viewer import check_pack
 
@@ -215,14 +215,26 @@ def play_command(
             f"{COLOR_NAMES[attacker]} to move hits in {puzzle['n']} at the latest, "
             "whatever the defence. Difficulty " + f"{puzzle['difficulty']}."
         )
-        exercise = Exercise(puzzle)
+        if terms.solution is SolutionMode.PRUNED:
+            from fechtbuch.puzzles.battleklinge.exactjudge import SolverJudge
+
+            click.echo(
+                f"This pack's trees are pruned: past the first {FULL_DEFENCES} defences "
+                "a move the tree does not hold is judged exactly (tables or solver)."
+            )
+            exercise = Exercise(puzzle, full_defences=FULL_DEFENCES, judge=SolverJudge())
+        else:
+            exercise = Exercise(puzzle)
 
         engine = None
 
         def defend(pos, earlier):
-            # on the sure path: the longest defence from the tree; off it, Stark plays on
+            # on the sure path: the longest defence from the tree (past a pruned tree's
+            # stored part: from the exact judgement); off it, Stark plays on
             nonlocal engine
-            if not exercise.path_lost:
+            if not exercise.path_lost and exercise.beyond and exercise.defence is not None:
+                return exercise.defence
+            if not exercise.path_lost and not exercise.beyond:
                 return Move.from_text(longest_defence(exercise.node))
             engine = engine or _computer("stark", seed)
             return engine(pos, earlier)

@@ -10,15 +10,22 @@ Commands at the prompt: a move (``c1c3``, ``c1c3 ausfall``, ``ausfall:c1c3``,
 reaches with that card once you give it away), ``warnings on|off``, ``moves``,
 ``save FILE``, ``resign``, ``abort``, ``help``, ``quit``; in exercises also
 ``solution``.  They are one table, :data:`COMMANDS`, which ``help`` lists.
+
+An exercise whose tree is *pruned* (a version-2 pack with ``"solution": "pruned"``
+keeps every winning move only up to the first few defences, then the main line) is
+not judged by the tree past that cut: a move the tree does not hold there leaves
+the stored part and is judged exactly by an :class:`ExactJudge` (the caller's
+solver or endgame table; this layer imports neither), and so is every later move.
 """
 
 from __future__ import annotations
 
+import enum
 import os
 import time
 from collections.abc import Callable
-from dataclasses import dataclass, field
-from typing import TextIO
+from dataclasses import dataclass, field, fields
+from typing import Protocol, TextIO
 
 from fechtbuch.engines.battleklinge import fast
 from fechtbuch.engines.battleklinge.cards import (
@@ -53,17 +60,88 @@ class Outcome:
     exercise_solved: bool = False
 
 
+class Verdict(enum.Enum):
+    """Whether a move past the stored part of a pruned tree still forces the hit."""
+
+    FORCED = "forced"
+    NOT_FORCED = "not forced"
+    UNKNOWN = "unknown"
+    """The judge reached a limit (nodes, time, its largest bound): no claim either way."""
+
+
+@dataclass(frozen=True)
+class Judgement:
+    """An exact answer for the position after an attacker's move (defender to move)."""
+
+    verdict: Verdict
+    source: str
+    """Who answered, for the message: "the endgame tables", "df-pn"."""
+    defence: Move | None = None
+    """When forced: the defender's reply that delays the hit longest."""
+
+
+class ExactJudge(Protocol):
+    """Exact answers off the stored tree (the ``play`` command passes the solver)."""
+
+    def after_move(self, position: Position, own_moves_left: int) -> Judgement:
+        """Is the side not to move in ``position`` hit within ``own_moves_left`` own
+        moves of its opponent, whatever it does?"""
+        ...
+
+    def key(self, position: Position, own_moves_left: int) -> Move | None:
+        """The fastest move that hits within ``own_moves_left`` own moves, if any."""
+        ...
+
+
+@dataclass(frozen=True)
+class ExerciseStep:
+    """What an exercise knows between two moves; ``undo`` restores one of these."""
+
+    node: dict | str | None
+    path_lost: bool
+    beyond: bool
+    defences: int
+    own_moves_left: int
+    defence: Move | None
+
+
 @dataclass
 class Exercise:
-    """A pack exercise being played: the tree node that the attacker faces now."""
+    """A pack exercise being played: the tree node that the attacker faces now.
+
+    ``full_defences`` is ``None`` for a complete tree; for a pruned one, the number of
+    defender moves up to which the tree holds every winning move (below that it is
+    judged by ``judge``, see the module docstring)."""
 
     puzzle: dict
+    full_defences: int | None = None
+    judge: ExactJudge | None = None
     node: dict | str | None = None
     path_lost: bool = False
-    history: list[tuple[dict | str | None, bool]] = field(default_factory=list)
+    beyond: bool = False
+    """Past the stored part of a pruned tree: every move is judged exactly."""
+    defences: int = 0
+    """Defender moves played so far."""
+    own_moves_left: int = 0
+    """Own moves the attacker has left for the hit (N at the start)."""
+    defence: Move | None = None
+    """Beyond the stored part: the defender's next reply, from the last judgement."""
+    history: list[ExerciseStep] = field(default_factory=list)
 
     def __post_init__(self) -> None:
         self.node = self.puzzle["solution"]
+        self.own_moves_left = self.puzzle["n"]
+
+    def snapshot(self) -> ExerciseStep:
+        return ExerciseStep(**{f.name: getattr(self, f.name) for f in fields(ExerciseStep)})
+
+    def restore(self, step: ExerciseStep) -> None:
+        for f in fields(ExerciseStep):
+            setattr(self, f.name, getattr(step, f.name))
+
+    def past_the_cut(self) -> bool:
+        """True where a pruned tree no longer holds every winning move."""
+        return self.full_defences is not None and self.defences >= self.full_defences
 
 
 def tree_depth(node) -> int:
@@ -305,12 +383,15 @@ class Session:
         ex = self.exercise
         if ex is None:
             return
-        ex.history.append((ex.node, ex.path_lost))  # restored by undo, one entry per move
+        ex.history.append(ex.snapshot())  # restored by undo, one entry per move
         if ex.path_lost:
             return
         text = move.to_text()
         if by_person:
-            if isinstance(ex.node, dict) and text in ex.node:
+            ex.own_moves_left -= 1
+            if ex.beyond:
+                self._judge_exactly(text)
+            elif isinstance(ex.node, dict) and text in ex.node:
                 ex.node = ex.node[text]
                 if ex.node == "hit":
                     self.write("Treffer! Exercise solved.")
@@ -320,6 +401,13 @@ class Session:
                         f"Good: the sure path holds ({left} more own move"
                         f"{'s' if left != 1 else ''} to the hit)."
                     )
+            elif ex.past_the_cut() and ex.judge is not None:
+                ex.beyond, ex.node = True, None
+                self.write(
+                    f"{text} leaves the stored part: past the first {ex.full_defences} "
+                    "defences this pack keeps only the main line, so it is judged exactly."
+                )
+                self._judge_exactly(text)
             else:
                 ex.path_lost = True
                 self.write(
@@ -327,8 +415,45 @@ class Session:
                     "Type 'undo' to try again or 'solution' to see a right move."
                 )
         else:
-            assert isinstance(ex.node, dict)
-            ex.node = ex.node[text]
+            ex.defences += 1
+            if ex.beyond:
+                ex.defence = None  # played; the next judgement names the next one
+            else:
+                assert isinstance(ex.node, dict)
+                ex.node = ex.node[text]
+
+    def _judge_exactly(self, text: str) -> None:
+        """Beyond the stored tree: does the attacker's move ``text`` still force the hit?"""
+        ex = self.exercise
+        assert ex is not None and ex.judge is not None
+        pos = self.position
+        if pos.winner() == self.start.turn:
+            self.write("Treffer! Exercise solved (off the stored part, by the rules).")
+            return
+        left = ex.own_moves_left
+        if left == 0:
+            judgement = Judgement(Verdict.NOT_FORCED, "the rules")
+        else:
+            judgement = ex.judge.after_move(pos, left)
+        if judgement.verdict is Verdict.FORCED:
+            ex.defence = judgement.defence
+            self.write(
+                f"Exact ({judgement.source}): {text} still forces the hit "
+                f"({left} more own move{'s' if left != 1 else ''} at most)."
+            )
+            return
+        ex.path_lost = True
+        if judgement.verdict is Verdict.NOT_FORCED:
+            self.write(
+                f"Exact ({judgement.source}): the sure path is lost: {text} does not "
+                f"force the hit within the {left} own move{'s' if left != 1 else ''} left. "
+                "Type 'undo' to try again or 'solution' to see a right move."
+            )
+        else:
+            self.write(
+                f"{text} could not be judged within the limits of {judgement.source}, "
+                "so the exercise cannot count it. Type 'undo' to try again."
+            )
 
     def _undo(self, rest: str = "") -> Outcome | None:
         person = self.position.turn
@@ -341,7 +466,7 @@ class Session:
             mover = self.positions[-2].turn
             self._pop()
             if self.exercise:
-                self.exercise.node, self.exercise.path_lost = self.exercise.history.pop()
+                self.exercise.restore(self.exercise.history.pop())
             if mover == person or not self.computer:  # two people: one move back
                 break
         self.write("Taken back.")
@@ -361,6 +486,12 @@ class Session:
     def _solution(self, rest: str = "") -> Outcome | None:
         ex = self.exercise
         assert ex is not None
+        if not ex.path_lost and ex.beyond and ex.judge is not None:
+            key = ex.judge.key(self.position, ex.own_moves_left)
+            if key is not None:
+                self.helped = True
+                self.write(f"Solution (exact, off the stored part): {key.to_text()}")
+                return None
         if ex.path_lost or not isinstance(ex.node, dict):
             self.write("The sure path is lost here: 'undo' first to get back on it.")
             return None

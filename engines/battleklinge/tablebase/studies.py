@@ -142,10 +142,13 @@ def mine_studies(
     split: tuple[int, int] = (1, 1),
     verify: Callable[[Position, int], bool | None] | None = None,
     label: str = "meisterstudien",
+    full_tree_limit: int = FULL_TREE_LIMIT,
 ) -> list[Study]:
     """Up to ``count`` studies, deepest first: Gold to move, material ``split``, a unique
     key and a forced hit in exactly d own moves, d taken from ``distances`` in turn.
-    Candidates are visited in a SHA-256-seeded order; one per mirror class."""
+    Candidates are visited in a SHA-256-seeded order; one per mirror class.  Trees up
+    to ``full_tree_limit`` attacker nodes are complete, larger ones pruned (0: every
+    tree pruned, as a pack with ``"solution": "pruned"`` needs)."""
     values = tb.split_values(split)
     builder = _TreeBuilder(tb)
     per_distance = -(-count // len(distances))
@@ -175,7 +178,9 @@ def mine_studies(
             seen.add(klass)
             line = builder.main_line(pos, d)
             try:
-                tree = builder.tree(pos, d, d, line, [FULL_TREE_LIMIT])
+                if full_tree_limit <= 0:
+                    raise _TooLarge
+                tree = builder.tree(pos, d, d, line, [full_tree_limit])
                 complete = True
             except _TooLarge:
                 tree = builder.tree(pos, d, 2, line, [10**9])

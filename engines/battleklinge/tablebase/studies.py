@@ -1,12 +1,12 @@
 """Studies mined from the tables: unique key, forced hit in 4 to 10 own moves.
 
-The puzzle dicts follow the pack format (data/schema/pack.schema.json) field for
-field; two things the schema does not allow yet are reported beside them in
-:class:`Study`: distances above 8 (the schema caps ``n`` at 8) and whether the
-solution tree is complete or pruned to the main line plus every defence at the
-first two defender moves.  Everything comes from the tables; ``verify`` (for
-example df-pn, wired in by the caller: engines may not import solver) confirms
-each study it can reach.
+The puzzle dicts follow the pack format field for field (tags and difficulty are
+placeholders: the puzzle layer derives them, puzzles/battleklinge/studies.py, which
+also writes the version-2 pack ``data/packs/meisterstudien.json``); :class:`Study`
+says beside each whether its solution tree is complete or pruned to the main line
+plus every defence at the first two defender moves.  Everything comes from the
+tables; ``verify`` (for example df-pn, wired in by the caller: engines may not
+import solver) confirms each study it can reach.
 """
 
 from __future__ import annotations

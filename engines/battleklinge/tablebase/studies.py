@@ -5,8 +5,8 @@ placeholders: the puzzle layer derives them, puzzles/battleklinge/studies.py, wh
 also writes the version-2 pack ``data/packs/meisterstudien.json``); :class:`Study`
 says beside each whether its solution tree is complete or pruned to the main line
 plus every defence at the first two defender moves.  Everything comes from the
-tables; ``verify`` (for example df-pn, wired in by the caller: engines may not
-import solver) confirms each study it can reach.
+tables; ``verify`` (for example df-pn, wired in by the caller, since the engines
+layer may not use the solver layer) confirms each study it can reach.
 """
 
 from __future__ import annotations

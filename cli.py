@@ -29,6 +29,7 @@ from fechtbuch.engines.touche_duell.commands import touche_group  # noqa: E402
 from fechtbuch.engines.touche_duell.players import use_sure_win_oracle  # noqa: E402
 from fechtbuch.engines.touche_pyramiden.commands import pyramiden_group  # noqa: E402
 from fechtbuch.puzzles import render_commands  # noqa: E402
+from fechtbuch.puzzles.battleklinge.studies_commands import studies_command  # noqa: E402
 from fechtbuch.puzzles.daily_commands import daily_group  # noqa: E402
 from fechtbuch.puzzles.mine_commands import bench_mine_command, mine_command  # noqa: E402
 from fechtbuch.puzzles.pack_commands import pack  # noqa: E402
@@ -179,6 +180,7 @@ pyramiden_group.add_command(pyramiden_solve_command)
 pyramiden_group.add_command(pyramiden_mine_command)
 pyramiden_group.add_command(pyramiden_render_command)
 main.add_command(tb_group)
+tb_group.add_command(studies_command)
 
 if __name__ == "__main__":
     main()

@@ -19,6 +19,7 @@ replies, so a complete tree also passes (a pack may mix complete and pruned tree
 from __future__ import annotations
 
 from collections.abc import Hashable
+from dataclasses import dataclass
 
 from fechtbuch.engines import __version__
 from fechtbuch.engines.battleklinge import fast
@@ -86,12 +87,30 @@ def verify_puzzle(puzzle: Puzzle, max_n: int = V1_MAX_N) -> list[str]:
 
 
 def verify_pruned_puzzle(puzzle: Puzzle, max_n: int) -> list[str]:
-    """As :func:`verify_puzzle` for a puzzle whose tree is pruned (module docstring)."""
+    """As :func:`verify_puzzle` for a puzzle whose tree is pruned (module docstring).
+
+    A position the endgame tables cover (the Meisterstudien: up to 10 own moves, far
+    beyond the minimax verifier) is checked by the tables and df-pn where it reaches
+    (:func:`fechtbuch.puzzles.battleklinge.studies.verify_study`): bounded and exact."""
+    from fechtbuch.puzzles.battleklinge import studies
+
+    if studies.covered_by_tables(puzzle):
+        return studies.verify_study(puzzle, max_n)
     return _verify(puzzle, max_n, pruned=True)
 
 
-def _verify(puzzle: Puzzle, max_n: int, pruned: bool) -> list[str]:
-    problems = []
+@dataclass(frozen=True)
+class Claim:
+    """A puzzle's position, key and line, parsed."""
+
+    pos: Position
+    key: Move
+    line: list[Move]
+
+
+def parse_claim(puzzle: Puzzle, max_n: int) -> Claim | list[str]:
+    """The parsed claim, or the one problem that stops verification before any search
+    (bad notation, ``n`` outside the pack's range)."""
     try:
         pos = Position.from_text(puzzle["position"])
         key = Move.from_text(puzzle["key"])
@@ -101,14 +120,15 @@ def _verify(puzzle: Puzzle, max_n: int, pruned: bool) -> list[str]:
     n = puzzle["n"]
     if not 1 <= n <= max_n:  # the schema and the envelope say so; again for other callers
         return [f"n: {n} is outside this pack's range 1-{max_n}"]
-    if puzzle["id"] != puzzle_id(puzzle["position"], n, puzzle["key"]):
-        problems.append(f"id: expected {puzzle_id(puzzle['position'], n, puzzle['key'])}")
-    if puzzle["attacker"] != COLOR_CHARS[pos.turn]:
-        problems.append("attacker: not the side to move")
-    if puzzle["cards"] != [card_id(c) for c in pos.cards]:
-        problems.append("cards: not the five cards of the position")
-    if not line or line[0] != key:
-        problems.append("line: must start with the key")
+    return Claim(pos, key, line)
+
+
+def _verify(puzzle: Puzzle, max_n: int, pruned: bool) -> list[str]:
+    claim = parse_claim(puzzle, max_n)
+    if isinstance(claim, list):
+        return claim
+    pos, key, line, n = claim.pos, claim.key, claim.line, puzzle["n"]
+    problems = identity_problems(puzzle, pos, key, line)
     exercise_problems = [_field_of(p) for p in verify_exercise(pos, n, key)]
     problems += exercise_problems
     if exercise_problems:
@@ -123,6 +143,22 @@ def _verify(puzzle: Puzzle, max_n: int, pruned: bool) -> list[str]:
         problems.append(f"line: not the main line; expected {' '.join(expected_line)}")
         return problems  # tags are facts of the main line: without it they mean nothing
     return problems + derived_field_problems(puzzle, pos, key, line)
+
+
+def identity_problems(puzzle: Puzzle, pos: Position, key: Move, line: list[Move]) -> list[str]:
+    """The fields that follow from the position and the claim alone: ``id``,
+    ``attacker``, ``cards``, and a line that starts with the key."""
+    problems = []
+    n = puzzle["n"]
+    if puzzle["id"] != puzzle_id(puzzle["position"], n, puzzle["key"]):
+        problems.append(f"id: expected {puzzle_id(puzzle['position'], n, puzzle['key'])}")
+    if puzzle["attacker"] != COLOR_CHARS[pos.turn]:
+        problems.append("attacker: not the side to move")
+    if puzzle["cards"] != [card_id(c) for c in pos.cards]:
+        problems.append("cards: not the five cards of the position")
+    if not line or line[0] != key:
+        problems.append("line: must start with the key")
+    return problems
 
 
 def derived_fields(

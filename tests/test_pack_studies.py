@@ -34,6 +34,7 @@ from fechtbuch.engines.battleklinge.terminal.session import (
     Verdict,
     longest_defence,
 )
+from fechtbuch.engines.paths import data_path
 from fechtbuch.puzzles.battleklinge.exactjudge import SolverJudge
 from fechtbuch.puzzles.battleklinge.packkind import KIND, derived_fields
 from fechtbuch.puzzles.pack import (
@@ -247,3 +248,19 @@ def test_an_undecided_judgement_does_not_count_the_exercise(pruned_pack):
     text = "\n".join(out)
     assert f"{spot.winning} could not be judged within the limits of a test judge" in text
     assert exercise.path_lost and not outcome.exercise_solved
+
+
+def test_shipped_meisterstudien_play_past_the_stored_part(tmp_path, monkeypatch):
+    """The shipped pruned pack: an N=5 study left past the cut and finished exactly."""
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "xdg"))
+    monkeypatch.setenv("FECHTBUCH_TABLES", str(tmp_path / "none"))
+    path = data_path("packs", "meisterstudien.json")
+    pack = json.loads(path.read_bytes())
+    first = next(i for i, p in enumerate(pack["puzzles"]) if p["n"] == 5)
+    spot = _off_tree_spot(dict(pack, puzzles=pack["puzzles"][first:]))
+    judge = SolverJudge(tables=False)
+    finish = _finish_exactly(spot.position, spot.winning, spot.own_moves_left, judge)
+    number = first + spot.number
+    out = _play(path, number, [*spot.attacker_moves, spot.winning, *finish])
+    assert f"{spot.winning} leaves the stored part" in out
+    assert f"Exercise {number} solved (green)." in out

@@ -26,8 +26,10 @@ from fechtbuch.engines.battleklinge.textboard import show_command  # noqa: E402
 from fechtbuch.engines.battleklinge.tuning import bench_tune_eval_command  # noqa: E402
 from fechtbuch.engines.errors import InputError  # noqa: E402
 from fechtbuch.engines.touche_duell.commands import touche_group  # noqa: E402
+from fechtbuch.engines.touche_duell.players import use_sure_win_oracle  # noqa: E402
 from fechtbuch.engines.touche_pyramiden.commands import pyramiden_group  # noqa: E402
 from fechtbuch.puzzles import render_commands  # noqa: E402
+from fechtbuch.puzzles.battleklinge.studies_commands import studies_command  # noqa: E402
 from fechtbuch.puzzles.daily_commands import daily_group  # noqa: E402
 from fechtbuch.puzzles.mine_commands import bench_mine_command, mine_command  # noqa: E402
 from fechtbuch.puzzles.pack_commands import pack  # noqa: E402
@@ -35,6 +37,7 @@ from fechtbuch.puzzles.play_commands import play_command  # noqa: E402
 from fechtbuch.puzzles.pyramiden.mine_command import (  # noqa: E402
     mine_command as pyramiden_mine_command,
 )
+from fechtbuch.puzzles.pyramiden.play_command import with_pack_play  # noqa: E402
 from fechtbuch.puzzles.pyramiden.render_command import (  # noqa: E402
     render_command as pyramiden_render_command,
 )
@@ -49,10 +52,13 @@ from fechtbuch.solver.bench import bench_solve_command  # noqa: E402
 from fechtbuch.solver.commands import solve_command  # noqa: E402
 from fechtbuch.solver.hits import SolverHits  # noqa: E402
 from fechtbuch.solver.touche_commands import touche_solve_command  # noqa: E402
+from fechtbuch.solver.touche_tactics import ProofTactics  # noqa: E402
 
 # The composition root: the players and the analysis ask the solver for forced hits
 # (engines/ cannot import solver/ itself; see engines/battleklinge/players.py).
 use_hit_oracle(SolverHits)
+# and the Touché duel's meister proves sure wins with the generic prover
+use_sure_win_oracle(ProofTactics)
 
 
 class FechtbuchGroup(click.Group):
@@ -169,10 +175,12 @@ touche_group.add_command(touche_mine_command)
 touche_group.add_command(with_pack_option(touche_group.commands["play"]))
 main.add_command(touche_group)
 main.add_command(pyramiden_group)
+pyramiden_group.add_command(with_pack_play(pyramiden_group.commands["play"]))
 pyramiden_group.add_command(pyramiden_solve_command)
 pyramiden_group.add_command(pyramiden_mine_command)
 pyramiden_group.add_command(pyramiden_render_command)
 main.add_command(tb_group)
+tb_group.add_command(studies_command)
 
 if __name__ == "__main__":
     main()

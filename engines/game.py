@@ -174,6 +174,14 @@ class AndOrProblem(ABC, Generic[State, Action]):
         state."""
         return type(self).counts_turn is AndOrProblem.counts_turn
 
+    def wins_at_once(self, state: State) -> bool | None:
+        """A cheap, exact leaf test (optional).  ``True``: the attacker's next counting
+        action can win at once whatever the defender does before it, so ``state`` is
+        won with one turn or more.  ``False`` (only at an attacker node): no action of
+        the attacker wins at once, so with one turn left ``state`` is lost.  ``None``:
+        no claim (the default)."""
+        return None
+
     @abstractmethod
     def key(self, state: State) -> Hashable:
         """A transposition key: equal for states with equal futures."""

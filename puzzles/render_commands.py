@@ -15,12 +15,13 @@ from fechtbuch.engines.errors import InputError
 from fechtbuch.puzzles import viewer, viewer2
 from fechtbuch.puzzles.pack import load_pack, pack_kind
 from fechtbuch.puzzles.pack_commands import PACK_FILE
+from fechtbuch.puzzles.pyramiden.render_command import is_pyramid_position, position_svg
 
 OUTPUT = click.Path(dir_okay=False, writable=True)
 
 
 @click.command()
-@click.argument("position", type=POSITION)
+@click.argument("position")
 @click.option("--move", type=MOVE, help="Draw an arrow for this move (must be legal).")
 @click.option("--flip", is_flag=True, help="Draw from the other school's side.")
 @click.option(
@@ -31,17 +32,25 @@ OUTPUT = click.Path(dir_okay=False, writable=True)
     help="The SVG file to write ('-' for standard output).",
 )
 @click.option("--force", is_flag=True, help="Overwrite OUTPUT if it exists.")
-def render(position: Position, move: Move | None, flip: bool, output: str, force: bool) -> None:
+def render(position: str, move: Move | None, flip: bool, output: str, force: bool) -> None:
     """Draw POSITION as an SVG diagram: board, pieces, both hands, the side card.
 
     The school to move is at the bottom unless --flip.  Each card shows its
-    name and 5x5 move grid, oriented for its holder.
+    name and 5x5 move grid, oriented for its holder.  A position of the pyramid
+    game (it starts with ``pyramiden-1``; a full state or a view) is drawn as its
+    board: cards, free fields, pyramids, crowned fields.
 
     \b
       fechtbuch render 'ssmss/5/5/5/SSMSS g ausfall,volte bindung,stoss riposte' \\
           --move ausfall:c1c3 -o start.svg
+      fechtbuch render "$(fechtbuch pyramiden new --players 2 --pattern linie)" -o p.svg
     """
-    svg = render_svg(position, move, flip)
+    if is_pyramid_position(position):
+        if move is not None or flip:
+            raise click.UsageError("--move and --flip are for Battleklinge positions")
+        svg = position_svg(position)
+    else:
+        svg = render_svg(POSITION.convert(position, None, click.get_current_context()), move, flip)
     if output == "-":
         click.echo(svg, nl=False)
         return

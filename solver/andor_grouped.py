@@ -49,6 +49,9 @@ class _Timed(AndOrProblem):
     def counts_turn(self, state, action) -> bool:
         return self.inner.counts_turn(state, action)
 
+    def wins_at_once(self, state) -> bool | None:
+        return self.inner.wins_at_once(state)
+
     def key(self, state) -> Hashable:
         return self.inner.key(state)
 

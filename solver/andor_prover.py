@@ -14,9 +14,12 @@ raises :class:`~fechtbuch.solver.andor.CycleError`).  New nodes start at (1, 1)
 unless decided, except nodes with no attacker turn left, which are decided at
 once by plain recursion over the free (non-counting) actions: an OR node whose
 actions all spend a turn (``problem.needs_turn``) is lost, the defender's last
-reply is won iff every reply ends in a win.  Without that rule df-pn with
-uniform numbers would open every sibling of a node before finishing one.  No
-game knowledge, no move ordering beyond the problem's.
+reply is won iff every reply ends in a win.  Likewise an attacker node with one
+turn left whose actions all spend it is won iff one action leads to such a won
+node, and a node is decided by the problem's ``wins_at_once`` leaf test where it
+makes a claim.  Without these rules df-pn with uniform numbers would open every
+sibling of a node before finishing one.  No game knowledge, no move ordering
+beyond the problem's.
 """
 
 from __future__ import annotations
@@ -72,11 +75,24 @@ class ProofSearch:
             return 0, INF
         if outcome is Outcome.LOSS:
             return INF, 0
+        at_once = self.problem.wins_at_once(state) if turns >= 1 else None
+        if at_once:
+            return 0, INF  # the problem's own leaf test: the next action wins
         if turns == 0:
             # no counting action left: only free actions (a parry) remain, so the
             # subgraph is small and acyclic; decide it at once rather than let
             # df-pn open every sibling with uniform numbers
             return (0, INF) if self._free_win(state) else (INF, 0)
+        if turns == 1 and self.problem.attacker_to_act(state) and self.problem.needs_turn(state):
+            if at_once is False:
+                return INF, 0  # the problem's claim: no action wins at once
+            # the attacker's last action: won iff one of them leads to a node won with
+            # no turn left, so the replies after the others need not be searched
+            for _, child in self.problem.iter_children(state):
+                self.nodes += 1
+                if self._free_win(child):
+                    return 0, INF
+            return INF, 0
         return 1, 1
 
     def _free_win(self, state: Any) -> bool:

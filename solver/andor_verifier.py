@@ -5,7 +5,9 @@ It shares nothing with :mod:`fechtbuch.solver.andor_prover` but the
 :mod:`fechtbuch.solver.andor` (no proof numbers, no thresholds, no child cache):
 ``wins`` is the definition of "the attacker wins within ``turns``" written as
 recursion, with a memo so that transpositions are not searched twice.  Slow by
-design and simple enough to trust.
+design and simple enough to trust.  It takes the problem's own exact leaf test
+(``AndOrProblem.wins_at_once``) as part of the problem unless ``leaf_tests=False``;
+the tests compare both ways so that the leaf tests are checked by recursion too.
 """
 
 from __future__ import annotations
@@ -26,8 +28,11 @@ from fechtbuch.solver.andor import (
 class ProofCheck:
     """``wins(state, turns)`` by exhaustive recursion; ``max_nodes`` as in the prover."""
 
-    def __init__(self, problem: AndOrProblem, max_nodes: int | None = None):
+    def __init__(
+        self, problem: AndOrProblem, max_nodes: int | None = None, leaf_tests: bool = True
+    ):
         self.problem = require_problem(problem)
+        self.leaf_tests = leaf_tests
         self.max_nodes = max_nodes
         self.nodes = 0
         self._memo: dict[tuple[Hashable, int], bool] = {}
@@ -43,6 +48,12 @@ class ProofCheck:
             return outcome is Outcome.WIN
         if turns == 0 and self._all_count and problem.attacker_to_act(state):
             return False
+        if turns >= 1 and self.leaf_tests:
+            at_once = problem.wins_at_once(state)
+            if at_once:
+                return True
+            if at_once is False and turns == 1 and self._all_count:
+                return False
         key = (problem.key(state), turns)
         if key in self._memo:
             return self._memo[key]

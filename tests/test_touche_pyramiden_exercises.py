@@ -1,5 +1,5 @@
 """Touché-in-N mining: deterministic from the seed, exactly one verified key, plausible
-alternatives for N = 1, JSON written atomically."""
+alternatives for N = 1, a version-2 pack written atomically, verified by the kind."""
 
 from __future__ import annotations
 
@@ -8,6 +8,8 @@ import json
 from fechtbuch.engines.touche_pyramiden import notation
 from fechtbuch.engines.touche_pyramiden.touche_in_n import TouchInN, node_of_view
 from fechtbuch.puzzles.pyramiden.exercises import mine, plausible_fields
+from fechtbuch.puzzles.pyramiden.packkind import KIND
+from fechtbuch.puzzles.pyramiden.tree import tree_child
 from fechtbuch.solver.andor import keys
 from fechtbuch.solver.andor_verifier import ProofCheck
 
@@ -20,23 +22,48 @@ def test_mined_exercises_have_one_verified_key():
     for e in exercises:
         node, pattern = node_of_view(notation.parse_view(e.position))
         problem = TouchInN(pattern)
-        check = ProofCheck(problem)
+        check = ProofCheck(problem, leaf_tests=False)
         assert check.wins(node, e.n)
         found = [problem.format_action(node, a) for a in keys(problem, check.wins, node, e.n)]
         assert found == [e.key]
         assert len(plausible_fields(problem, node)) >= 2
-        assert e.line[0] == e.key and e.solution == {e.key: "win"}
-        assert f"in-{e.n}" in e.tags and e.difficulty > 0
+        assert e.line == [e.key] and e.solution == {e.key: f"win:{pattern.value}"}
+        assert f"in-{e.n}" in e.tags and 1 <= e.difficulty <= 3
+        assert KIND.verify_pruned(e.to_json(), 3) == []
     assert len({(e.position) for e in exercises}) == len(exercises)
 
 
-def test_mine_command_is_deterministic_and_atomic(tmp_path):
+def test_kind_refuses_a_wrong_key_and_a_wrong_tree():
+    exercise = mine("1", 300, 1, 20_000)[0].to_json()
+    wrong_key = dict(exercise, key="pass")
+    assert any(p.startswith("key:") for p in KIND.verify_pruned(wrong_key, 3))
+    wrong_tree = dict(exercise, solution={exercise["key"]: "win:linie-x"})
+    assert any(p.startswith("solution:") for p in KIND.verify_pruned(wrong_tree, 3))
+    assert KIND.verify_pruned(dict(exercise, n=2), 3)[0].startswith("n:")
+    assert KIND.verify_pruned(dict(exercise, n=4), 3)[0].startswith("n:")
+    assert KIND.verify_pruned(dict(exercise, position="pyramiden-1 x"), 3)[0].startswith(
+        "position:"
+    )
+
+
+def test_tree_child_finds_an_action_in_its_group():
+    node = {"7H:c3 8C:d4 XX:a2": {"zieht:2S": "win:linie"}, "XX:-c2": "win:linie"}
+    assert tree_child(node, "8C:d4") == {"zieht:2S": "win:linie"}
+    assert tree_child(node, "XX:-c2") == "win:linie"
+    assert tree_child(node, "8C:d") is None and tree_child(node, "9C:d4") is None
+
+
+def test_mine_command_writes_a_deterministic_pack_atomically(tmp_path):
     out = tmp_path / "ex.json"
-    args = ["pyramiden", "mine", "-o", out, "--seed", "t2", "--candidates", "120", "--max", "1"]
+    args = ["pyramiden", "mine", "-o", out, "--seed", "2", "--candidates", "120", "--max", "1"]
     first = run(*args, "--quiet")
     assert first.exit_code == 0, first.output
     data = out.read_bytes()
-    assert isinstance(json.loads(data), list)
+    pack = json.loads(data)
+    assert pack["format"] == "fechtbuch-pack" and pack["version"] == 2
+    assert pack["rules"] == "touche-pyramiden" and pack["solution"] == "pruned"
+    assert pack["command"].startswith("fechtbuch pyramiden mine -o ex.json --seed 2 ")
+    assert pack["puzzles"], "seed 2 has exercises in its first 120 states"
     again = run(*args, "--quiet")
     assert again.exit_code == 2  # no overwrite without --force
     forced = run(*args, "--quiet", "--force")

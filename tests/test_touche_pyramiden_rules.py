@@ -346,3 +346,68 @@ def test_six_players_in_three_teams_sit_alternately():
     state = rules.compose(config, Pattern.LINIE, hands, {0: ["a2", "b2", "c2", "d2"]}, to_move=3)
     after = play(state, "5C:e2")  # seat 3 completes on seat 0's pyramids: one colour
     assert after.scores == (1, 0, 0) and after.starter == 3 and after.to_move == 3
+
+
+# ---- a team chooses which member starts (ruleset sheet: "the team chooses") ---------------
+def _order_after_leads(players: int, teams: int, pick, seed: str = "lead"):
+    """Play the member choices ``pick(starter)`` gives, then 2 x players turns; rules and
+    reference must agree on every step.  Returns the starter and the seats in turn."""
+    from fechtbuch.engines.touche_pyramiden.state import Action, Config, Kind, Phase
+
+    config = Config(players, teams, 3, Pattern.LINIE)
+    state = rules.new_game(config, seed)
+    assert state.phase is Phase.LEAD and state.to_move == state.starter
+    starter = state.starter
+    for seat in pick(starter):
+        legal = rules.legal_actions(state)
+        assert legal == reference.legal_actions(state)
+        team = config.team_of(state.to_move)
+        assert legal == [Action(Kind.LEAD, field=s) for s in config.members(team)]
+        action = Action(Kind.LEAD, field=seat)
+        state, again = rules.apply(state, action), reference.apply(state, action)
+        assert state == again
+    assert state.phase is Phase.PLAY
+    order = []
+    for _ in range(2 * players):
+        order.append(state.to_move)
+        action = rules.legal_actions(state)[0]
+        state, again = rules.apply_unchecked(state, action), reference.apply(state, action)
+        assert state == again
+    return starter, order
+
+
+def test_team_chooses_its_first_member_four_players():
+    """Two teams of two: both teams name the member who is not first clockwise; teams
+    alternate, members alternate within each team."""
+    s, order = _order_after_leads(4, 2, lambda s: [(s + 2) % 4, (s + 3) % 4])
+    assert order == [(s + j) % 4 for j in (2, 3, 0, 1)] * 2
+
+
+def test_team_chooses_its_first_member_six_players():
+    s, plain = _order_after_leads(6, 2, lambda s: [s, (s + 1) % 6])
+    assert plain == [(s + j) % 6 for j in range(6)] * 2  # the default is plain clockwise
+    s, order = _order_after_leads(6, 2, lambda s: [(s + 4) % 6, (s + 3) % 6])
+    assert order == [(s + j) % 6 for j in (4, 3, 0, 5, 2, 1)] * 2
+    s, order = _order_after_leads(6, 3, lambda s: [(s + 3) % 6, (s + 1) % 6, (s + 5) % 6])
+    assert order == [(s + j) % 6 for j in (3, 1, 5, 0, 4, 2)] * 2
+
+
+def test_member_choice_in_notation_and_only_with_teams():
+    from fechtbuch.engines.touche_pyramiden.state import Action, Config, Kind
+
+    state = rules.new_game(Config(6, 3, 3, Pattern.KORS), "lead6")
+    text = notation.format_state(state)
+    assert " beginn=wahl:" in text and notation.parse_state(text) == state
+    view = notation.view_of(state, 1)
+    assert notation.parse_view(notation.format_view(view)) == view
+    with pytest.raises(notation.NotationError, match="^beginn:"):
+        notation.parse_state(text.rsplit(" ", 1)[0])
+    two = notation.format_state(rules.new_game(Config(2, 2, 3, Pattern.KORS), "lead2"))
+    assert "beginn=" not in two
+    with pytest.raises(notation.NotationError, match="^beginn:"):
+        notation.parse_state(two + " beginn=0,1")
+    bad = text.replace("beginn=wahl:", "beginn=wahl:9,")
+    with pytest.raises(notation.NotationError, match="^beginn:"):
+        notation.parse_state(bad)
+    assert notation.parse_action("beginnt:4") == Action(Kind.LEAD, field=4)
+    assert notation.format_action(Action(Kind.LEAD, field=4)) == "beginnt:4"

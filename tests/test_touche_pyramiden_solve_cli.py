@@ -41,7 +41,7 @@ def test_touche_in_one_json_verified():
     assert data["keys"] == ["TH:l4"] and data["main_line"] == ["TH:l4"]
     assert data["tree"] == {"TH:l4": "win"}
     assert data["verified"] is True
-    assert data["nodes"] > 0 and data["seconds"] >= 0
+    assert data["nodes"] >= 0 and data["seconds"] >= 0  # the leaf test decides the root: 0
 
 
 def test_text_summary_names_the_only_key():

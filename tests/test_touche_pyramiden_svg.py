@@ -45,3 +45,36 @@ def test_render_state_and_view(tmp_path):
         texts = [e.text for e in root.iter(f"{NS}text")]
         assert "AS" in texts and "*" in texts
     assert run("pyramiden", "render", text, "-o", out).exit_code == 2  # exists, no --force
+
+
+def test_top_level_render_draws_a_pyramid_position(tmp_path):
+    """``fechtbuch render`` tells the games apart by their notation."""
+    state = rules.new_game(Config(4, 2, 3, Pattern.KORS), "render")
+    out = tmp_path / "p.svg"
+    result = run("render", notation.format_state(state), "-o", out)
+    assert result.exit_code == 0, result.output
+    root = ET.fromstring(out.read_text())
+    assert root.get("aria-label") == "Touché, kors"
+    again = run("render", notation.format_state(state), "-o", out, "--move", "ausfall:c1c3")
+    assert again.exit_code == 2 and "Battleklinge" in again.output
+    battle = run("render", "ssmss/5/5/5/SSMSS g ausfall,volte bindung,stoss riposte", "-o", "-")
+    assert battle.exit_code == 0 and battle.output.startswith("<svg")
+
+
+def test_pack_kind_is_registered_and_draws_states():
+    from fechtbuch.puzzles.packkinds import kind_for
+
+    kind = kind_for("touche-pyramiden")
+    state = rules.compose(
+        Config(2, 2, 3, Pattern.LINIE),
+        Pattern.LINIE,
+        [["2C", "6C", "7C", "KH", "9S"], ["AS", "3S", "5H", "8D", "QD"]],
+        pyramids={0: ["c2", "d2", "e2"], 1: ["k7"]},
+    )
+    puzzle = {"position": notation.format_view(notation.view_of(state, 0)), "n": 2}
+    problem, root = kind.problem(puzzle)
+    text = kind.board_text(root, False)
+    assert "[1]" in text and "Hand von Sitz 0" in text and "2C 6C 7C" in text
+    assert ET.fromstring(kind.board_svg(root)).tag.endswith("svg")
+    action, child = next(iter(problem.children(root)))
+    assert "[1]" in kind.board_text(child, False)

@@ -160,3 +160,59 @@ def test_view_equals_brute_force_over_worlds(turns):
         wins += claim
     assert compared >= 20
     assert wins >= 1
+
+
+# ---- the fast path: leaf tests and grouped keys against the plain definitions ----------------
+def _views(count: int, label: str):
+    from fechtbuch.puzzles.pyramiden.exercises import candidate_views
+
+    for view in candidate_views(label, count):
+        yield node_of_view(notation.parse_view(view))
+
+
+@pytest.mark.parametrize(("turns", "count"), [(1, 120), (2, 24)])
+def test_grouped_keys_and_leaf_tests_agree_with_the_plain_search(turns, count):
+    """The prover with grouped keys (a budget on the root) and the problem's leaf tests
+    gives the same distance and keys as the verifier with exact keys and no leaf test."""
+    from fechtbuch.engines.touche_pyramiden.touche_in_n import with_budget
+    from fechtbuch.solver.andor import distance, keys
+
+    compared = wins = 0
+    for node, pattern in _views(count, f"grouped-{turns}"):
+        problem = TouchInN(pattern)
+        plain = ProofCheck(problem, max_nodes=400_000, leaf_tests=False)
+        try:
+            expected = distance(plain.wins, node, turns)
+            expected_keys = keys(problem, plain.wins, node, expected) if expected else []
+        except ProofLimit:
+            continue
+        fast = ProofSearch(problem)
+        root = with_budget(node, turns)
+        found = distance(fast.wins, root, turns)
+        assert found == expected, problem.format_state(node)
+        if found:
+            texts = [problem.format_action(root, a) for a in keys(problem, fast.wins, root, found)]
+            assert texts == [problem.format_action(node, a) for a in expected_keys]
+        compared += 1
+        wins += found is not None
+    assert compared >= count // 2 and wins > 0
+
+
+def test_leaf_test_claims_hold():
+    """``wins_at_once`` True means won with one turn, False (at P's turn) means lost with
+    one, checked by plain recursion on nodes one and two plies into random views."""
+    claims = 0
+    for node, pattern in _views(40, "leaf"):
+        problem = TouchInN(pattern)
+        plain = ProofCheck(problem, leaf_tests=False)
+        for _, child in list(problem.children(node))[:6]:
+            for state in [child, *(g for _, g in list(problem.children(child))[:4])]:
+                if problem.outcome(state) is not None:
+                    continue
+                claim = problem.wins_at_once(state)
+                if claim is True:
+                    assert plain.wins(state, 1)
+                    claims += 1
+                elif claim is False:
+                    assert problem.attacker_to_act(state) and not plain.wins(state, 1)
+    assert claims > 0

@@ -90,7 +90,8 @@ def build_command(cards, students: int, out_dir: Path | None, force: bool, as_js
         raise InputError(f"output: {str(folder)!r} already holds tables (use --force to replace)")
     from fechtbuch.engines.battleklinge.tablebase import index as ix
 
-    total = sum(ix.positions(*split) for split in ix.splits(students))
+    lay = ix.layout(tuple(sorted(cards)))
+    total = sum(lay.positions(*split) for split in ix.splits(students))
     bar = tqdm(total=total, desc="retrograde", unit=" pos", disable=as_json, leave=False)
     state = {"group": None, "seen": 0}
 
@@ -100,7 +101,7 @@ def build_command(cards, students: int, out_dir: Path | None, force: bool, as_js
         if state["group"] != split:
             if state["group"] is not None:
                 a, b = state["group"]
-                size = ix.positions(a, b) * (1 if a == b else 2)
+                size = lay.positions(a, b) * (1 if a == b else 2)
                 bar.update(size - state["seen"])
             state["group"], state["seen"] = split, 0
         bar.set_postfix_str(f"split {split[0]},{split[1]} step {step}")
@@ -174,8 +175,7 @@ def probe_command(position, tables: Path | None, as_json: bool) -> None:
         click.echo(f"  {move.to_text():<18} {after}")
 
 
-@tb_group.command("bench")
-@click.option(
+CARDS_OPTION = click.option(
     "--cards",
     "cards",
     type=CardSetType(),
@@ -183,6 +183,11 @@ def probe_command(position, tables: Path | None, as_json: bool) -> None:
     show_default=True,
     help="Five card ids or a set.",
 )
+"""``--cards`` with the einsteiger set by default (bench, studies)."""
+
+
+@tb_group.command("bench")
+@CARDS_OPTION
 @click.option(
     "--students",
     type=click.IntRange(0, 2),
@@ -223,78 +228,3 @@ def bench_command(cards, students: int, as_json: bool) -> None:
         f"peak memory {peak_mb:,.0f} MB (resident); CPU time of the build {cpu:.2f} s "
         f"(all threads); kernel warm-up {warm:.2f} s"
     )
-
-
-@tb_group.command("studies")
-@click.option(
-    "--cards",
-    "cards",
-    type=CardSetType(),
-    default="einsteiger",
-    show_default=True,
-    help="Five card ids or a set.",
-)
-@click.option(
-    "--tables",
-    type=click.Path(file_okay=False, path_type=Path),
-    default=None,
-    help="Table folder (default: the tables folder of the card set).",
-)
-@click.option(
-    "--count",
-    type=click.IntRange(1, 200),
-    default=24,
-    show_default=True,
-    help="How many studies.",
-)
-@click.option("--split", default="1,1", show_default=True, help="Material: mover,other students.")
-@click.option(
-    "-o",
-    "--output",
-    "--out",
-    "out_file",
-    type=click.Path(dir_okay=False),
-    required=True,
-    help="The JSON file of studies to write.",
-)
-@click.option("--force", is_flag=True, help="Overwrite an existing output file.")
-def studies_command(cards, tables, count: int, split: str, out_file: str, force: bool) -> None:
-    """Mine studies from built tables: a unique key and a forced hit in 10 down to 4 own
-    moves, deepest first, with solution trees read from the tables.  Writes the puzzle
-    dicts (pack format) with a note per study; packing them is up to `fechtbuch pack`.
-
-    \b
-      fechtbuch tb studies --cards einsteiger --count 24 -o studies.json
-    """
-    from fechtbuch.engines.battleklinge.tablebase import Tablebase, table_folder
-    from fechtbuch.engines.battleklinge.tablebase.studies import mine_studies
-    from fechtbuch.engines.clikit import atomic_write, dump_json, ensure_writable
-
-    try:
-        parts = tuple(int(x) for x in split.split(","))
-        if len(parts) != 2:
-            raise ValueError
-    except ValueError:
-        raise InputError(f"split: expected two numbers like '1,1', got {split!r}") from None
-    ensure_writable(out_file, force)
-    base = Tablebase.open(tables or table_folder(cards))
-    if parts not in base.splits:
-        raise InputError(f"split: {split!r} is not in the tables of {str(base.folder)!r}")
-    found = mine_studies(base, count=count, split=parts)  # type: ignore[arg-type]
-    payload = {
-        "cards": [card_id(c) for c in base.cards],
-        "split": list(parts),
-        "note": "solution trees are complete when tree_complete, else pruned to the main "
-        "line plus every defence at the first two defender moves",
-        "studies": [
-            {
-                "puzzle": s.puzzle,
-                "distance": s.distance,
-                "tree_complete": s.tree_complete,
-                "tree_nodes": s.tree_nodes,
-            }
-            for s in found
-        ],
-    }
-    atomic_write(out_file, dump_json(payload), force=force)
-    click.echo(f"{len(found)} studies written to {out_file}")

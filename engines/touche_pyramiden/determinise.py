@@ -56,4 +56,5 @@ def determinise(view: View, rng: HashStream | None = None) -> State:
         aside=tuple(cards),
         passes=view.passes,
         seed="hidden",
+        leads=view.leads,
     )

@@ -175,9 +175,53 @@ class _Common:
     passes: int
     own: tuple[int, ...]
     crowned: int
+    leads: tuple[int, ...] = ()
 
 
-def _parse_common(v: dict[str, str]) -> _Common:
+LEADS_TOKEN = "beginn="
+LEADS_CHOOSING = "wahl:"
+
+
+def _leads_tokens(phase: Phase, leads: tuple[int, ...]) -> list[str]:
+    """``beginn=`` (games with teams of several members): per team the seat that starts
+    for it, after ``wahl:`` while the teams are still choosing."""
+    if not leads:
+        return []
+    prefix = LEADS_CHOOSING if phase is Phase.LEAD else ""
+    return [LEADS_TOKEN + prefix + ",".join(str(s) for s in leads)]
+
+
+def _split_leads(text: str) -> tuple[str, str | None]:
+    if not isinstance(text, str):
+        return text, None
+    head, sep, last = text.rpartition(" ")
+    if sep and last.startswith(LEADS_TOKEN):
+        return head, last[len(LEADS_TOKEN) :]
+    return text, None
+
+
+def _parse_leads(text: str | None, config: Config) -> tuple[bool, tuple[int, ...]]:
+    """(choosing, leads) of the ``beginn=`` token; every error names it."""
+    if not config.member_choice:
+        if text is not None:
+            raise NotationError("beginn: only games with teams of several members have it")
+        return False, ()
+    if text is None:
+        raise NotationError(
+            f"beginn: {config.players} players in {config.teams} teams need 'beginn=<seats>'"
+        )
+    choosing = text.startswith(LEADS_CHOOSING)
+    parts = text[len(LEADS_CHOOSING) :].split(",") if choosing else text.split(",")
+    if len(parts) != config.teams:
+        raise NotationError(f"beginn: expected {config.teams} seats, got {text[:200]!r}")
+    leads = tuple(_int(p, "beginn", 0, config.players - 1) for p in parts)
+    for team, seat in enumerate(leads):
+        if config.team_of(seat) != team:
+            raise NotationError(f"beginn: seat {seat} is not a member of team {team + 1}")
+    return choosing, leads
+
+
+def _parse_common(v: dict[str, str], leads_text: str | None = None) -> _Common:
     players = _int(v["spieler"], "spieler", 2, 6)
     teams = _int(v["teams"], "teams", 1, 6)
     rounds = _int(v["runden"], "runden", 3, 4)
@@ -199,8 +243,15 @@ def _parse_common(v: dict[str, str]) -> _Common:
             raise NotationError(
                 f"muster: expected the vorgabe {fixed.value!r}, got {v['muster']!r}"
             )
+    choosing, leads = _parse_leads(leads_text, config)
+    if choosing:
+        if phase is not Phase.PLAY:
+            raise NotationError("beginn: teams choose their first member once the pattern is set")
+        phase = Phase.LEAD
     to_move = _int(v["zug"], "zug", 0, players - 1)
     starter = _int(v["start"], "start", 0, players - 1)
+    if choosing and leads[config.team_of(to_move)] != to_move:
+        raise NotationError("zug: while teams choose, zug is the choosing team's seat in beginn")
     score_parts = v["punkte"].split(",")
     if len(score_parts) != teams:
         raise NotationError(f"punkte: expected {teams} numbers, got {v['punkte'][:200]!r}")
@@ -218,7 +269,9 @@ def _parse_common(v: dict[str, str]) -> _Common:
                             f"brett: team {t + 1} already completed {pattern.value} on "
                             f"{''.join(field_name(x) for x in mask_fields(mask))}"
                         )
-    return _Common(config, round_no, phase, pattern, to_move, starter, scores, passes, own, crowned)
+    return _Common(
+        config, round_no, phase, pattern, to_move, starter, scores, passes, own, crowned, leads
+    )
 
 
 def _pattern(text: str, what: str) -> Pattern:
@@ -267,6 +320,7 @@ def _common_of(state) -> _Common:
         state.passes,
         state.own,
         state.crowned,
+        state.leads,
     )
 
 
@@ -281,13 +335,14 @@ def format_state(state: State) -> str:
         f"beiseite={_cards(state.aside)}",
         f"seed={state.seed}",
     ]
-    return " ".join(tokens)
+    return " ".join(tokens + _leads_tokens(state.phase, state.leads))
 
 
 def parse_state(text: str) -> State:
     """A full state from its notation; every error names the token it is about."""
+    text, leads_text = _split_leads(text)
     v = _tokens(text, STATE_KEYS, "state")
-    c = _parse_common(v)
+    c = _parse_common(v, leads_text)
     n = c.config.players
     hands = tuple(
         tuple(sorted(_parse_cards(e, f"hand: seat {s}")))
@@ -340,6 +395,7 @@ def parse_state(text: str) -> State:
         aside=aside,
         passes=c.passes,
         seed=seed,
+        leads=c.leads,
     )
 
 
@@ -374,6 +430,7 @@ class View:
     pile_sizes: tuple[int, ...]
     discard: tuple[int, ...]
     aside_size: int
+    leads: tuple[int, ...] = ()
 
 
 def view_of(state: State, seat: int) -> View:
@@ -395,6 +452,7 @@ def view_of(state: State, seat: int) -> View:
         tuple(len(p) for p in state.piles),
         state.discard,
         len(state.aside),
+        state.leads,
     )
 
 
@@ -415,7 +473,7 @@ def format_view(view: View) -> str:
         f"beiseite=#{view.aside_size}",
         "seed=?",
     ]
-    return " ".join(tokens)
+    return " ".join(tokens + _leads_tokens(view.phase, view.leads))
 
 
 def _count(text: str, what: str, high: int) -> int:
@@ -426,8 +484,9 @@ def _count(text: str, what: str, high: int) -> int:
 
 def parse_view(text: str) -> View:
     """A view from its notation; errors name the token."""
+    text, leads_text = _split_leads(text)
     v = _tokens(text, VIEW_KEYS, "view")
-    c = _parse_common(v)
+    c = _parse_common(v, leads_text)
     n = c.config.players
     seat = _int(v["sicht"], "sicht", 0, n - 1)
     hand: tuple[int, ...] = ()
@@ -467,6 +526,7 @@ def parse_view(text: str) -> View:
         piles,
         discard,
         aside,
+        c.leads,
     )
 
 
@@ -478,6 +538,8 @@ def format_action(action: Action) -> str:
         return "pass"
     if kind is Kind.CHOOSE:
         return f"muster:{action.pattern.value}"
+    if kind is Kind.LEAD:
+        return f"beginnt:{action.field}"
     if kind is Kind.EXCHANGE:
         return "tausch:" + ",".join(card_text(k) for k in action.cards)
     prefix = {Kind.JOKER_REMOVE: "-", Kind.JOKER_REPLACE: "="}.get(kind, "")
@@ -496,11 +558,13 @@ def parse_action(text: str) -> Action:
     head, sep, rest = text.partition(":")
     if not sep:
         raise NotationError(
-            f"action: expected '<card>:<field>', 'tausch:<cards>', 'muster:<name>' or "
-            f"'pass', got {text[:200]!r}"
+            f"action: expected '<card>:<field>', 'tausch:<cards>', 'muster:<name>', "
+            f"'beginnt:<seat>' or 'pass', got {text[:200]!r}"
         )
     if head == "muster":
         return Action(Kind.CHOOSE, pattern=_pattern(rest, "action: muster"))
+    if head == "beginnt":
+        return Action(Kind.LEAD, field=_int(rest, "action: beginnt", 0, 5))
     if head == "tausch":
         if not rest or rest == "-":
             raise NotationError(f"action: tausch needs at least one card, got {text[:200]!r}")

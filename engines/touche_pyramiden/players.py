@@ -181,6 +181,9 @@ class ComputerPlayer:
         actions = rules.legal_actions(state)
         if len(actions) == 1:
             return actions[0], "forced"
+        if state.phase is Phase.LEAD:
+            # the member whose turn it would be in plain clockwise order starts
+            return Action(Kind.LEAD, field=view.to_move), "lead"
         if state.phase is Phase.CHOOSE:
             if self.strength is Strength.LEICHT:
                 return actions[rng.below(len(actions))], "random"

@@ -108,6 +108,10 @@ def legal_actions(state: State) -> list[Action]:
         return []
     if state.phase is Phase.CHOOSE:
         return [Action(Kind.CHOOSE, pattern=p) for p in Pattern]
+    if state.phase is Phase.LEAD:
+        team = state.config.team_of(state.to_move)
+        seats = range(state.config.players)
+        return [Action(Kind.LEAD, field=s) for s in seats if state.config.team_of(s) == team]
     board = board_of(state)
     seat = state.to_move
     team = state.config.team_of(seat)
@@ -154,11 +158,20 @@ def apply(state: State, action: Action) -> State:
     n = config.players
     seat = state.to_move
     if action.kind is Kind.CHOOSE:
+        if config.teams < n:
+            return _with(state, phase=Phase.LEAD, pattern=action.pattern, to_move=state.starter)
         return _with(state, phase=Phase.PLAY, pattern=action.pattern, to_move=state.starter)
+    if action.kind is Kind.LEAD:
+        leads = list(state.leads)
+        leads[config.team_of(seat)] = action.field
+        following = (config.team_of(seat) + 1) % config.teams
+        if following == config.team_of(state.starter):
+            return _with(state, phase=Phase.PLAY, leads=tuple(leads), to_move=leads[following])
+        return _with(state, leads=tuple(leads), to_move=leads[following])
     if action.kind is Kind.PASS:
         if state.passes + 1 == n:
             return rules.end_round(state, None, 0)
-        return _with(state, passes=state.passes + 1, to_move=(seat + 1) % n)
+        return _with(state, passes=state.passes + 1, to_move=following_seat(state, seat))
     hands = [list(h) for h in state.hands]
     piles = [list(p) for p in state.piles]
     discard = list(state.discard)
@@ -198,7 +211,32 @@ def apply(state: State, action: Action) -> State:
         return rules.end_round(after, seat, sum(1 << cell_field(x) for x in chosen))
     if all(not h for h in hands) and all(not p for p in piles):
         return rules.end_round(after, None, 0)
-    return _with(after, to_move=(seat + 1) % n)
+    return _with(after, to_move=following_seat(state, seat))
+
+
+def turn_order(state: State) -> list[int]:
+    """One full cycle of turns after the leads were chosen, written out: teams in
+    order from the starting team, each team's members in rotation from its lead."""
+    config = state.config
+    if config.teams == config.players:
+        return [(state.starter + j) % config.players for j in range(config.players)]
+    start_team = config.team_of(state.starter)
+    rotations = {}
+    for team in range(config.teams):
+        members = [s for s in range(config.players) if config.team_of(s) == team]
+        first = members.index(state.leads[team])
+        rotations[team] = members[first:] + members[:first]
+    order = []
+    for cycle in range(config.players // config.teams):
+        for j in range(config.teams):
+            order.append(rotations[(start_team + j) % config.teams][cycle])
+    return order
+
+
+def following_seat(state: State, seat: int) -> int:
+    """The seat after ``seat`` in :func:`turn_order` (which repeats)."""
+    order = turn_order(state)
+    return order[(order.index(seat) + 1) % len(order)]
 
 
 def _with(state: State, **changes) -> State:

@@ -83,16 +83,46 @@ def deal(config: Config, seed: str, round_no: int, first: int):
     return hands, rest, tuple(deck[dealt:])
 
 
+def default_leads(config: Config, starter: int) -> tuple[int, ...]:
+    """Per team, its first member clockwise from ``starter`` (plain clockwise play), or
+    ``()`` when no team has several members."""
+    if not config.member_choice:
+        return ()
+    leads = [0] * config.teams
+    for j in range(config.teams):
+        seat = (starter + j) % config.players
+        leads[config.team_of(seat)] = seat
+    return tuple(leads)
+
+
+def next_seat(config: Config, starter: int, leads: tuple[int, ...], seat: int) -> int:
+    """The seat after ``seat``: the next team (clockwise from the starting team), and
+    within it the member after the one who last played for it.  Teams turn in cycles;
+    in cycle c team t's member is its lead's c-th successor in its rotation."""
+    if not leads:
+        return (seat + 1) % config.players
+    teams = config.teams
+    size = config.players // teams
+    team = config.team_of(seat)
+    cycle = (seat // teams - leads[team] // teams) % size
+    nxt = (team + 1) % teams
+    if nxt == config.team_of(starter):
+        cycle += 1
+    return nxt + teams * ((leads[nxt] // teams + cycle) % size)
+
+
 def start_round(
     config: Config, seed: str, round_no: int, starter: int, scores, crowned: int, chooser: int
 ) -> State:
     """A new round: cards dealt, board cleared but for the crowned fields."""
     hands, piles, aside = deal(config, seed, round_no, starter)
     fixed = config.fixed_pattern
+    leads = default_leads(config, starter)
+    phase = Phase.CHOOSE if not fixed else Phase.LEAD if leads else Phase.PLAY
     return State(
         config=config,
         round=round_no,
-        phase=Phase.PLAY if fixed else Phase.CHOOSE,
+        phase=phase,
         pattern=fixed,
         to_move=starter if fixed else chooser,
         starter=starter,
@@ -105,6 +135,7 @@ def start_round(
         aside=aside,
         passes=0,
         seed=seed,
+        leads=leads,
     )
 
 
@@ -160,6 +191,7 @@ _PLACE_ACTIONS = tuple(
 )
 _FREE_ACTIONS = {(k, f): Action(Kind.FREE, k, f) for k in range(JOKER + 1) for f in range(112)}
 _PASS = (Action(Kind.PASS),)
+_LEAD_ACTIONS = tuple(Action(Kind.LEAD, field=s) for s in range(6))
 
 
 def legal_actions(state: State) -> list[Action]:
@@ -169,6 +201,8 @@ def legal_actions(state: State) -> list[Action]:
         return []
     if state.phase is Phase.CHOOSE:
         return list(CHOOSE_ACTIONS)
+    if state.phase is Phase.LEAD:
+        return [_LEAD_ACTIONS[s] for s in state.config.members(state.config.team_of(state.to_move))]
     seat = state.to_move
     config = state.config
     team = config.team_of(seat)
@@ -255,12 +289,16 @@ def apply_unchecked(state: State, action: Action) -> State:
     config = state.config
     seat = state.to_move
     if kind is Kind.CHOOSE:
-        return replace(state, phase=Phase.PLAY, pattern=action.pattern, to_move=state.starter)
+        phase = Phase.LEAD if state.leads else Phase.PLAY
+        return replace(state, phase=phase, pattern=action.pattern, to_move=state.starter)
+    if kind is Kind.LEAD:
+        return _after_lead(state, action.field)
     if kind is Kind.PASS:
         passes = state.passes + 1
         if passes >= config.players:
             return end_round(state, None, 0)
-        return replace(state, passes=passes, to_move=(seat + 1) % config.players)
+        nxt = next_seat(config, state.starter, state.leads, seat)
+        return replace(state, passes=passes, to_move=nxt)
     hand = state.hands[seat]
     pile = state.piles[seat]
     if kind is Kind.EXCHANGE:
@@ -301,7 +339,7 @@ def apply_unchecked(state: State, action: Action) -> State:
         state.round,
         state.phase,
         state.pattern,
-        seat if crown or over else (seat + 1) % config.players,
+        seat if crown or over else next_seat(config, state.starter, state.leads, seat),
         state.starter,
         state.scores,
         own,
@@ -312,12 +350,25 @@ def apply_unchecked(state: State, action: Action) -> State:
         state.aside,
         0,
         state.seed,
+        state.leads,
     )
     if crown:
         return end_round(after, seat, crown)
     if over:
         return end_round(after, None, 0)
     return after
+
+
+def _after_lead(state: State, seat: int) -> State:
+    """A team named its first member; the next team chooses, or play begins with the
+    starting team's choice once every team has chosen."""
+    config = state.config
+    team = config.team_of(state.to_move)
+    leads = _replace_at(state.leads, team, seat)
+    nxt = (team + 1) % config.teams
+    if nxt == config.team_of(state.starter):
+        return replace(state, phase=Phase.PLAY, leads=leads, to_move=leads[nxt])
+    return replace(state, leads=leads, to_move=leads[nxt])
 
 
 def end_round(state: State, winner: int | None, crown: int) -> State:
@@ -420,4 +471,5 @@ def compose(
         aside=aside,
         passes=0,
         seed=seed,
+        leads=default_leads(config, to_move if starter is None else starter),
     )

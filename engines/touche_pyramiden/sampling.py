@@ -7,7 +7,7 @@ cards and free-field completions, not just openings.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 
 from fechtbuch.engines.touche_pyramiden import rules
 from fechtbuch.engines.touche_pyramiden.patterns import THROUGH, Pattern
@@ -55,11 +55,22 @@ def random_config(players: int, rng: HashStream) -> Config:
 def random_states(players: int, count: int, label: str) -> Iterator[State]:
     """``count`` states from seeded random games of ``players`` (every team split)."""
     rng = HashStream(f"states/{label}/{players}")
+    return played_states(players, count, rng, lambda g: f"{label}-{players}-{g}", random_action)
+
+
+Policy = Callable[[State, list[Action], HashStream], Action]
+
+
+def played_states(
+    players: int, count: int, rng: HashStream, game_seed: Callable[[int], str], policy: Policy
+) -> Iterator[State]:
+    """``count`` states of seeded games (configurations drawn from ``rng``, game g
+    dealt from ``game_seed(g)``) in which every seat plays ``policy``."""
     produced = 0
     game = 0
     while True:
         config = random_config(players, rng)
-        state = rules.new_game(config, f"{label}-{players}-{game}")
+        state = rules.new_game(config, game_seed(game))
         game += 1
         while state.phase is not Phase.OVER:
             yield state
@@ -67,4 +78,4 @@ def random_states(players: int, count: int, label: str) -> Iterator[State]:
             if produced >= count:
                 return
             actions = rules.legal_actions(state)
-            state = rules.apply_unchecked(state, random_action(state, actions, rng))
+            state = rules.apply_unchecked(state, policy(state, actions, rng))

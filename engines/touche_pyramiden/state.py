@@ -49,6 +49,15 @@ class Config:
         return seat % self.teams
 
     @property
+    def member_choice(self) -> bool:
+        """Whether a team has several members, so each team chooses which starts."""
+        return self.teams < self.players
+
+    def members(self, team: int) -> tuple[int, ...]:
+        """The seats of ``team`` in their fixed rotation (clockwise)."""
+        return tuple(range(team, self.players, self.teams))
+
+    @property
     def pile_size(self) -> int:
         """Cards per pile (108 // players; the rest is set aside)."""
         return 108 // self.players
@@ -57,6 +66,9 @@ class Config:
 class Phase(enum.Enum):
     CHOOSE = "wahl"
     """The chooser picks the round's pattern."""
+    LEAD = "beginn"
+    """Teams of several members choose, one after the other from the starting team,
+    which member takes their first turn (the rulebook: the team chooses)."""
     PLAY = "spiel"
     OVER = "ende"
 
@@ -87,6 +99,10 @@ class State:
     """Consecutive passes; a full circle of passes ends the round without a point (ours)."""
     seed: str
     """The game's seed; the shuffle of round r uses ``{seed}/runde{r}``."""
+    leads: tuple[int, ...] = ()
+    """Per team, the seat that takes the team's first turn of the round (members then
+    take turns in their fixed rotation); ``()`` when no team has several members, and
+    play simply goes clockwise."""
 
     @property
     def occupied(self) -> int:
@@ -107,6 +123,8 @@ class Kind(enum.Enum):
     EXCHANGE = "exchange"
     PASS = "pass"
     CHOOSE = "choose"
+    LEAD = "lead"
+    """A team names the member (``field``: the seat) who starts for it this round."""
 
 
 @dataclass(frozen=True)

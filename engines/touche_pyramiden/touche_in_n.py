@@ -86,6 +86,10 @@ class TouchNode:
     draws: int = 0
     """Cards P still draws (phase ``P_DRAWS``)."""
     passes: int = 0
+    budget: int = 0
+    """P's actions still allowed (the horizon of the question), or 0: not tracked.
+    With a budget, :meth:`TouchInN.key` groups states that differ only in what can no
+    longer matter within it (see :func:`grouped_key`); 0 keeps the exact key."""
 
 
 @dataclass(frozen=True)
@@ -234,7 +238,22 @@ class TouchInN(AndOrProblem[TouchNode, NodeAction]):
         return None
 
     def key(self, state: TouchNode) -> Hashable:
-        return state
+        if not state.budget:
+            return state
+        return grouped_key(self.pattern, state)
+
+    def wins_at_once(self, state: TouchNode) -> bool:
+        """P's hand completes a placement now (after pending draws too: they only add
+        cards, and nothing of the opponent's comes between), or, at the opponent's
+        turn, still does after every reply (a double threat it cannot stop)."""
+        phase = state.phase
+        if phase == P_TO_ACT:
+            return completes_now(self.pattern, state)  # exact both ways
+        if phase == P_DRAWS and completes_now(self.pattern, state):
+            return True
+        if phase == OPP_TO_ACT and completes_after_any_reply(self.pattern, state):
+            return True
+        return None
 
     def format_state(self, state: TouchNode) -> str:
         return format_node(state)
@@ -245,7 +264,9 @@ class TouchInN(AndOrProblem[TouchNode, NodeAction]):
     def children(self, state: TouchNode) -> Sequence[tuple[NodeAction, TouchNode]]:
         phase = state.phase
         if phase == P_TO_ACT:
-            return [(a, self._after_p(state, a)) for a in self.p_actions(state)]
+            return self._ordered(
+                state, [(a, self._after_p(state, a)) for a in self.p_actions(state)]
+            )
         if phase == P_DRAWS:
             return LazyChildren(lambda: iter(self._draws(state)), sum(1 for c in state.unseen if c))
         if phase == OPP_TO_ACT:
@@ -253,6 +274,24 @@ class TouchInN(AndOrProblem[TouchNode, NodeAction]):
         return []
 
     # ---- P ---------------------------------------------------------------------------
+    def _ordered(
+        self, node: TouchNode, children: list[tuple[Action, TouchNode]]
+    ) -> list[tuple[Action, TouchNode]]:
+        """P's actions for the search: wins first, then by the threats they leave (the
+        placements through the field one field short), so df-pn, which opens the first
+        of equal children, tries the double threats that keys are made of first."""
+
+        def threat_rank(item: tuple[Action, TouchNode]) -> int:
+            action, child = item
+            if child.phase == WON:
+                return -1000
+            if action.field < 0 or child.mine == node.mine:
+                return 0
+            mine = child.mine
+            return -sum(1 for m in self.through[action.field] if (m & ~mine).bit_count() == 1)
+
+        return sorted(children, key=threat_rank)
+
     def p_actions(self, node: TouchNode) -> list[Action]:
         """P's legal actions (the game's rules, in its canonical order)."""
         occ = node.mine | node.theirs | node.crowned
@@ -315,6 +354,7 @@ class TouchInN(AndOrProblem[TouchNode, NodeAction]):
             OPP_TO_ACT,
             drawn,
             0,
+            max(node.budget - 1, 0),
         )
         return self._to_opponent(after, 0)
 
@@ -324,7 +364,8 @@ class TouchInN(AndOrProblem[TouchNode, NodeAction]):
         pairs (draw, reply) open to it are the same in either order."""
         out = []
         unseen = node.unseen
-        for k in range(KINDS):
+        useful = completing_kinds(self.pattern, node)
+        for k in sorted(range(KINDS), key=lambda k: k in useful):
             if not unseen[k]:
                 continue
             hand = tuple(sorted(node.hand + (k,)))
@@ -341,13 +382,16 @@ class TouchInN(AndOrProblem[TouchNode, NodeAction]):
                 P_DRAWS if draws else P_TO_ACT,
                 draws,
                 node.passes,
+                node.budget,
             )
             out.append((Draw(k), after))
         return out
 
     def _to_opponent(self, node: TouchNode, passes: int) -> TouchNode:
         """The opponent's turn, with P's draws (``draws``) still to come after it."""
-        after = _replace(node, phase=OPP_TO_ACT, passes=passes)
+        after = node
+        if node.phase != OPP_TO_ACT or node.passes != passes:
+            after = _replace(node, phase=OPP_TO_ACT, passes=passes)
         if opponent_can_complete(self.pattern, after):
             return _replace(after, phase=LOST)
         if not after.opp_hand and not after.opp_pile and not after.hand and not after.my_pile:
@@ -449,6 +493,7 @@ class TouchInN(AndOrProblem[TouchNode, NodeAction]):
             P_DRAWS if node.draws else P_TO_ACT,
             node.draws,
             passes,
+            node.budget,
         )
         if not opp_hand and not opp_pile and not node.hand and not node.my_pile:
             return _replace(after, phase=LOST)  # every card played: the round ends, no point
@@ -494,19 +539,7 @@ def _less(unseen: bytes, kind: int) -> bytes:
 
 
 def _replace(node: TouchNode, **changes) -> TouchNode:
-    values = {
-        "mine": node.mine,
-        "theirs": node.theirs,
-        "crowned": node.crowned,
-        "hand": node.hand,
-        "unseen": node.unseen,
-        "opp_hand": node.opp_hand,
-        "my_pile": node.my_pile,
-        "opp_pile": node.opp_pile,
-        "phase": node.phase,
-        "draws": node.draws,
-        "passes": node.passes,
-    }
+    values = dict(node.__dict__)
     values.update(changes)
     return TouchNode(**values)
 
@@ -519,6 +552,155 @@ def format_node(node: TouchNode) -> str:
         f"{PHASE_NAMES[node.phase]} brett={board} hand={hand} gegner=#{node.opp_hand} "
         f"stapel=#{node.my_pile}/#{node.opp_pile} ungesehen=#{sum(node.unseen)}"
     )
+
+
+def completes_now(pattern: Pattern, node: TouchNode) -> bool:
+    """Whether P's hand completes a placement of ``pattern`` with one action now: a
+    near field (:func:`near_fields`) that is free (any card), the opponent's (a joker
+    replaces it) or empty with its card or a joker in the hand."""
+    return _completes_with(pattern, node.mine, node.theirs, node.crowned, node.hand)
+
+
+def _completes_with(pattern: Pattern, mine: int, theirs: int, crowned: int, hand) -> bool:
+    if not hand:
+        return False
+    joker = hand[-1] == JOKER
+    for f in near_fields(pattern, mine, crowned):
+        if FREE_MASK >> f & 1 or joker:
+            return True
+        if not theirs >> f & 1 and FIELD_CARD[f] in hand:
+            return True
+    return False
+
+
+def completes_after_any_reply(pattern: Pattern, node: TouchNode) -> bool:
+    """At the opponent's turn (its own completion already ruled out): whether P's hand
+    completes after every reply.  Only replies that touch P's near fields can change
+    that: a card or joker on an empty near field, a joker lifting (or replacing) a
+    pyramid of a placement one field short; every other reply leaves P's pyramids, the
+    near fields and P's hand as they are."""
+    if not completes_now(pattern, node):
+        return False
+    if node.opp_hand == 0:
+        return True  # it can only pass
+    unseen = node.unseen
+    joker = unseen[JOKER] > 0
+    mine, theirs = node.mine, node.theirs
+    empty = ALL_MASK & ~(mine | theirs | node.crowned)
+    for f in near_fields(pattern, mine, node.crowned):
+        if empty >> f & 1 and not FREE_MASK >> f & 1 and (joker or unseen[FIELD_CARD[f]]):
+            if not _completes_with(pattern, mine, theirs | 1 << f, node.crowned, node.hand):
+                return False
+    if joker:
+        held = 0  # P's pyramids in a placement one field short
+        for mask in USABLE[pattern]:
+            missing = mask & ~mine
+            if missing and not missing & (missing - 1) and not missing & node.crowned:
+                held |= mask & mine
+        for f in mask_fields(held):
+            bit = 1 << f
+            for after in (theirs, theirs | bit):  # lifted, or replaced by its own
+                if not _completes_with(pattern, mine & ~bit, after, node.crowned, node.hand):
+                    return False
+    return True
+
+
+def completing_kinds(pattern: Pattern, node: TouchNode) -> frozenset[int]:
+    """Card kinds that would let P complete now if drawn (a joker always may)."""
+    out = {JOKER}
+    for f in near_fields(pattern, node.mine, node.crowned):
+        if FREE_MASK >> f & 1:
+            return frozenset(range(KINDS))
+        out.add(FIELD_CARD[f])
+    return frozenset(out)
+
+
+# ---- grouping what cannot matter within the budget ---------------------------------------
+BLANK = -1
+"""A card of no live field, in a grouped key (:func:`grouped_key`)."""
+
+RESERVE_PER_TURN = 6
+"""Blank unseen cards needed per turn of budget before blanks are grouped (see
+:func:`grouped_key`): P draws at most five cards a turn (an exchange of five dead
+cards) and the opponent plays one."""
+
+
+@lru_cache(maxsize=1 << 18)
+def live_placements(pattern: Pattern, own: int, crowned: int, actions: int) -> int:
+    """The union of every usable placement (no crowned field) that a colour holding
+    ``own`` can still complete with ``actions`` actions (each adds one field: a card,
+    a joker, a joker replacing the other colour's pyramid, the free field last)."""
+    if actions <= 0:
+        return 0
+    out = 0
+    for mask in USABLE[pattern]:
+        if not mask & crowned and (mask & ~own).bit_count() <= actions:
+            out |= mask
+    return out
+
+
+def live_fields(pattern: Pattern, node: TouchNode) -> int:
+    """The fields that can matter within the node's budget: every placement P can
+    complete with the actions left, and every placement the opponent can complete
+    with the replies it makes before P's last action."""
+    budget = node.budget
+    replies = budget if node.phase == OPP_TO_ACT else budget - 1
+    return live_placements(pattern, node.mine, node.crowned, budget) | live_placements(
+        pattern, node.theirs, node.crowned, replies
+    )
+
+
+@lru_cache(maxsize=1 << 12)
+def live_kinds(live: int) -> tuple[int, ...]:
+    """The card kinds with a field in ``live`` (and the joker, always live)."""
+    return tuple(k for k in range(JOKER) if CARD_MASK[k] & live) + (JOKER,)
+
+
+def grouped_key(pattern: Pattern, node: TouchNode) -> Hashable:
+    """The transposition key of a node with a budget: equal for nodes that differ only
+    in what cannot matter before P's budget runs out.
+
+    Outside the live fields (:func:`live_fields`) no placement can be completed by
+    either colour in time, and an action there never makes one completable (it
+    shortens a placement by one field while using one of the side's actions), so
+    pyramids there and the identity of *blank* cards (no field live, not a joker) do
+    not matter: a blank card is only ever a card to spend a turn with (placed outside,
+    or exchanged when dead) or the "any card" of a free field.  The key keeps the live
+    fields, both colours' pyramids on them, P's hand and the unseen cards with blanks
+    counted, not named, and every count.  The one way the blanks' fields could still
+    matter is an exchange of several dead cards at once, which draws several cards;
+    while the adversary has blanks to give for every draw it can make within the
+    budget (``RESERVE_PER_TURN`` per turn) such an exchange brings P only blanks, so
+    below that reserve the exact node is the key.  ``tests/test_touche_pyramiden_touch_in_n.py``
+    checks grouped against exact keys on random views."""
+    live = live_fields(pattern, node)
+    kinds = live_kinds(live)
+    all_unseen = node.unseen
+    unseen = bytes([all_unseen[k] for k in kinds])
+    blanks = sum(all_unseen) - sum(unseen)
+    if blanks < RESERVE_PER_TURN * node.budget:
+        return node
+    hand = tuple(sorted(k if k == JOKER or CARD_MASK[k] & live else BLANK for k in node.hand))
+    return (
+        live,
+        node.mine & live,
+        node.theirs & live,
+        hand,
+        unseen,
+        blanks,
+        node.opp_hand,
+        node.my_pile,
+        node.opp_pile,
+        node.phase,
+        node.draws,
+        node.passes,
+        node.budget,
+    )
+
+
+def with_budget(node: TouchNode, turns: int) -> TouchNode:
+    """``node`` as the root of a question about ``turns`` of P's actions (grouped keys)."""
+    return _replace(node, budget=turns)
 
 
 def threat_fields(pattern: Pattern, own: int, occupied: int) -> list[int]:
@@ -543,4 +725,5 @@ __all__ = [
     "opponent_can_complete",
     "parse_touch_view",
     "threat_fields",
+    "with_budget",
 ]

@@ -10,14 +10,16 @@ Verification re-derives every derived field with the independent minimax
 verifier (:mod:`fechtbuch.solver.verify`): exactly N, the only key, the solution
 tree, the main line, id, attacker, cards, tags and difficulty.  A *pruned* tree
 (pack field ``"solution": "pruned"``) holds every winning key and every defence at
-the first :data:`FULL_DEFENCES` defender moves and below them only the branch's
-main line (the attacker's fastest key, the defender's longest reply, ties by
-notation text); each of those single moves is checked the same way.
+the first :data:`FULL_DEFENCES` defender moves and below them at least the
+branch's main line (the attacker's fastest key, the defender's longest reply, ties
+by notation text); whatever else is stored there must be winning moves and legal
+replies, so a complete tree also passes (a pack may mix complete and pruned trees).
 """
 
 from __future__ import annotations
 
 from collections.abc import Hashable
+from dataclasses import dataclass
 
 from fechtbuch.engines import __version__
 from fechtbuch.engines.battleklinge import fast
@@ -29,11 +31,11 @@ from fechtbuch.engines.battleklinge.textboard import draw_position
 from fechtbuch.puzzles.battleklinge.rating import difficulty, features
 from fechtbuch.puzzles.battleklinge.tags import PuzzleFacts, tags_for
 from fechtbuch.puzzles.mining import mirror_class, puzzle_id
+from fechtbuch.puzzles.pack import FULL_DEFENCES, PACK_FORMAT, PACK_VERSION
 from fechtbuch.puzzles.pack import MAX_N as V1_MAX_N
-from fechtbuch.puzzles.pack import PACK_FORMAT, PACK_VERSION
 from fechtbuch.puzzles.packkind import PackKind, Puzzle
 from fechtbuch.solver.verify import (
-    fastest_move,
+    hit_speeds,
     longest_reply,
     verify_exercise,
     verify_tree,
@@ -44,8 +46,6 @@ from fechtbuch.solver.verify import main_line as verifier_main_line
 MAX_N = 10
 """The largest N a version-2 Battleklinge pack may declare (the deepest tablebase
 studies); the verifier's work grows steeply with N, so the bound is checked first."""
-FULL_DEFENCES = 2
-"""A pruned tree keeps every defence at this many first defender moves."""
 PUZZLE_FIELDS = (
     "id",
     "n",
@@ -87,12 +87,30 @@ def verify_puzzle(puzzle: Puzzle, max_n: int = V1_MAX_N) -> list[str]:
 
 
 def verify_pruned_puzzle(puzzle: Puzzle, max_n: int) -> list[str]:
-    """As :func:`verify_puzzle` for a puzzle whose tree is pruned (module docstring)."""
+    """As :func:`verify_puzzle` for a puzzle whose tree is pruned (module docstring).
+
+    A position the endgame tables cover (the Meisterstudien: up to 10 own moves, far
+    beyond the minimax verifier) is checked by the tables and df-pn where it reaches
+    (:func:`fechtbuch.puzzles.battleklinge.studies.verify_study`): bounded and exact."""
+    from fechtbuch.puzzles.battleklinge import studies
+
+    if studies.covered_by_tables(puzzle):
+        return studies.verify_study(puzzle, max_n)
     return _verify(puzzle, max_n, pruned=True)
 
 
-def _verify(puzzle: Puzzle, max_n: int, pruned: bool) -> list[str]:
-    problems = []
+@dataclass(frozen=True)
+class Claim:
+    """A puzzle's position, key and line, parsed."""
+
+    pos: Position
+    key: Move
+    line: list[Move]
+
+
+def parse_claim(puzzle: Puzzle, max_n: int) -> Claim | list[str]:
+    """The parsed claim, or the one problem that stops verification before any search
+    (bad notation, ``n`` outside the pack's range)."""
     try:
         pos = Position.from_text(puzzle["position"])
         key = Move.from_text(puzzle["key"])
@@ -102,14 +120,15 @@ def _verify(puzzle: Puzzle, max_n: int, pruned: bool) -> list[str]:
     n = puzzle["n"]
     if not 1 <= n <= max_n:  # the schema and the envelope say so; again for other callers
         return [f"n: {n} is outside this pack's range 1-{max_n}"]
-    if puzzle["id"] != puzzle_id(puzzle["position"], n, puzzle["key"]):
-        problems.append(f"id: expected {puzzle_id(puzzle['position'], n, puzzle['key'])}")
-    if puzzle["attacker"] != COLOR_CHARS[pos.turn]:
-        problems.append("attacker: not the side to move")
-    if puzzle["cards"] != [card_id(c) for c in pos.cards]:
-        problems.append("cards: not the five cards of the position")
-    if not line or line[0] != key:
-        problems.append("line: must start with the key")
+    return Claim(pos, key, line)
+
+
+def _verify(puzzle: Puzzle, max_n: int, pruned: bool) -> list[str]:
+    claim = parse_claim(puzzle, max_n)
+    if isinstance(claim, list):
+        return claim
+    pos, key, line, n = claim.pos, claim.key, claim.line, puzzle["n"]
+    problems = identity_problems(puzzle, pos, key, line)
     exercise_problems = [_field_of(p) for p in verify_exercise(pos, n, key)]
     problems += exercise_problems
     if exercise_problems:
@@ -124,6 +143,22 @@ def _verify(puzzle: Puzzle, max_n: int, pruned: bool) -> list[str]:
         problems.append(f"line: not the main line; expected {' '.join(expected_line)}")
         return problems  # tags are facts of the main line: without it they mean nothing
     return problems + derived_field_problems(puzzle, pos, key, line)
+
+
+def identity_problems(puzzle: Puzzle, pos: Position, key: Move, line: list[Move]) -> list[str]:
+    """The fields that follow from the position and the claim alone: ``id``,
+    ``attacker``, ``cards``, and a line that starts with the key."""
+    problems = []
+    n = puzzle["n"]
+    if puzzle["id"] != puzzle_id(puzzle["position"], n, puzzle["key"]):
+        problems.append(f"id: expected {puzzle_id(puzzle['position'], n, puzzle['key'])}")
+    if puzzle["attacker"] != COLOR_CHARS[pos.turn]:
+        problems.append("attacker: not the side to move")
+    if puzzle["cards"] != [card_id(c) for c in pos.cards]:
+        problems.append("cards: not the five cards of the position")
+    if not line or line[0] != key:
+        problems.append("line: must start with the key")
+    return problems
 
 
 def derived_fields(
@@ -182,7 +217,8 @@ def _hits(st, child) -> bool:
 def verify_pruned_tree(pos: Position, tree, n: int) -> list[str]:
     """A pruned tree is correct (module docstring): at attacker nodes above the cut
     every winning move and no other, at defender nodes above the cut every legal
-    reply; below the cut one move per node, the branch's main line."""
+    reply; below the cut at least the branch's main line, and only winning moves
+    and legal replies."""
     problems: list[str] = []
     _walk_pruned(fast.state_from_position(pos), tree, n, FULL_DEFENCES, "", problems)
     return problems
@@ -206,11 +242,14 @@ def _walk_pruned(st, node, budget: int, full: int, path: str, problems: list[str
             )
         allowed = expected
     else:
-        best = fastest_move(st, budget)
-        fastest = None if best is None else best[1]
-        if list(node) != [fastest]:
-            problems.append(f"{where}: below the cut only the main line key {fastest!r}")
-        allowed = {fastest}
+        speeds = hit_speeds(st, budget)
+        fastest = min(speeds, key=lambda text: speeds[text][0]) if speeds else None
+        if fastest not in node:
+            problems.append(f"{where}: below the cut the main line key {fastest!r} is missing")
+        extra = sorted(set(node) - set(speeds))
+        if extra:
+            problems.append(f"{where}: not winning {extra}")
+        allowed = set(speeds)
     for text, sub in node.items():
         if text not in children or text not in allowed:
             continue
@@ -229,8 +268,10 @@ def _walk_pruned(st, node, budget: int, full: int, path: str, problems: list[str
                 problems.append(f"{step}: defender replies differ from the legal moves")
         else:
             longest = longest_reply(child, budget - 1)[1]
-            if list(sub) != [longest]:
-                problems.append(f"{step}: below the cut only the longest defence {longest!r}")
+            if longest not in sub:
+                problems.append(f"{step}: below the cut the longest defence {longest!r} is missing")
+            if not set(sub) <= set(replies):
+                problems.append(f"{step}: not legal {sorted(set(sub) - set(replies))}")
         if list(sub) != sorted(sub):
             problems.append(f"{step}: keys are not sorted")
         for reply, attacker_node in sub.items():
@@ -278,4 +319,5 @@ KIND = PackKind(
     board_text=board_text,
     board_svg=board_svg,
     verify_pruned=verify_pruned_puzzle,
+    symmetry="the mirror",
 )

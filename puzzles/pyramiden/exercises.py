@@ -3,34 +3,44 @@
 An exercise is a two-player view of the seat to move with a sure Touché in exactly N
 own turns (N = 1 needs at least two plausible fields: fields P's hand can take that
 leave a placement of the pattern at most one field short), exactly one key, verified
-by the independent checker.  Candidates are the states of seeded random games
+by the independent checker: its distance, key and pruned solution tree
+(puzzles/pyramiden/tree.py) must equal the prover's.  Candidates are the states of
+seeded random games
 (``random_states``, SHA-256 driven), so a seed gives the same list byte for byte.
 Exercises are JSON-able dicts; the shared pack format wraps them elsewhere.
 """
 
 from __future__ import annotations
 
+import hashlib
 from collections.abc import Callable, Iterator
 from dataclasses import asdict, dataclass, replace
 
 from fechtbuch.engines.touche_pyramiden import notation
 from fechtbuch.engines.touche_pyramiden.board import CARD_FIELDS, FREE_MASK, JOKER
 from fechtbuch.engines.touche_pyramiden.patterns import USABLE
-from fechtbuch.engines.touche_pyramiden.sampling import random_states
+from fechtbuch.engines.touche_pyramiden.players import policy_mittel
+from fechtbuch.engines.touche_pyramiden.sampling import played_states, random_action, random_states
+from fechtbuch.engines.touche_pyramiden.shuffle import HashStream
 from fechtbuch.engines.touche_pyramiden.state import Phase, State
 from fechtbuch.engines.touche_pyramiden.touche_in_n import (
     TouchInN,
     TouchNode,
     near_fields,
     node_of_view,
+    with_budget,
 )
-from fechtbuch.solver.andor_grouped import solve_problem
+from fechtbuch.puzzles.pyramiden.tree import PackTree
+from fechtbuch.solver.andor import ProofLimit
+from fechtbuch.solver.andor_prover import ProofSearch
+from fechtbuch.solver.andor_verifier import ProofCheck
 
 
 @dataclass(frozen=True)
 class Exercise:
     """One exercise: the view, its only key, the main line and the solution tree."""
 
+    id: str
     position: str
     n: int
     key: str
@@ -119,44 +129,102 @@ def jokers_seen(state: State) -> State | None:
     )
 
 
+def threat_states(count: int, label: str) -> Iterator[State]:
+    """States of seeded two-player games in which both seats mostly play the greedy
+    threat builder (``mittel``'s policy, seen on the full state) and now and then a
+    random action: boards with the near-complete placements that exercises need,
+    which purely random play rarely builds."""
+
+    def policy(state: State, actions: list, rng: HashStream):
+        if state.phase is Phase.PLAY and rng.below(10) < 7:
+            return policy_mittel(state, actions)[0]
+        return random_action(state, actions, rng)
+
+    return played_states(2, count, HashStream(f"threats/{label}"), lambda g: f"{label}-{g}", policy)
+
+
 def candidate_views(seed: str, count: int) -> Iterator[str]:
-    """Two-player PLAY views of the seat to move from seeded random games, each
-    followed by its variant with every unseen joker swapped into the discard pile."""
-    for state in random_states(2, count, f"pyramiden-mine-{seed}"):
-        if state.phase is Phase.PLAY and state.pattern is not None:
-            yield notation.format_view(notation.view_of(state, state.to_move))
-            variant = jokers_seen(state)
-            if variant is not None:
-                yield notation.format_view(notation.view_of(variant, variant.to_move))
+    """Two-player PLAY views of the seat to move from seeded games (random play, then
+    threat-building play, alternately), each followed by its variant with every unseen
+    joker swapped into the discard pile (after it: an exercise found in the state itself
+    is the one kept)."""
+    sources = (
+        random_states(2, count, f"pyramiden-mine-{seed}"),
+        threat_states(count, f"pyramiden-mine-{seed}"),
+    )
+    for pair in zip(*sources, strict=False):
+        for state in pair:
+            if state.phase is Phase.PLAY and state.pattern is not None:
+                yield notation.format_view(notation.view_of(state, state.to_move))
+                variant = jokers_seen(state)
+                if variant is not None:
+                    yield notation.format_view(notation.view_of(variant, variant.to_move))
 
 
-def examine(view: str, max_n: int, max_nodes: int) -> Exercise | None:
-    """The exercise of ``view``, or ``None`` if it is not one (see the module doc)."""
+@dataclass(frozen=True)
+class Proof:
+    """Distance, keys, tree and main line of one view under one decider."""
+
+    distance: int | None
+    keys: list[str]
+    tree: dict
+    line: list[str]
+
+
+def prove(problem: TouchInN, node: TouchNode, max_n: int, wins) -> Proof:
+    """Everything an exercise claims, derived with the decider ``wins``."""
+    root = with_budget(node, max_n)
+    tree = PackTree(problem, wins)
+    distance = tree.distance(root, max_n)
+    if distance is None:
+        return Proof(None, [], {}, [])
+    keys = [text for text, _ in tree.keys(root, distance)]
+    return Proof(distance, keys, tree.tree(root, distance), tree.main_line(root, distance))
+
+
+def exercise_id(position: str) -> str:
+    return "py-" + hashlib.sha256(position.encode()).hexdigest()[:12]
+
+
+def difficulty_of(n: int, plausible: int, node: TouchNode, key: str) -> int:
+    """1-10: three bands by N (1-3, 4-6, 7-10), raised by more plausible fields, an
+    unseen joker (the defence to reckon with) and a joker or exchange key."""
+    base = {1: 1, 2: 4, 3: 7}[n]
+    extra = (plausible >= 4) + (node.unseen[JOKER] > 0) + (key.startswith(("XX", "tausch")))
+    return min(base + extra, 3 * n + (n == 3))
+
+
+def examine(view: str, max_n: int, max_nodes: int, min_n: int = 1) -> Exercise | None:
+    """The exercise of ``view`` with ``min_n <= N <= max_n``, or ``None`` (see the
+    module doc)."""
     node, pattern = node_of_view(notation.parse_view(view))
     problem = TouchInN(pattern)
     plausible = plausible_fields(problem, node)
     if len(plausible) < 2:
         return None
-    answer = solve_problem(
-        problem, node, max_n, max_nodes=max_nodes, verify=True, verify_max_nodes=20 * max_nodes
-    )
-    if answer.status != "solved" or answer.distance is None or len(answer.keys) != 1:
+    try:
+        search = ProofSearch(problem, max_nodes=max_nodes)
+        if min_n > 1 and search.wins(with_budget(node, max_n), min_n - 1):
+            return None
+        claim = prove(problem, node, max_n, search.wins)
+        if claim.distance is None or len(claim.keys) != 1:
+            return None
+        check = prove(problem, node, max_n, ProofCheck(problem, max_nodes=20 * max_nodes).wins)
+    except ProofLimit:
         return None
-    if answer.verified is not True:
+    if check != claim:
         return None
-    key = answer.keys[0]
-    n = answer.distance
-    difficulty = 10 * n + min(9, len(plausible)) + (3 if node.unseen[JOKER] else 0)
-    if key.startswith("XX") or key.startswith("tausch"):
-        difficulty += 3
+    key = claim.keys[0]
+    n = claim.distance
     return Exercise(
+        id=exercise_id(view),
         position=view,
         n=n,
         key=key,
-        line=answer.main_line,
-        solution=answer.tree or {},
+        line=claim.line,
+        solution=claim.tree,
         tags=tags_of(problem, node, key, n),
-        difficulty=difficulty,
+        difficulty=difficulty_of(n, len(plausible), node, key),
         pattern=pattern.value,
     )
 
@@ -170,26 +238,45 @@ def mine(
     progress: Callable[[str], None] | None = None,
 ) -> list[Exercise]:
     """Exercises from ``candidates`` seeded states, deduplicated by board and hand,
-    and by P's pyramids with the key (the same idea a move later), at most ``per_n``
-    for each N; sorted by N, then difficulty, then position."""
+    and by the key (the same idea a move later, or at another N), at most ``per_n``
+    for each N; sorted by N, then difficulty, then id.  ``progress`` also hears every
+    hundredth view examined.
+
+    A view in which P has not seen every joker is examined for N = 1 only: the
+    opponent's joker lifts any pyramid, so a sure Touché in 2 or 3 is rare there and
+    its search is long (in trial runs every N = 2 found had every joker seen).  Once
+    every N up to ``max_n`` but one has its ``per_n``, only that N is examined."""
     found: dict[str, Exercise] = {}
-    ideas: set[tuple[int, str]] = set()
+    ideas: set[str] = set()
     counts: dict[int, int] = {}
-    for view in candidate_views(seed, candidates):
+    for number, view in enumerate(candidate_views(seed, candidates), 1):
+        if progress and number % 100 == 0:
+            progress(
+                f"{number} views examined: "
+                + ", ".join(f"N={n}: {counts.get(n, 0)}" for n in range(1, max_n + 1))
+            )
+        if per_n is not None and all(counts.get(n, 0) >= per_n for n in range(1, max_n + 1)):
+            break
         node, _ = node_of_view(notation.parse_view(view))
         dedup = f"{node.mine}/{node.theirs}/{node.crowned}/{node.hand}"
         if dedup in found:
             continue
-        exercise = examine(view, max_n, max_nodes)
+        wanted = [n for n in range(1, max_n + 1) if per_n is None or counts.get(n, 0) < per_n]
+        if node.unseen[JOKER]:
+            wanted = [n for n in wanted if n == 1]
+        if not wanted:
+            continue
+        exercise = examine(view, max(wanted), max_nodes, min(wanted))
         if exercise is None:
             continue
         if per_n is not None and counts.get(exercise.n, 0) >= per_n:
             continue
-        if (node.mine, exercise.key) in ideas:
-            continue  # the same idea one opponent move later
-        ideas.add((node.mine, exercise.key))
+        idea = exercise.key
+        if idea in ideas:
+            continue  # the same idea a few moves earlier or later
+        ideas.add(idea)
         counts[exercise.n] = counts.get(exercise.n, 0) + 1
         found[dedup] = exercise
         if progress:
             progress(f"N={exercise.n} key={exercise.key} tags={','.join(exercise.tags)}")
-    return sorted(found.values(), key=lambda e: (e.n, e.difficulty, e.position))
+    return sorted(found.values(), key=lambda e: (e.n, e.difficulty, e.id))

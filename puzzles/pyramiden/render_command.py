@@ -1,11 +1,30 @@
-"""``fechtbuch pyramiden render``: a full state or a view as an SVG file."""
+"""``fechtbuch pyramiden render``: a full state or a view as an SVG file (``fechtbuch
+render`` draws a pyramid position through :func:`position_svg` too)."""
 
 from __future__ import annotations
 
 import click
 from fechtbuch.engines.clikit import atomic_write
 from fechtbuch.engines.touche_pyramiden import notation
+from fechtbuch.engines.touche_pyramiden.state import RULESET
 from fechtbuch.puzzles.pyramiden.svg import board_svg
+
+
+def is_pyramid_position(text: str) -> bool:
+    """Whether ``text`` is in the pyramid game's notation (it starts with the ruleset)."""
+    return text.strip().startswith(RULESET + " ")
+
+
+def position_svg(text: str) -> str:
+    """The SVG of a full state or a view (``sicht=``) of the pyramid game."""
+    if " sicht=" in text:
+        view = notation.parse_view(text)
+        own, crowned, pattern = view.own, view.crowned, view.pattern
+    else:
+        state = notation.parse_state(text)
+        own, crowned, pattern = state.own, state.crowned, state.pattern
+    title = f"Touché, {pattern.value if pattern else 'pattern to choose'}"
+    return board_svg(own, crowned, title)
 
 
 @click.command("render")
@@ -20,12 +39,5 @@ def render_command(position, output, force):
     Example:
       fechtbuch pyramiden render "$(fechtbuch pyramiden new --players 2)" -o board.svg
     """
-    if " sicht=" in position:
-        view = notation.parse_view(position)
-        own, crowned, pattern = view.own, view.crowned, view.pattern
-    else:
-        state = notation.parse_state(position)
-        own, crowned, pattern = state.own, state.crowned, state.pattern
-    title = f"Touché, {pattern.value if pattern else 'pattern to choose'}"
-    atomic_write(output, board_svg(own, crowned, title).encode(), force=force)
+    atomic_write(output, position_svg(position).encode(), force=force)
     return 0

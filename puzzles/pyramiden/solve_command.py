@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import click
 from fechtbuch.engines.clikit import emit_json, float_range, int_range
-from fechtbuch.engines.touche_pyramiden.touche_in_n import TouchInN, parse_touch_view
+from fechtbuch.engines.touche_pyramiden.touche_in_n import TouchInN, parse_touch_view, with_budget
 from fechtbuch.solver.andor_grouped import DEFAULT_MAX_NODES, AndOrAnswer, solve_problem
 
 MAX_TURNS = 4
@@ -22,7 +22,7 @@ def solve_view(
     node, pattern, _ = parse_touch_view(text)
     return solve_problem(
         TouchInN(pattern),
-        node,
+        with_budget(node, max_n),  # grouped keys: what cannot matter within max_n
         max_n,
         max_nodes=max_nodes,
         time_limit=time_limit,

@@ -1,12 +1,12 @@
 """Studies mined from the tables: unique key, forced hit in 4 to 10 own moves.
 
-The puzzle dicts follow the pack format (data/schema/pack.schema.json) field for
-field; two things the schema does not allow yet are reported beside them in
-:class:`Study`: distances above 8 (the schema caps ``n`` at 8) and whether the
-solution tree is complete or pruned to the main line plus every defence at the
-first two defender moves.  Everything comes from the tables; ``verify`` (for
-example df-pn, wired in by the caller: engines may not import solver) confirms
-each study it can reach.
+The puzzle dicts follow the pack format field for field (tags and difficulty are
+placeholders: the puzzle layer derives them, puzzles/battleklinge/studies.py, which
+also writes the version-2 pack ``data/packs/meisterstudien.json``); :class:`Study`
+says beside each whether its solution tree is complete or pruned to the main line
+plus every defence at the first two defender moves.  Everything comes from the
+tables; ``verify`` (for example df-pn, wired in by the caller, since the engines
+layer may not use the solver layer) confirms each study it can reach.
 """
 
 from __future__ import annotations
@@ -142,10 +142,13 @@ def mine_studies(
     split: tuple[int, int] = (1, 1),
     verify: Callable[[Position, int], bool | None] | None = None,
     label: str = "meisterstudien",
+    full_tree_limit: int = FULL_TREE_LIMIT,
 ) -> list[Study]:
     """Up to ``count`` studies, deepest first: Gold to move, material ``split``, a unique
     key and a forced hit in exactly d own moves, d taken from ``distances`` in turn.
-    Candidates are visited in a SHA-256-seeded order; one per mirror class."""
+    Candidates are visited in a SHA-256-seeded order; one per mirror class.  Trees up
+    to ``full_tree_limit`` attacker nodes are complete, larger ones pruned (0: every
+    tree pruned, as a pack with ``"solution": "pruned"`` needs)."""
     values = tb.split_values(split)
     builder = _TreeBuilder(tb)
     per_distance = -(-count // len(distances))
@@ -175,7 +178,9 @@ def mine_studies(
             seen.add(klass)
             line = builder.main_line(pos, d)
             try:
-                tree = builder.tree(pos, d, d, line, [FULL_TREE_LIMIT])
+                if full_tree_limit <= 0:
+                    raise _TooLarge
+                tree = builder.tree(pos, d, d, line, [full_tree_limit])
                 complete = True
             except _TooLarge:
                 tree = builder.tree(pos, d, 2, line, [10**9])

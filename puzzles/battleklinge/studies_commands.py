@@ -1,0 +1,90 @@
+"""``fechtbuch tb studies``: mine the Meisterstudien pack from endgame tables.
+
+It lives in the puzzle layer (it writes a pack and verifies with df-pn) and is
+registered on the engines' ``tb`` group in cli.py.
+"""
+
+from __future__ import annotations
+
+import tempfile
+from pathlib import Path
+
+import click
+from fechtbuch.engines.battleklinge.tbcommands import CARDS_OPTION
+from fechtbuch.engines.clikit import atomic_write, emit_json, ensure_writable, seed_option
+from fechtbuch.engines.errors import InputError
+
+
+@click.command("studies")
+@CARDS_OPTION
+@click.option(
+    "--tables",
+    type=click.Path(file_okay=False, path_type=Path),
+    default=None,
+    help="Table folder (default: the card set's folder in the tables folder, else "
+    "K = 1 tables built into a temporary folder).",
+)
+@click.option(
+    "--count",
+    type=click.IntRange(1, 200),
+    default=24,
+    show_default=True,
+    help="How many studies.",
+)
+@seed_option(default=17, what="the order in which candidates are visited")
+@click.option(
+    "-o",
+    "--output",
+    "--out",
+    "out_file",
+    type=click.Path(dir_okay=False),
+    required=True,
+    help="The pack file to write (version 2).",
+)
+@click.option("--force", is_flag=True, help="Overwrite an existing output file.")
+@click.option("--json", "as_json", is_flag=True, help="Print a JSON summary.")
+def studies_command(
+    cards, tables: Path | None, count: int, seed: int, out_file: str, force: bool, as_json: bool
+) -> None:
+    """Mine deep studies from the tables: one student a side, a unique key and a forced
+    hit in 10 down to 4 own moves, deepest first, with solution trees pruned to every
+    defence at the first two defender moves and the main line below; each confirmed by
+    df-pn where it reaches.  Writes a version-2 pack (`pack verify`, `play --pack`).
+
+    \b
+      fechtbuch tb studies --cards einsteiger --count 24 --seed 17 -o meisterstudien.json
+      fechtbuch play --pack meisterstudien.json --next
+    """
+    from fechtbuch.engines.battleklinge.cards import card_id
+    from fechtbuch.engines.battleklinge.tablebase import Tablebase, build, table_folder
+    from fechtbuch.engines.battleklinge.tablebase.build import MANIFEST
+    from fechtbuch.puzzles.battleklinge.studies import SPLIT, mine_pack
+    from fechtbuch.puzzles.pack import pack_bytes
+
+    ensure_writable(out_file, force)
+    cards = tuple(sorted(cards))
+    command = (
+        f"fechtbuch tb studies --cards {','.join(card_id(c) for c in cards)} "
+        f"--count {count} --seed {seed}"
+    )
+    with tempfile.TemporaryDirectory(prefix="fechtbuch-studies-") as scratch:
+        folder = tables or table_folder(cards)
+        if tables is None and not (folder / MANIFEST).exists():
+            folder = Path(scratch) / "tables"
+            build(cards, 1, folder)
+        base = Tablebase.open(folder)
+        if base.cards != cards:
+            raise InputError(f"tables: {str(folder)!r} holds another card set")
+        if SPLIT not in base.splits:
+            raise InputError(f"tables: {str(folder)!r} has no split {SPLIT}")
+        pack = mine_pack(base, count=count, seed=seed, command=command)
+    atomic_write(out_file, pack_bytes(pack), force=force)
+    summary = {
+        "file": out_file,
+        "studies": len(pack["puzzles"]),
+        "n": [p["n"] for p in pack["puzzles"]],
+    }
+    if as_json:
+        emit_json(summary)
+    else:
+        click.echo(f"{len(pack['puzzles'])} studies (n = {summary['n']}) written to {out_file}")

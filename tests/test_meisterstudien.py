@@ -1,0 +1,125 @@
+"""The shipped Meisterstudien pack (issue 17): mined from tables, verified by tables and
+df-pn, re-minable byte for byte, playable in the terminal and the viewer.
+
+Re-mining the whole pack takes minutes (24 studies, each confirmed by df-pn where it
+reaches); the test re-mines the fast subset of the deepest studies (n = 10, beyond
+df-pn's bound, so the tables alone answer) from the recorded command's seed and
+compares them byte for byte.  `fechtbuch tb studies` with the recorded command
+re-makes the whole file (docs/tablebase.md).
+"""
+
+from __future__ import annotations
+
+import copy
+import io
+import shlex
+
+import orjson
+import pytest
+from click.testing import CliRunner
+from fechtbuch import cli
+from fechtbuch.engines.battleklinge.cards import parse_card_list
+from fechtbuch.engines.battleklinge.position import Position
+from fechtbuch.engines.clikit import dump_json
+from fechtbuch.engines.paths import data_path
+from fechtbuch.puzzles.battleklinge.studies import MAX_N, mine_pack, study_tables, verify_study
+from fechtbuch.puzzles.pack import PackTerms, SolutionMode, verify_pack
+from fechtbuch.puzzles.treeplay import play_pack_puzzle
+
+PACK = orjson.loads(data_path("packs", "meisterstudien.json").read_bytes())
+
+
+@pytest.fixture(autouse=True)
+def no_default_tables(tmp_path, monkeypatch):
+    """The tests never read tables a user built: they build their own (K = 1)."""
+    monkeypatch.setenv("FECHTBUCH_TABLES", str(tmp_path / "no-tables"))
+
+
+def _recorded() -> dict:
+    words = shlex.split(PACK["command"])
+    assert words[:3] == ["fechtbuch", "tb", "studies"]
+    options = dict(zip(words[3::2], words[4::2], strict=True))
+    return {
+        "cards": options["--cards"],
+        "count": int(options["--count"]),
+        "seed": int(options["--seed"]),
+    }
+
+
+def test_pack_envelope_says_what_it_holds():
+    terms = PackTerms.of(PACK)
+    assert PACK["version"] == 2 and PACK["rules"] == "battleklinge"
+    assert terms.max_n == MAX_N == 10 and PACK["order"] == "-n,difficulty,id"
+    assert terms.solution is SolutionMode.PRUNED
+    assert len(PACK["puzzles"]) == _recorded()["count"] == 24
+    ns = [p["n"] for p in PACK["puzzles"]]
+    assert ns == sorted(ns, reverse=True) and max(ns) == 10 and min(ns) >= 4
+    for puzzle in PACK["puzzles"]:  # balanced material: one student a side
+        pos = Position.from_text(puzzle["position"])
+        assert pos.students[0].bit_count() == pos.students[1].bit_count() == 1
+
+
+def test_deepest_studies_re_mine_byte_for_byte():
+    recorded = _recorded()
+    deepest = [p for p in PACK["puzzles"] if p["n"] == 10]
+    position = Position.from_text(PACK["puzzles"][0]["position"])
+    tables = study_tables(position)
+    assert tables is not None and tables.cards == tuple(sorted(parse_card_list(recorded["cards"])))
+    again = mine_pack(
+        tables,
+        count=len(deepest),
+        seed=recorded["seed"],
+        command=PACK["command"],
+        distances=range(10, 9, -1),
+    )
+    assert dump_json(again["puzzles"]) == dump_json(deepest)
+
+
+def test_studies_verify_with_tables_and_dfpn():
+    """Every third study (n = 10 down to 5: the tables alone beyond 8, with df-pn up
+    to 8), through `pack verify`'s path (the kind's pruned check)."""
+    chosen = PACK["puzzles"][::3]
+    assert {p["n"] for p in chosen} >= {10, 8, 5}
+    subset = dict(PACK, puzzles=chosen)
+    assert verify_pack(subset) == []
+
+
+def test_verification_catches_wrong_claims():
+    study = PACK["puzzles"][0]
+    wrong_n = dict(study, n=study["n"] - 1)
+    assert any(p.startswith("n:") for p in verify_study(wrong_n, MAX_N))
+    wrong_line = dict(study, line=study["line"][:-2])
+    assert any(p.startswith("line:") for p in verify_study(wrong_line, MAX_N))
+    cut = copy.deepcopy(study)
+    defender = cut["solution"][study["key"]]
+    dropped = sorted(defender)[0]
+    del defender[dropped]
+    assert any("defender replies differ" in p for p in verify_study(cut, MAX_N))
+    assert verify_study(dict(study, n=11), MAX_N) == [
+        f"n: 11 is outside this pack's range 1-{MAX_N}"
+    ]
+
+
+def test_playing_a_study_main_line_solves_it():
+    out: list[str] = []
+    study = PACK["puzzles"][0]
+    lines = "".join(f"{m}\n" for m in study["line"][0::2])
+    result = play_pack_puzzle(PACK, "1", io.StringIO(lines), out.append)
+    assert result.solved and result.actions == study["line"], "\n".join(out)
+
+
+def test_play_and_viewer_commands_take_the_shipped_pack(tmp_path, monkeypatch):
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
+    runner = CliRunner()
+    played = runner.invoke(
+        cli.main, ["play", "--pack", "meisterstudien", "--puzzle", "2"], input="quit\n"
+    )
+    assert played.exit_code == 0, played.output
+    # the viewer re-verifies every puzzle of its pack: two of the deepest studies
+    # (tables only) keep this test short; the page is the same for all 24
+    subset = tmp_path / "two-studies.json"
+    subset.write_bytes(dump_json(dict(PACK, puzzles=PACK["puzzles"][:2])))
+    page = tmp_path / "studien.html"
+    made = runner.invoke(cli.main, ["pack", "html", str(subset), "-o", str(page)])
+    assert made.exit_code == 0, made.output
+    assert PACK["puzzles"][0]["id"] in page.read_text()

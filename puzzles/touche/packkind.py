@@ -43,4 +43,5 @@ KIND = PackKind(
     problem=problem,
     board_text=board_text,
     board_svg=board_svg,
+    symmetry="the mirror (the fencers' sides swapped)",
 )

@@ -26,6 +26,7 @@ from fechtbuch.engines.battleklinge.textboard import show_command  # noqa: E402
 from fechtbuch.engines.battleklinge.tuning import bench_tune_eval_command  # noqa: E402
 from fechtbuch.engines.errors import InputError  # noqa: E402
 from fechtbuch.engines.touche_duell.commands import touche_group  # noqa: E402
+from fechtbuch.engines.touche_duell.players import use_sure_win_oracle  # noqa: E402
 from fechtbuch.engines.touche_pyramiden.commands import pyramiden_group  # noqa: E402
 from fechtbuch.puzzles import render_commands  # noqa: E402
 from fechtbuch.puzzles.daily_commands import daily_group  # noqa: E402
@@ -42,14 +43,21 @@ from fechtbuch.puzzles.pyramiden.render_command import (  # noqa: E402
 from fechtbuch.puzzles.pyramiden.solve_command import (  # noqa: E402
     solve_command as pyramiden_solve_command,
 )
+from fechtbuch.puzzles.touche.mine_command import (  # noqa: E402
+    mine_command as touche_mine_command,
+)
+from fechtbuch.puzzles.touche.play_command import with_pack_option  # noqa: E402
 from fechtbuch.solver.bench import bench_solve_command  # noqa: E402
 from fechtbuch.solver.commands import solve_command  # noqa: E402
 from fechtbuch.solver.hits import SolverHits  # noqa: E402
 from fechtbuch.solver.touche_commands import touche_solve_command  # noqa: E402
+from fechtbuch.solver.touche_tactics import ProofTactics  # noqa: E402
 
 # The composition root: the players and the analysis ask the solver for forced hits
 # (engines/ cannot import solver/ itself; see engines/battleklinge/players.py).
 use_hit_oracle(SolverHits)
+# and the Touché duel's meister proves sure wins with the generic prover
+use_sure_win_oracle(ProofTactics)
 
 
 class FechtbuchGroup(click.Group):
@@ -162,6 +170,8 @@ for _command in ENGINE_COMMANDS:
 main.add_command(play_command)
 main.add_command(daily_group)
 touche_group.add_command(touche_solve_command)
+touche_group.add_command(touche_mine_command)
+touche_group.add_command(with_pack_option(touche_group.commands["play"]))
 main.add_command(touche_group)
 main.add_command(pyramiden_group)
 pyramiden_group.add_command(with_pack_play(pyramiden_group.commands["play"]))

@@ -25,7 +25,7 @@ from __future__ import annotations
 
 import enum
 from abc import ABC, abstractmethod
-from collections.abc import Hashable, Sequence
+from collections.abc import Hashable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Generic, TypeVar
 
@@ -157,6 +157,22 @@ class AndOrProblem(ABC, Generic[State, Action]):
     def counts_turn(self, state: State, action: Action) -> bool:
         """Whether this attacker action spends one of the attacker's N turns."""
         return True
+
+    def iter_children(self, state: State) -> Iterator[tuple[Action, State]]:
+        """The same pairs as :meth:`children`, possibly computed one at a time and in
+        another order: for deciders that stop at the first child that settles the
+        node (a problem whose children are costly generates them lazily here)."""
+        return iter(self.children(state))
+
+    def needs_turn(self, state: State) -> bool:
+        """Whether every attacker action at OR node ``state`` spends a turn, so that
+        with no turn left the node is lost without generating its actions.
+
+        A hint for provers (``False`` is always safe: the actions are then looked
+        at).  The default is exact for problems that keep the default
+        :meth:`counts_turn`; a problem with free actions (a Touché parry) says per
+        state."""
+        return type(self).counts_turn is AndOrProblem.counts_turn
 
     def wins_at_once(self, state: State) -> bool | None:
         """A cheap, exact leaf test (optional).  ``True``: the attacker's next counting

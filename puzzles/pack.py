@@ -53,6 +53,8 @@ MAX_N = 3
 SCHEMA_PATH = data_file("schema", "pack.schema.json")
 SCHEMA_PATHS = {1: SCHEMA_PATH, 2: data_file("schema", "pack-2.schema.json")}
 """Each pack format version's schema."""
+FULL_DEFENCES = 2
+"""A pruned tree (:attr:`SolutionMode.PRUNED`) is complete for this many adversary moves."""
 
 
 class PackError(InputError):
@@ -77,8 +79,9 @@ class SolutionMode(enum.Enum):
     FULL = "full"
     """At the solver's nodes every action that keeps the win, every adversary reply."""
     PRUNED = "pruned"
-    """Every key and every defence at the first two adversary moves; below them one
-    action per node, the branch's main line (deep studies whose full tree is huge)."""
+    """Every key and every defence at the first two adversary moves; below them at
+    least the branch's main line (deep studies whose full tree is huge; a complete
+    tree is also a valid pruned one)."""
 
 
 @dataclass(frozen=True)
@@ -227,7 +230,7 @@ def verify_pack(pack, progress: Callable[[], None] | None = None) -> list[str]:
         if cls is None:
             continue
         if cls in classes:
-            problems.append(f"{label}: same as {classes[cls]} up to the mirror")
+            problems.append(f"{label}: same as {classes[cls]} up to {kind.symmetry}")
         classes.setdefault(cls, label)
     return problems + order_problems(pack)
 

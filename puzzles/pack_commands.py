@@ -1,4 +1,4 @@
-"""``fechtbuch pack``: tools for exercise packs of every game (verify, show)."""
+"""``fechtbuch pack``: tools for exercise packs of every game (verify, show, play)."""
 
 from __future__ import annotations
 
@@ -45,7 +45,7 @@ PACK_FILE = PackFileType()
 
 @click.group("pack")
 def pack() -> None:
-    """Tools for exercise packs: verify, show, html, svg.
+    """Tools for exercise packs of every game: verify, show, play, html, svg.
 
     PACK is a pack file or the name of a shipped pack: 'fechtuebungen'
     (data/packs/fechtuebungen.json).
@@ -150,3 +150,35 @@ def pack_show(pack_file: Path, puzzle_ref: str | None) -> None:
         else "complete"
     )
     click.echo(f"Solution tree ({stored}): {inner} positions, {leaves} decided ends.")
+
+
+@pack.command("play")
+@click.argument("pack_file", metavar="PACK", type=PACK_FILE)
+@click.option(
+    "--puzzle",
+    "--id",
+    "puzzle_ref",
+    default="1",
+    show_default=True,
+    metavar="ID|NUMBER",
+    help="Which puzzle: its id, or its number in the list.",
+)
+def pack_play(pack_file: Path, puzzle_ref: str) -> None:
+    """Play one puzzle of PACK (any game) in the terminal, on its solution tree.
+
+    You play the side that wins; the defence answers with its longest
+    resistance from the stored tree, and an action that loses the sure path is
+    refused at once.  Type an action in the game's notation, or legal,
+    solution, undo, help, quit.  The puzzle is re-proved first.
+
+    \b
+      fechtbuch pack play fechtuebungen --puzzle 3
+    """
+    import sys
+
+    from fechtbuch.puzzles.treeplay import play_pack_puzzle
+
+    data = load_pack(pack_file)
+    result = play_pack_puzzle(data, puzzle_ref, sys.stdin, click.echo)
+    if result.quit:
+        click.echo("Stopped.")

@@ -60,8 +60,11 @@ class PackKind:
     verify_pruned: Callable[[Puzzle, int], list[str]] | None = None
     """As :attr:`verify_puzzle` for a puzzle of a pack with ``"solution": "pruned"``
     (the main line plus every defence at the first two adversary moves; below them
-    one action per node, the branch's main line).  ``None``: this game's packs must
+    at least the branch's main line).  ``None``: this game's packs must
     carry full trees, and ``pack verify`` says so."""
+    symmetry: str = "the game's symmetry"
+    """What :attr:`duplicate_class` identifies, for ``pack verify``'s duplicate message
+    (Battleklinge: "the mirror")."""
     child: Callable[[dict, str], Any] | None = None
     """The subtree reached by an action text from a tree node; ``None`` when the
     action leaves the tree.  ``None`` here means exact key lookup; a game whose trees

@@ -13,6 +13,7 @@ from fechtbuch.puzzles.packkind import PackKind
 
 KIND_MODULES: dict[str, str] = {
     "battleklinge": "fechtbuch.puzzles.battleklinge.packkind",
+    "touche-duell": "fechtbuch.puzzles.touche.packkind",
     "touche-pyramiden": "fechtbuch.puzzles.pyramiden.packkind",
 }
 """``rules`` value -> the module whose ``KIND`` is that game's :class:`PackKind`

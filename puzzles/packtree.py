@@ -89,17 +89,16 @@ class PuzzleTree:
             return 0
         key = id(node.tree)
         if key not in self._distance:
-            options = []
-            for text, child in self.tree_actions(node):
-                spent = 0
-                if self.solver_to_act(node):
-                    action, _ = self.legal(node)[text]
-                    spent = 1 if self.problem.counts_turn(node.state, action) else 0
-                options.append(spent + self.distance(child))
-            if not options:
-                raise ValueError("the stored tree has a node without a legal action")
-            self._distance[key] = min(options) if self.solver_to_act(node) else max(options)
+            scores = [score for score, _ in self._scored(node)]
+            self._distance[key] = min(scores) if self.solver_to_act(node) else max(scores)
         return self._distance[key]
+
+    def _spent(self, node: TreeNode, text: str) -> int:
+        """1 if the solver's action ``text`` spends one of its turns (a parry does not)."""
+        if not self.solver_to_act(node):
+            return 0
+        action, _ = self.legal(node)[text]
+        return 1 if self.problem.counts_turn(node.state, action) else 0
 
     def best_action(self, node: TreeNode) -> str:
         """The solver's stored action that decides soonest (ties by text): the hint."""
@@ -110,9 +109,13 @@ class PuzzleTree:
         return min(self._scored(node), key=lambda item: (-item[0], item[1]))[1]
 
     def _scored(self, node: TreeNode) -> list[tuple[int, str]]:
-        scored = [(self.distance(child), text) for text, child in self.tree_actions(node)]
+        """(the solver's turns to the decision after it, text) per stored action."""
+        scored = [
+            (self._spent(node, text) + self.distance(child), text)
+            for text, child in self.tree_actions(node)
+        ]
         if not scored:
-            raise ValueError("no stored action at this node")
+            raise ValueError("the stored tree has a node without a legal action")
         return scored
 
     def main_line(self) -> list[str]:

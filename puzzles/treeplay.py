@@ -23,7 +23,13 @@ from dataclasses import dataclass, field
 from typing import TextIO
 
 from fechtbuch.engines.errors import InputError
-from fechtbuch.puzzles.pack import PackTerms, SolutionMode, find_puzzle, pack_kind
+from fechtbuch.puzzles.pack import (
+    FULL_DEFENCES,
+    PackTerms,
+    SolutionMode,
+    find_puzzle,
+    pack_kind,
+)
 from fechtbuch.puzzles.packkind import PackKind, Puzzle
 from fechtbuch.puzzles.packtree import PuzzleTree, TreeNode
 
@@ -36,9 +42,6 @@ HELP = """Commands:
   undo       take back your last action and the defence to it
   help       this list
   quit       stop"""
-
-FULL_DEFENCES = 2
-"""A pruned tree is complete for this many adversary moves (docs/puzzles.md)."""
 
 
 @dataclass

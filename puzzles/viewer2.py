@@ -21,11 +21,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from fechtbuch.puzzles.pack import PackTerms, SolutionMode, pack_kind
+from fechtbuch.puzzles.pack import FULL_DEFENCES, PackTerms, SolutionMode, pack_kind
 from fechtbuch.puzzles.packkind import PackKind, Puzzle
 from fechtbuch.puzzles.packtree import PuzzleTree, TreeNode
 from fechtbuch.puzzles.pagekit import page
-from fechtbuch.puzzles.treeplay import FULL_DEFENCES
 
 
 class _PuzzlePages:

@@ -11,13 +11,15 @@ The table is keyed by ``(problem.key(state), turns)`` and is exact: keys are the
 problem's own, and with the no-cycle assumption of ``andor`` the graph is
 acyclic, so the graph-history problem cannot arise (a cycle on the current path
 raises :class:`~fechtbuch.solver.andor.CycleError`).  New nodes start at (1, 1)
-unless decided, except the defender's last reply (no attacker turn left, and every
-attacker action spends one), which is closed at once: won iff every reply ends in
-a win; likewise an attacker node with one turn left is won iff one of its actions
-wins at once, and a node is decided by the problem's ``wins_at_once`` leaf test
-where it makes a claim.  Without these rules df-pn with uniform numbers would open every
-sibling of a node before finishing one.  No game knowledge, no move ordering beyond the
-problem's.
+unless decided, except nodes with no attacker turn left, which are decided at
+once by plain recursion over the free (non-counting) actions: an OR node whose
+actions all spend a turn (``problem.needs_turn``) is lost, the defender's last
+reply is won iff every reply ends in a win.  Likewise an attacker node with one
+turn left whose actions all spend it is won iff one action leads to such a won
+node, and a node is decided by the problem's ``wins_at_once`` leaf test where it
+makes a claim.  Without these rules df-pn with uniform numbers would open every
+sibling of a node before finishing one.  No game knowledge, no move ordering
+beyond the problem's.
 """
 
 from __future__ import annotations
@@ -29,7 +31,6 @@ from fechtbuch.engines.game import AndOrProblem, Outcome
 from fechtbuch.solver.andor import (
     CycleError,
     ProofLimit,
-    every_action_counts,
     path_key,
     require_problem,
     require_turns,
@@ -55,7 +56,8 @@ class ProofSearch:
         self._table: dict[tuple[Hashable, int], tuple[int, int]] = {}
         self._children: dict[tuple[Hashable, int], list[_Child]] = {}
         self._path: set[tuple[Hashable, int]] = set()
-        self._all_count = every_action_counts(self.problem)
+        self._free: dict[Hashable, bool] = {}
+        self._path_free: set[Hashable] = set()
 
     def wins(self, state: Any, turns: int) -> bool:
         """Does the attacker force a win from ``state`` within ``turns`` counting actions?"""
@@ -76,26 +78,53 @@ class ProofSearch:
         at_once = self.problem.wins_at_once(state) if turns >= 1 else None
         if at_once:
             return 0, INF  # the problem's own leaf test: the next action wins
-        if turns == 0 and self._all_count:
-            if self.problem.attacker_to_act(state):
-                return INF, 0  # no action left to the attacker
-            # the defender's last reply: won only if every reply ends the game in a win
-            replies = self.problem.children(state)
-            self.nodes += len(replies)
-            if all(self.problem.outcome(child) is Outcome.WIN for _, child in replies):
-                return 0, INF
-            return INF, 0
-        if turns == 1 and self._all_count and self.problem.attacker_to_act(state):
+        if turns == 0:
+            # no counting action left: only free actions (a parry) remain, so the
+            # subgraph is small and acyclic; decide it at once rather than let
+            # df-pn open every sibling with uniform numbers
+            return (0, INF) if self._free_win(state) else (INF, 0)
+        if turns == 1 and self.problem.attacker_to_act(state) and self.problem.needs_turn(state):
             if at_once is False:
-                return INF, 0
-            # the attacker's last action: won iff one of them wins at once, so the
-            # defender's replies after the others need not be listed
-            actions = self.problem.children(state)
-            self.nodes += len(actions)
-            if any(self.problem.outcome(child) is Outcome.WIN for _, child in actions):
-                return 0, INF
+                return INF, 0  # the problem's claim: no action wins at once
+            # the attacker's last action: won iff one of them leads to a node won with
+            # no turn left, so the replies after the others need not be searched
+            for _, child in self.problem.iter_children(state):
+                self.nodes += 1
+                if self._free_win(child):
+                    return 0, INF
             return INF, 0
         return 1, 1
+
+    def _free_win(self, state: Any) -> bool:
+        """Does the attacker win from ``state`` with no counting action left?"""
+        problem = self.problem
+        outcome = problem.outcome(state)
+        if outcome is not None:
+            return outcome is Outcome.WIN
+        attacker = problem.attacker_to_act(state)
+        if attacker and problem.needs_turn(state):
+            return False
+        key = problem.key(state)
+        known = self._free.get(key)
+        if known is not None:
+            return known
+        if key in self._path_free:
+            raise CycleError(f"cycle without a counting action at {problem.format_state(state)!r}")
+        self._path_free.add(key)
+        try:
+            # lazily: the first reply that escapes (or free action that wins) settles it
+            answer = not attacker
+            for action, child in problem.iter_children(state):
+                self.nodes += 1
+                if attacker and problem.counts_turn(state, action):
+                    continue
+                if self._free_win(child) is attacker:
+                    answer = attacker
+                    break
+        finally:
+            self._path_free.discard(key)
+        self._free[key] = answer
+        return answer
 
     def _expand(self, key: tuple[Hashable, int], state: Any, turns: int) -> list[_Child]:
         """The children of a live node (OR nodes at 0 turns lose their counting

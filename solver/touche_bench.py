@@ -1,18 +1,20 @@
 """Speed of the Touché sure-win prover on the fixed bench set data/bench/touche-sure.jsonl.
 
     .venv/bin/python -m fechtbuch.solver.touche_bench            # print the figures
+    .venv/bin/python -m fechtbuch.solver.touche_bench --n 1 2 3  # only these N
     .venv/bin/python -m fechtbuch.solver.touche_bench --make F   # (re)make the set
 
 For N = 1..4: the prover's ``wins(view, N)`` on every view of the set (a fresh
-search each), total nodes, total seconds, public states (nodes) per second, and
-how many views are sure wins.  The set: 24 views of the player to move from seeded
-random play (SHA-256 picks), standard and fortgeschritten, 12 with at most 4 pile
-cards and 12 with 5 to 8.
+search each), total nodes, total seconds, public states (nodes) per second, the
+median time per view, and how many views are sure wins.  The set: 24 views of
+the player to move from seeded random play (SHA-256 picks), standard and
+fortgeschritten, 12 with at most 4 pile cards and 12 with 5 to 8.
 """
 
 from __future__ import annotations
 
 import hashlib
+import statistics
 import sys
 import time
 
@@ -50,17 +52,19 @@ def make_set() -> list[str]:
     return late + middle
 
 
-def run(texts: list[str]) -> list[dict]:
+def run(texts: list[str], ns: tuple[int, ...] = (1, 2, 3, 4)) -> list[dict]:
     rows = []
-    for n in (1, 2, 3, 4):
+    for n in ns:
         nodes = wins = 0
-        start = time.perf_counter()
+        times = []
         for text in texts:
             view = parse_view(text)
             search = ProofSearch(SureWinProblem(view.viewer))
+            start = time.perf_counter()
             wins += search.wins(view, n)
+            times.append(time.perf_counter() - start)
             nodes += search.nodes
-        seconds = time.perf_counter() - start
+        seconds = sum(times)
         rows.append(
             {
                 "n": n,
@@ -70,6 +74,7 @@ def run(texts: list[str]) -> list[dict]:
                 "seconds": round(seconds, 2),
                 "nodes_per_second": round(nodes / seconds),
                 "ms_per_view": round(1000 * seconds / len(texts), 1),
+                "median_ms": round(1000 * statistics.median(times), 1),
             }
         )
         print(orjson.dumps(rows[-1]).decode(), flush=True)
@@ -84,7 +89,8 @@ def main(argv: list[str]) -> None:
         return
     path = data_file("bench", "touche-sure.jsonl")
     texts = [orjson.loads(line)["view"] for line in path.read_text().splitlines() if line]
-    run(texts)
+    ns = tuple(int(n) for n in argv[1:]) if argv[:1] == ["--n"] else (1, 2, 3, 4)
+    run(texts, ns)
 
 
 if __name__ == "__main__":

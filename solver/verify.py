@@ -36,19 +36,27 @@ def winning_first_moves(st: np.ndarray, budget: int) -> set[str]:
     return winning
 
 
+def hit_speeds(st: np.ndarray, budget: int) -> dict[str, tuple[int, np.ndarray]]:
+    """The side to move's moves that hit within ``budget`` own moves, by text, each
+    with how many further own moves its hit needs (0: it hits) and the state after it."""
+    speeds = {}
+    for text, (_, child) in sorted(_children(st).items()):
+        if _hits(st, child):
+            speeds[text] = (0, child)
+            continue
+        speed = next(
+            (j for j in range(1, budget) if minimax.lost_within(KERNEL, child, j)[0]), None
+        )
+        if speed is not None:
+            speeds[text] = (speed, child)
+    return speeds
+
+
 def fastest_move(st: np.ndarray, budget: int) -> tuple[int, str, np.ndarray] | None:
     """The side to move's move whose hit comes soonest within ``budget`` own moves, as
     (further own moves after it, text, state after it); ties by notation text."""
     best = None
-    for text, (_, child) in sorted(_children(st).items()):
-        if _hits(st, child):
-            speed = 0
-        else:
-            speed = next(
-                (j for j in range(1, budget) if minimax.lost_within(KERNEL, child, j)[0]), None
-            )
-            if speed is None:
-                continue
+    for text, (speed, child) in hit_speeds(st, budget).items():  # in text order
         if best is None or speed < best[0]:
             best = (speed, text, child)
     return best

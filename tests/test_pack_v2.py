@@ -12,11 +12,14 @@ import copy
 import orjson
 import pytest
 from clirun import assert_one_line_error, run
+from fechtbuch.engines.battleklinge import reference
+from fechtbuch.engines.battleklinge.position import Move, Position
 from fechtbuch.engines.clikit import dump_json
 from fechtbuch.engines.errors import InputError
 from fechtbuch.engines.paths import data_path
-from fechtbuch.puzzles.battleklinge.packkind import FULL_DEFENCES, KIND
+from fechtbuch.puzzles.battleklinge.packkind import KIND
 from fechtbuch.puzzles.pack import (
+    FULL_DEFENCES,
     PackError,
     PackOrder,
     SolutionMode,
@@ -148,7 +151,6 @@ def test_every_broken_field_is_named(pack, change, field):
 
 
 def test_mirror_duplicate_is_found(pack):
-    from fechtbuch.engines.battleklinge.position import Position
     from fechtbuch.puzzles.battleklinge.packkind import duplicate_class
 
     mirrored = copy.deepcopy(pack["puzzles"][0])
@@ -177,24 +179,34 @@ def test_pruned_tree_verifies(pack):
     assert any("defender replies differ" in p for p in verify_pack(pruned))
 
 
-def test_pruned_tree_must_keep_the_branch_main_line(pack):
-    """Below the cut only the fastest key: a second (slower or equal) one is refused."""
+def test_pruned_tree_below_the_cut_holds_at_least_the_main_line(pack):
+    """Below the cut: more winning moves may stay (a complete tree is a valid pruned
+    one), but the branch's main line key must be there and nothing that loses."""
     deep = copy.deepcopy(pack)
     deep["solution"] = SolutionMode.PRUNED.value
+    assert verify_pack(deep) == []  # complete trees in a pruned pack
+    key = deep["puzzles"][0]["key"]
     tree = deep["puzzles"][0]["solution"]
-    # a branch below the cut where the full tree offers two winning moves
-    for reply, attacker in tree[deep["puzzles"][0]["key"]].items():
-        for second, defender in attacker.items():
-            for answer, last in defender.items():
-                if len(last) > 1:
-                    pruned = prune(tree)
-                    node = pruned[deep["puzzles"][0]["key"]][reply][second][answer]
-                    node.update(last)  # put every winning move back
-                    deep["puzzles"][0]["solution"] = pruned
-                    problems = verify_pack(deep)
-                    assert any("only the main line key" in p for p in problems), problems
-                    return
-    pytest.fail("the fixture puzzle has no branch with two finishing moves")
+    # a branch below the cut where the full tree offers two finishing moves
+    branch = next(
+        (reply, second, answer)
+        for reply, attacker in tree[key].items()
+        for second, defender in attacker.items()
+        for answer, last in defender.items()
+        if len(last) > 1
+    )
+    pos = Position.from_text(deep["puzzles"][0]["position"])
+    for text in (key, *branch):
+        pos = reference.play(pos, Move.from_text(text))
+    node = tree[key][branch[0]][branch[1]][branch[2]]
+    main_key = sorted(node)[0]  # every move here hits at once: the first by text
+    losing = next(m.to_text() for m in reference.legal_moves(pos) if m.to_text() not in node)
+    del node[main_key]
+    node[losing] = "hit"
+    deep["puzzles"][0]["solution"] = tree
+    problems = verify_pack(deep)
+    assert any(f"the main line key {main_key!r} is missing" in p for p in problems), problems
+    assert any(f"not winning [{losing!r}]" in p for p in problems), problems
 
 
 def test_load_pack_refuses_unknown_rules_and_ranges(pack, tmp_path):

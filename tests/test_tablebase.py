@@ -28,6 +28,12 @@ from fechtbuch.engines.compiled import njit
 
 CARD_SET_A = CARD_SETS["einsteiger"]
 CARD_SET_B = tuple(sorted(card_from_id(c) for c in ("prim", "terz", "volte", "battuta", "stoss")))
+CARD_SET_C = CARD_SETS["verteidigung"]
+"""A: every card its own mirror (mirror-reduced, no deal permutation); B: not closed
+under the mirror (full tables); C: closed, with terz and quart each other's mirror
+(mirror-reduced, the deals permute)."""
+CARD_SETS_TESTED = [CARD_SET_A, CARD_SET_B, CARD_SET_C]
+CARD_SET_IDS = ["einsteiger", "prim-terz-set", "verteidigung"]
 NONE = 25  # "no student" in the brute-force index
 
 
@@ -151,14 +157,14 @@ def tables_root(tmp_path_factory):
 def tables(tables_root):
     """Both card sets built with K <= 1 in their default folders under one root."""
     out = {}
-    for cards in (CARD_SET_A, CARD_SET_B):
+    for cards in CARD_SETS_TESTED:
         folder = table_folder(cards, tables_root)
         report = build(cards, 1, folder)
         out[cards] = (report, Tablebase.open(folder))
     return out
 
 
-@pytest.mark.parametrize("cards", [CARD_SET_A, CARD_SET_B], ids=["einsteiger", "prim-terz-set"])
+@pytest.mark.parametrize("cards", CARD_SETS_TESTED, ids=CARD_SET_IDS)
 def test_counts_match_brute_force(tables, cards):
     report, _ = tables[cards]
     ours = {s.split: (s.positions, s.won, s.lost, s.drawn) for s in report.splits}
@@ -166,9 +172,15 @@ def test_counts_match_brute_force(tables, cards):
 
 
 def test_table_sizes():
-    assert ix.positions(0, 0) == 553 * 30
-    assert ix.positions(1, 1) == 553 * 23 * 22 * 30
-    assert ix.positions(2, 2) == 553 * 253 * 210 * 30
+    assert ix.covered_positions(0, 0) == 553 * 30
+    assert ix.covered_positions(2, 2) == 553 * 253 * 210 * 30
+    plain, mirrored = ix.layout(CARD_SET_B), ix.layout(CARD_SET_A)
+    assert not plain.mirrored and mirrored.mirrored
+    assert plain.positions(1, 1) == 553 * 23 * 22 * 30
+    # 270 pairs stand for themselves and their mirror image, 13 (both masters on the
+    # c file) only for themselves: 2 * 270 + 13 = 553
+    assert (mirrored.num_pairs, mirrored.mirror_pairs) == (283, 270)
+    assert mirrored.positions(2, 2) == 283 * 253 * 210 * 30
 
 
 def _seeded(label: str, n: int) -> int:
@@ -178,22 +190,22 @@ def _seeded(label: str, n: int) -> int:
 def _samples(cards, count):
     for i in range(count):
         split = ix.splits(1)[i % 4]
-        offset = _seeded(f"tb-sample/{cards}/{i}", ix.positions(*split))
+        offset = _seeded(f"tb-sample/{cards}/{i}", ix.layout(cards).positions(*split))
         yield ix.position_at(cards, split, offset // 30, offset % 30, turn=i // 4 % 2)
 
 
-@pytest.mark.parametrize("cards", [CARD_SET_A, CARD_SET_B], ids=["einsteiger", "prim-terz-set"])
+@pytest.mark.parametrize("cards", CARD_SETS_TESTED, ids=CARD_SET_IDS)
 def test_index_round_trip(cards):
     for split in ix.splits(2):
         for i in range(200):
-            board = _seeded(f"rt/{split}/{i}", ix.boards(*split))
+            board = _seeded(f"rt/{split}/{i}", ix.layout(cards).boards(*split))
             deal = i % 30
             pos = ix.position_at(cards, split, board, deal, turn=i % 2)
             where = ix.locate(pos, cards)
             assert (where.split, where.board, where.deal) == (split, board, deal)
 
 
-@pytest.mark.parametrize("cards", [CARD_SET_A, CARD_SET_B], ids=["einsteiger", "prim-terz-set"])
+@pytest.mark.parametrize("cards", CARD_SETS_TESTED, ids=CARD_SET_IDS)
 def test_distances_match_dfpn(tables, cards):
     from fechtbuch.solver.api import solve
 
@@ -221,7 +233,7 @@ def test_distances_match_dfpn(tables, cards):
     assert checked > 150
 
 
-@pytest.mark.parametrize("cards", [CARD_SET_A, CARD_SET_B], ids=["einsteiger", "prim-terz-set"])
+@pytest.mark.parametrize("cards", CARD_SETS_TESTED, ids=CARD_SET_IDS)
 def test_distances_match_reference(tables, cards):
     _, base = tables[cards]
     solver = MemoSolver()
@@ -303,7 +315,7 @@ def test_cli_build_and_probe(tmp_path):
     assert find_tables(Position.from_text(other_cards), root=tmp_path) is None
 
 
-@pytest.mark.parametrize("cards", [CARD_SET_A, CARD_SET_B], ids=["einsteiger", "prim-terz-set"])
+@pytest.mark.parametrize("cards", CARD_SETS_TESTED, ids=CARD_SET_IDS)
 def test_draws_have_no_forced_hit(tables, cards):
     """Draws are rare (about 1 in 2,000 positions of split (1, 1)), so random samples
     miss them: take a few seeded ones and let df-pn confirm neither side forces a hit."""
@@ -385,3 +397,75 @@ def test_solve_command_uses_tables_and_no_tables_skips_them(tables, tables_root)
         _run("solve", pos, "--tables", str(tables_root), "--no-tables", "--json").output
     )
     assert "source" not in plain and plain["distance"] == 1
+
+
+def test_meister_plays_table_best_moves_and_claims_exact_results(tables, tables_root, monkeypatch):
+    """With tables present the Meister plays a table-best move (a key of the fastest hit
+    when won) and its score is the table's result: never a wrong claim."""
+    from fechtbuch.engines.battleklinge.players import Player, exact_score
+    from fechtbuch.engines.battleklinge.search import MATE_BOUND, hit_moves
+
+    monkeypatch.setenv("FECHTBUCH_TABLES", str(tables_root))
+    _, base = tables[CARD_SET_A]
+    values = base.split_values((1, 1))
+    seen = {Outcome.WIN: 0, Outcome.LOSS: 0, Outcome.DRAW: 0}
+    for code, count in ((9, 4), (3, 3), (8, 3), (0, 3)):  # won in 5, 2; lost in 4; drawn
+        offsets = np.flatnonzero(values == code)
+        for i in range(count):
+            offset = int(offsets[_seeded(f"meister/{code}/{i}", offsets.size)])
+            pos = ix.position_at(CARD_SET_A, (1, 1), offset // 30, offset % 30, turn=i % 2)
+            result = base.probe(pos)
+            choice = Player("meister", nodes=5_000).choose(pos)
+            assert choice.reason == "tablebase"
+            assert choice.move in base.best_moves(pos), pos.to_text()
+            if result.result is Outcome.DRAW:
+                assert abs(choice.score) <= MATE_BOUND
+            else:
+                assert choice.score == exact_score(result)
+                assert abs(hit_moves(choice.score)) == result.distance
+            seen[result.result] += 1
+    assert seen == {Outcome.WIN: 7, Outcome.LOSS: 3, Outcome.DRAW: 3}
+
+
+def test_meister_wins_into_the_tables_and_claims_only_proved_results(
+    tables, tables_root, monkeypatch
+):
+    """Positions outside the tables (one student against two) whose captures lead into
+    them: a table win is played with the table's score, and df-pn agrees that the
+    position is won within that many moves; a move the tables prove lost is never
+    played while the tables prove another one is not."""
+    from fechtbuch.engines.battleklinge.players import Player
+    from fechtbuch.engines.battleklinge.search import hit_moves
+    from fechtbuch.solver.api import solve
+
+    monkeypatch.setenv("FECHTBUCH_TABLES", str(tables_root))
+    _, base = tables[CARD_SET_A]
+    lay = ix.layout(CARD_SET_A)
+    claimed = 0
+    for i in range(400):
+        board = _seeded(f"meister-into/{i}", lay.boards(1, 2))
+        pos = ix.position_at(CARD_SET_A, (1, 2), board, i % 30, turn=i % 2)
+        if pos.winner() is not None:
+            continue
+        choice = Player("meister", nodes=3_000).choose(pos)
+        child = fast.play(pos, choice.move)
+        if choice.reason == "tablebase":
+            after = base.probe(child).after_move()
+            assert after.result is Outcome.WIN
+            assert hit_moves(choice.score) == after.distance
+            if after.distance <= 5:
+                answer = solve(pos, max_n=after.distance)
+                assert answer.distance is not None and answer.distance <= after.distance
+            claimed += 1
+        elif child.winner() is None and base.covers(child):
+            proved_not_lost = [
+                m
+                for m in fast.legal_moves(pos)
+                if base.covers(fast.play(pos, m))
+                and base.probe(fast.play(pos, m)).after_move().result is not Outcome.LOSS
+            ]
+            if proved_not_lost:
+                assert base.probe(child).after_move().result is not Outcome.LOSS
+        if claimed >= 6:
+            break
+    assert claimed >= 3

@@ -193,3 +193,16 @@ def test_parry_status_closed_form_matches_enumeration():
                     assert hand is None or hand in hands
                 checked += 1
     assert checked > 5000
+
+
+def test_the_adversary_parries_with_a_hand_that_can_riposte():
+    """Found by the brute force on pile-3 views: B attacks with its 2; the one unseen
+    2 parries, and whether A is then blocked depends on the rest of A's hand (the 1
+    lets it step forward).  The adversary must pick the hand that keeps A moving, so
+    a2x1 is no sure win; an earlier model took the first hand that parries."""
+    view = parse_view("fortgeschritten 3-5 0:0 B zug ?5/12344 33114 ?3")
+    for n in (1, 2):
+        truth = BruteForce(1).wins(view, n)
+        assert ProofSearch(SureWinProblem(1)).wins(view, n) == truth
+        assert ProofCheck(SureWinProblem(1)).wins(view, n) == truth
+    assert not BruteForce(1).wins(view, 1)

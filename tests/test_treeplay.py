@@ -8,6 +8,7 @@ import io
 
 import orjson
 import pytest
+from clirun import assert_one_line_error, run
 from fechtbuch.engines.battleklinge import reference
 from fechtbuch.engines.battleklinge.position import Position
 from fechtbuch.engines.errors import InputError
@@ -118,3 +119,17 @@ def test_play_pack_puzzle_re_proves_first():
         play_pack_puzzle(pack, "1", io.StringIO(""), lambda _: None)
     with pytest.raises(InputError, match="no puzzle 'p-nope'"):
         play_pack_puzzle(pack, "p-nope", io.StringIO(""), lambda _: None)
+
+
+def test_pack_play_command_through_stdin():
+    """``fechtbuch pack play``: the generic loop on a shipped pack, input from stdin."""
+    number = SHIPPED["puzzles"].index(DEEP) + 1
+    lines = ["legal", "solution", *DEEP["line"][0::2]]
+    result = run("pack", "play", "fechtuebungen", "--puzzle", number, input="\n".join(lines))
+    assert result.exit_code == 0, result.output
+    assert f"Exercise {number} of {len(SHIPPED['puzzles'])}." in result.output
+    assert f"A key: {DEEP['key']}" in result.output
+    assert "Solved with help: hit." in result.output
+    stopped = run("pack", "play", "fechtuebungen", input="quit\n")
+    assert stopped.exit_code == 0 and stopped.output.rstrip().endswith("Stopped.")
+    assert_one_line_error(run("pack", "play", "fechtuebungen", "--puzzle", "99"))

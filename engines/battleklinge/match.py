@@ -21,11 +21,9 @@ True
 from __future__ import annotations
 
 import hashlib
-import math
 import random
 import time
 from collections import Counter
-from concurrent.futures import ProcessPoolExecutor
 from dataclasses import asdict, dataclass
 
 from fechtbuch.engines.battleklinge import fast
@@ -33,6 +31,16 @@ from fechtbuch.engines.battleklinge.cards import GOLD
 from fechtbuch.engines.battleklinge.players import Player, strength_from_name
 from fechtbuch.engines.battleklinge.position import Position
 from fechtbuch.engines.battleklinge.sampling import random_cards, random_deal
+from fechtbuch.engines.matchkit import (
+    elo_difference,
+    elo_text,
+    per_move,
+    run_games,
+    schedule,
+    slot_of,
+    tally,
+    wilson_interval,
+)
 
 
 @dataclass
@@ -76,8 +84,9 @@ def play_game(
     """Play game ``index`` of a match between strengths ``a`` and ``b`` (the
     evaluation weights may differ, for tuning by self-play).  ``nodes`` or
     ``movetime`` replace both strengths' budgets (equal nodes or equal time)."""
-    start = deal_for_game(seed, index)
-    a_color = GOLD if index % 2 == 0 else 1 - GOLD
+    slot = slot_of(index)
+    start = deal_for_game(seed, slot.index)
+    a_color = GOLD if slot.a_first else 1 - GOLD
     players = {
         a_color: Player(a, _derived_seed("player", seed, index, "a"), a_weights, movetime, nodes),
         1 - a_color: Player(
@@ -120,30 +129,6 @@ def play_game(
     )
 
 
-def _play_game_args(args) -> GameResult:
-    return play_game(*args)
-
-
-def wilson_interval(score: float, n: int, z: float = 1.96) -> tuple[float, float]:
-    """The Wilson score interval (95% for z = 1.96) of a score over n games.
-
-    >>> low, high = wilson_interval(1.0, 100)
-    >>> round(low, 3), round(high, 3)
-    (0.963, 1.0)
-    """
-    if n == 0:
-        return 0.0, 1.0
-    denominator = 1 + z * z / n
-    centre = (score + z * z / (2 * n)) / denominator
-    half = z / denominator * math.sqrt(score * (1 - score) / n + z * z / (4 * n * n))
-    return max(0.0, centre - half), min(1.0, centre + half)
-
-
-def elo_difference(score: float) -> float:
-    """Elo difference for an expected score in (0, 1) under the logistic model."""
-    return -400.0 * math.log10(1.0 / score - 1.0)
-
-
 @dataclass
 class MatchSummary:
     """Totals of a match from A's side, with the score and Elo estimate."""
@@ -181,18 +166,7 @@ class MatchSummary:
         return "\n".join(lines)
 
     def elo_text(self) -> str:
-        if self.elo is None:
-            low = "-inf" if self.elo_low is None else f"{self.elo_low:+.0f}"
-            high = "+inf" if self.elo_high is None else f"{self.elo_high:+.0f}"
-            return f"not finite (score {100 * self.score:.0f}%); 95% interval [{low}, {high}]"
-        low = "-inf" if self.elo_low is None else f"{self.elo_low:+.0f}"
-        high = "+inf" if self.elo_high is None else f"{self.elo_high:+.0f}"
-        half = (
-            f" ± {(self.elo_high - self.elo_low) / 2:.0f}"
-            if self.elo_low is not None and self.elo_high is not None
-            else ""
-        )
-        return f"{self.elo:+.0f}{half} (95% interval [{low}, {high}])"
+        return elo_text(self.score, self.elo, self.elo_low, self.elo_high)
 
 
 def summarize(a: str, b: str, seed: int, results: list[GameResult], wall: float) -> MatchSummary:
@@ -203,36 +177,27 @@ def summarize(a: str, b: str, seed: int, results: list[GameResult], wall: float)
     one side wins every game.  A bound at a score of exactly 0 or 1 is
     infinite and reported as None.
     """
-    n = len(results)
-    wins = sum(r.outcome == "win" for r in results)
-    losses = sum(r.outcome == "loss" for r in results)
-    aborted = n - wins - losses
-    points = [1.0 if r.outcome == "win" else 0.0 if r.outcome == "loss" else 0.5 for r in results]
-    score = sum(points) / n if n else 0.5
-    low, high = wilson_interval(score, n)
-
-    def elo_or_none(s: float) -> float | None:
-        # a bound within rounding of 0 or 1 is an infinite Elo difference
-        return elo_difference(s) if 1e-9 < s < 1.0 - 1e-9 else None
-
-    a_moves = sum(r.move_counts[0] for r in results)
-    b_moves = sum(r.move_counts[1] for r in results)
+    total = tally(r.outcome for r in results)
     return MatchSummary(
         a=a,
         b=b,
-        games=n,
+        games=total.games,
         seed=seed,
-        wins=wins,
-        losses=losses,
-        aborted=aborted,
+        wins=total.wins,
+        losses=total.losses,
+        aborted=total.others,
         aborted_repetition=sum(r.why == "repetition" for r in results),
         aborted_cap=sum(r.why == "move cap" for r in results),
-        score=score,
-        elo=elo_or_none(score),
-        elo_low=elo_or_none(low),
-        elo_high=elo_or_none(high),
-        a_seconds_per_move=sum(r.seconds[0] for r in results) / max(1, a_moves),
-        b_seconds_per_move=sum(r.seconds[1] for r in results) / max(1, b_moves),
+        score=total.score,
+        elo=total.elo,
+        elo_low=total.elo_low,
+        elo_high=total.elo_high,
+        a_seconds_per_move=per_move(
+            [r.seconds[0] for r in results], [r.move_counts[0] for r in results]
+        ),
+        b_seconds_per_move=per_move(
+            [r.seconds[1] for r in results], [r.move_counts[1] for r in results]
+        ),
         wall_seconds=wall,
     )
 
@@ -257,18 +222,20 @@ def run_match(
     strength_from_name(a), strength_from_name(b)  # fail early on bad names
     started = time.perf_counter()
     tasks = [
-        (a, b, seed, i, max_plies, a_weights, b_weights, nodes, movetime) for i in range(games)
+        (a, b, seed, slot.index, max_plies, a_weights, b_weights, nodes, movetime)
+        for slot in schedule(games)
     ]
-    results: list[GameResult] = []
-    if jobs <= 1:
-        for task in tasks:
-            results.append(play_game(*task))
-            if progress:
-                progress(results[-1])
-    else:
-        with ProcessPoolExecutor(max_workers=jobs) as pool:
-            for result in pool.map(_play_game_args, tasks, chunksize=1):
-                results.append(result)
-                if progress:
-                    progress(result)
+    results = run_games(play_game, tasks, jobs, progress)
     return summarize(a, b, seed, results, time.perf_counter() - started), results
+
+
+__all__ = [
+    "GameResult",
+    "MatchSummary",
+    "deal_for_game",
+    "elo_difference",
+    "play_game",
+    "run_match",
+    "summarize",
+    "wilson_interval",
+]

@@ -33,6 +33,16 @@ checks ask a :class:`HitOracle`: the solver (issue 3,
 limit, or HitSearch itself; the budgeted search only chooses among the moves that
 pass.
 
+Endgame tables (meister; :class:`TableProbe`): when built tables (``fechtbuch tb
+build``, in the default tables folder) cover the position, the root moves are the
+table's best moves (every key of the fastest hit; the moves that keep a draw; the
+moves that delay a loss longest) and the score is the table's exact result (a
+drawn position never shows a forced-result score).  When the position is not
+covered but some root moves lead into the tables (a capture down to K students),
+a move that wins by the table is played (the fastest such win), and moves the
+table proves lost are dropped while others remain.  Exact results stay exact: a
+table answer is never replaced by the budgeted search's.
+
 Repetition: when the chosen move scores above +0.5 students and leads to a
 position that already stood on the board in this game, the player picks the
 best move that does not (if there is one), so a winning computer does not
@@ -62,6 +72,7 @@ from fechtbuch.engines.battleklinge.evaluate import DEFAULT_WEIGHTS
 from fechtbuch.engines.battleklinge.position import Move, Position
 from fechtbuch.engines.battleklinge.search import (
     FEAT_ALL,
+    MATE_BOUND,
     WIN,
     HitSearch,
     Searcher,
@@ -90,6 +101,9 @@ class Strength:
     frozen2026/, the yardstick for engine changes)."""
     features: int = FEAT_ALL
     """Search features of the live engine (negamax.FEAT_* bits)."""
+    tablebase: bool = False
+    """Probe endgame tables (docs/tablebase.md) where built ones cover the position or
+    a root move's result: exact results replace the search's guesses there."""
 
 
 STRENGTHS: dict[str, Strength] = {
@@ -98,7 +112,7 @@ STRENGTHS: dict[str, Strength] = {
         Strength("leicht", 1, 20_000, 1.2, True, False),
         Strength("mittel", 3, 30_000, 0.3, True, False),
         Strength("stark", 32, 60_000, 0.0, False, True),
-        Strength("meister", 32, 1_500_000, 0.0, False, True),
+        Strength("meister", 32, 1_500_000, 0.0, False, True, tablebase=True),
     )
 }
 STRENGTH_NAMES = tuple(STRENGTHS)
@@ -149,8 +163,9 @@ def strength_from_name(name: str) -> Strength:
 @dataclass
 class Choice:
     """A chosen move with its score (centi-students, the mover's view) and how it
-    was found: ``reason`` is ``search``, ``hit`` (a forced hit within 3) or
-    ``defence`` (only moves that avoid a forced hit within 2 were searched)."""
+    was found: ``reason`` is ``search``, ``hit`` (a forced hit within 3),
+    ``defence`` (only moves that avoid a forced hit within 2 were searched) or
+    ``tablebase`` (the endgame tables chose the moves and give the exact score)."""
 
     move: Move
     score: int
@@ -225,6 +240,76 @@ class ForcedPlay:
         return legal, "search", None
 
 
+@dataclass
+class TableAnswer:
+    """What the tables say at the root.  ``covered``: the position itself is in the
+    tables, ``moves`` are its best moves and ``score`` its exact score (None for a
+    draw).  Otherwise some root moves lead into the tables: ``moves`` are those that
+    win by the table (the fastest such wins; ``score`` that win's score, exact for
+    these moves) and ``lost`` those the tables prove lost."""
+
+    covered: bool
+    moves: list[Move]
+    score: int | None
+    lost: list[Move]
+
+
+class TableProbe:
+    """Exact answers from built endgame tables for the Meister's root (docs/tablebase.md).
+
+    ``root(pos, legal)``: a :class:`TableAnswer` when tables cover the position or some
+    root move leads into them; else None (search as usual)."""
+
+    def __init__(self, root_folder=None):
+        self.root_folder = root_folder
+
+    def _tables(self, pos: Position):
+        from fechtbuch.engines.battleklinge.tablebase import find_tables
+
+        return find_tables(pos, self.root_folder)
+
+    def root(self, pos: Position, legal: list[Move]) -> TableAnswer | None:
+        from fechtbuch.engines.battleklinge.tablebase import Outcome
+
+        tables = self._tables(pos)
+        if tables is not None:
+            results = tables.move_results(pos)
+            best = max(r.rank() for _, r in results)
+            moves = [m for m, r in results if r.rank() == best]
+            return TableAnswer(True, moves, exact_score(tables.probe(pos)), [])
+        wins, lost = [], []
+        for move in legal:
+            child = fast.play(pos, move)
+            if child.winner() is not None:
+                continue  # an immediate hit: forced play finds it first
+            child_tables = self._tables(child)
+            if child_tables is None:
+                continue
+            after = child_tables.probe(child).after_move()
+            if after.result is Outcome.WIN:
+                wins.append((after.distance, move))
+            elif after.result is Outcome.LOSS:
+                lost.append(move)
+        if not wins and not lost:
+            return None
+        fastest = min((d for d, _ in wins), default=None)
+        moves = [m for d, m in wins if d == fastest]
+        score = None if fastest is None else WIN - (2 * fastest - 1)
+        return TableAnswer(False, moves, score, lost)
+
+
+def exact_score(result) -> int | None:
+    """A table result as a search score (the mover's view): a win in d is a hit at ply
+    2d - 1, a loss in d the opponent's hit at ply 2d; None for a draw."""
+    from fechtbuch.engines.battleklinge.tablebase import Outcome
+
+    if result.result is Outcome.WIN:
+        return WIN - (2 * result.distance - 1)
+    if result.result is Outcome.LOSS:
+        return -(WIN - 2 * result.distance)
+    return None
+
+
 class Player:
     """A computer player of one strength for one game (its tables persist between
     moves of the game).  ``seed`` drives the randomness of leicht and mittel."""
@@ -244,6 +329,7 @@ class Player:
         """A node budget per move instead of the strength's (deterministic)."""
         self.rng = random.Random(seed)
         self.forced = ForcedPlay() if self.strength.forced_play else None
+        self.tables = TableProbe() if self.strength.tablebase else None
         # the table lives for the whole game: later moves reuse earlier work
         tt_bits = 20 if self.strength.max_nodes > 200_000 else 18
         if self.strength.engine == "2026":
@@ -267,9 +353,20 @@ class Player:
             raise InputError(f"position: the game is already decided in {pos.to_text()!r}")
         started = time.perf_counter()
         strength = self.strength
-        moves, reason, distance = (
-            self.forced.root_moves(pos) if self.forced else (fast.legal_moves(pos), "search", None)
-        )
+        table = self.tables.root(pos, fast.legal_moves(pos)) if self.tables else None
+        if table is not None and table.covered:
+            moves, reason, distance = table.moves, "tablebase", None
+        else:
+            moves, reason, distance = (
+                self.forced.root_moves(pos)
+                if self.forced
+                else (fast.legal_moves(pos), "search", None)
+            )
+            if table is not None and reason != "hit":
+                if table.moves:  # a sure win into the tables
+                    moves, reason = table.moves, "tablebase"
+                else:  # drop the moves the tables prove lost
+                    moves = [m for m in moves if m not in table.lost] or moves
         budget = self._budget(started)
         result = self.searcher.search(
             pos, max_depth=strength.max_depth, root_moves=moves,
@@ -292,6 +389,13 @@ class Player:
         if distance is not None:
             # every key keeps the hit, so the exact value is known whatever the budget saw
             score = WIN - (2 * distance - 1)
+        if reason == "tablebase":
+            # the table's result, exact; a draw is no forced result whatever the search saw
+            assert table is not None
+            if table.score is not None:
+                score = table.score
+            else:
+                score = max(-MATE_BOUND, min(MATE_BOUND, score))
         return Choice(
             move=move,
             score=score,

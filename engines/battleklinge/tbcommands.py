@@ -90,7 +90,8 @@ def build_command(cards, students: int, out_dir: Path | None, force: bool, as_js
         raise InputError(f"output: {str(folder)!r} already holds tables (use --force to replace)")
     from fechtbuch.engines.battleklinge.tablebase import index as ix
 
-    total = sum(ix.positions(*split) for split in ix.splits(students))
+    lay = ix.layout(tuple(sorted(cards)))
+    total = sum(lay.positions(*split) for split in ix.splits(students))
     bar = tqdm(total=total, desc="retrograde", unit=" pos", disable=as_json, leave=False)
     state = {"group": None, "seen": 0}
 
@@ -100,7 +101,7 @@ def build_command(cards, students: int, out_dir: Path | None, force: bool, as_js
         if state["group"] != split:
             if state["group"] is not None:
                 a, b = state["group"]
-                size = ix.positions(a, b) * (1 if a == b else 2)
+                size = lay.positions(a, b) * (1 if a == b else 2)
                 bar.update(size - state["seen"])
             state["group"], state["seen"] = split, 0
         bar.set_postfix_str(f"split {split[0]},{split[1]} step {step}")

@@ -10,7 +10,7 @@ import sys
 from pathlib import Path
 
 import click
-from fechtbuch.engines.clikit import emit_json, ensure_writable
+from fechtbuch.engines.clikit import emit_json, ensure_writable, jobs_option, resolve_jobs
 from fechtbuch.engines.errors import InputError
 from fechtbuch.engines.touche_duell import rules
 from fechtbuch.engines.touche_duell.board import draw
@@ -27,7 +27,7 @@ from fechtbuch.engines.touche_duell.notation import (
     parse_position,
     parse_view,
 )
-from fechtbuch.engines.touche_duell.players import STRENGTHS, Player
+from fechtbuch.engines.touche_duell.players import SAMPLES, STRENGTHS, Player
 from fechtbuch.engines.touche_duell.record import GameRecord
 
 LEVELS = [level.value for level in Level]
@@ -228,21 +228,23 @@ def play_command(strength, fencer, two_players, level, short, seed, no_warnings,
 @click.option(
     "--samples",
     type=click.IntRange(1, 10_000),
-    default=24,
+    default=SAMPLES,
     show_default=True,
-    help="meister: determinised samples per decision.",
+    help="meister: sampled deals per candidate action in each round of its halving search.",
 )
+@jobs_option
 @click.option("--progress", is_flag=True, help="Print one line per game.")
 @click.option("--json", "as_json", is_flag=True, help="Print the summary as JSON.")
-def match_command(a, b, games, seed, level, short, samples, progress, as_json) -> None:
+def match_command(a, b, games, seed, level, short, samples, jobs, progress, as_json) -> None:
     """Play strength A against strength B over N whole games (to 5 or 3 points).
 
     Deals come in pairs: games 2k and 2k+1 share every seed, and A fences as A in
-    the first and as B in the second.
+    the first and as B in the second.  Prints the score with its 95% interval and
+    the Elo difference; the games are the same for any -j.
 
     \b
     Example:
-      fechtbuch touche match stark mittel --games 200 --seed 1
+      fechtbuch touche match stark mittel --games 200 --seed 1 -j 2
     """
     from fechtbuch.engines.touche_duell.match import run_match
 
@@ -255,11 +257,64 @@ def match_command(a, b, games, seed, level, short, samples, progress, as_json) -
                 err=as_json,
             )
 
-    summary, _ = run_match(a, b, games, seed, Ruleset(Level(level), short), samples, report)
+    summary, _ = run_match(
+        a, b, games, seed, Ruleset(Level(level), short), samples, report, resolve_jobs(jobs)
+    )
     if as_json:
         emit_json(summary.to_dict())
         return
     click.echo(summary.to_text())
+
+
+@touche_group.command("replay")
+@click.argument("record_file", metavar="RECORD", type=click.Path(dir_okay=False))
+@click.option("--board", is_flag=True, help="Draw the track and hands after every action.")
+@click.option(
+    "--json",
+    "as_json",
+    is_flag=True,
+    help="Print rounds (deals), steps (position before and after each action), "
+    "final position, result and verified as JSON.",
+)
+def replay_command(record_file: str, board: bool, as_json: bool) -> int:
+    """Replay a game record step by step and verify that it replays exactly.
+
+    Every round's deal comes from its Shuffle seed; every action is applied with the
+    fast rules and again with the plain reference rules, and the positions must
+    agree.  Prints each round's deal and, per action, who played it and the full
+    position after it.  Exit status: 0 verified, 1 the two rule books disagree,
+    2 a bad record (an illegal action, a wrong Result, a missing Shuffle seed).
+
+    \b
+    Example:
+      fechtbuch touche play --seed 7 --save duel.txt
+      fechtbuch touche replay duel.txt --board
+    """
+    from fechtbuch.engines.touche_duell.record import read_game
+    from fechtbuch.engines.touche_duell.replay import replay
+
+    game = replay(read_game(record_file))
+    if as_json:
+        emit_json(game.to_json())
+        return 0 if game.verified else 1
+    starts = {r.number: r for r in game.rounds}
+    shown = 0
+    for step in game.steps:
+        if step.round > shown:
+            shown = step.round
+            start = starts[shown]
+            click.echo(f"round {shown} (shuffle {start.shuffle}, {start.starter} begins)")
+            click.echo(f"      {start.position}")
+        click.echo(f"{step.ply:4d}. {step.mover} {step.action:<7} {step.after}")
+        if board:
+            click.echo(draw(parse_position(step.after)))
+    click.echo(f"result {game.result}; final position {game.final}")
+    if game.verified:
+        click.echo(f"verified: {len(game.steps)} actions replay exactly (fast and reference rules)")
+        return 0
+    for problem in game.disagreements:
+        click.echo(f"disagreement: {problem}")
+    return 1
 
 
 @touche_group.command("bench")

@@ -1,10 +1,11 @@
 """Engine matches of the Touché duel: strength A against strength B.
 
-Games come in pairs that share every seed: game ``2k`` and ``2k+1`` use the game
-seed ``<seed>/<k>`` (lot, and the deal of round n from ``<seed>/<k>/<n>``); A plays
-fencer A in the even game and fencer B in the odd one, so each deal is played from
-both sides.  Everything is derived from the seed, so results are reproducible.
-A game that reaches ``MAX_ROUNDS`` rounds without a winner counts as a draw.
+The schedule, score, Elo and run loop are :mod:`fechtbuch.engines.matchkit`'s: games
+come in pairs that share every seed: game ``2k`` and ``2k+1`` use the game seed
+``<seed>/<k>`` (lot, and the deal of round n from ``<seed>/<k>/<n>``); A plays fencer A
+in the even game and fencer B in the odd one, so each deal is played from both sides.
+Everything is derived from the seed and the game's index, so results are the same for
+any ``jobs``.  A game that reaches ``MAX_ROUNDS`` rounds without a winner is a draw.
 """
 
 from __future__ import annotations
@@ -12,9 +13,19 @@ from __future__ import annotations
 import time
 from dataclasses import asdict, dataclass
 
+from fechtbuch.engines.matchkit import (
+    LOSS,
+    WIN,
+    Tally,
+    per_move,
+    run_games,
+    schedule,
+    slot_of,
+    tally,
+)
 from fechtbuch.engines.touche_duell import rules
 from fechtbuch.engines.touche_duell.notation import NOBODY, Ruleset, view_of
-from fechtbuch.engines.touche_duell.players import Player, check_strength
+from fechtbuch.engines.touche_duell.players import SAMPLES, Player, check_strength
 from fechtbuch.engines.touche_duell.record import MAX_ROUNDS, GameRecord, game_over
 
 
@@ -33,11 +44,12 @@ class GameResult:
 
 
 def play_game(
-    a: str, b: str, seed: str, index: int, ruleset: Ruleset, samples: int = 24
+    a: str, b: str, seed: str, index: int, ruleset: Ruleset, samples: int = SAMPLES
 ) -> tuple[GameResult, GameRecord]:
     """Play game ``index`` of a match; returns the result and the game record."""
-    game_seed = f"{seed}/{index // 2}"
-    a_fencer = index % 2
+    slot = slot_of(index)
+    game_seed = f"{seed}/{slot.pair}"
+    a_fencer = 0 if slot.a_first else 1
     players = {
         a_fencer: Player(a, f"{seed}/{index}/a", samples),
         1 - a_fencer: Player(b, f"{seed}/{index}/b", samples),
@@ -63,7 +75,7 @@ def play_game(
     score = pos.score
     if game_over(pos):
         winner = 0 if score[0] > score[1] else 1
-        outcome = "win" if winner == a_fencer else "loss"
+        outcome = WIN if winner == a_fencer else LOSS
     else:
         winner, outcome = NOBODY, "draw"
     result = GameResult(
@@ -81,45 +93,56 @@ def play_game(
 
 @dataclass
 class MatchSummary:
+    """A match from A's side: the totals (score with its Wilson 95% interval, Elo with
+    its interval) and the thinking time per move."""
+
     a: str
     b: str
     ruleset: str
-    games: int
     seed: str
-    wins: int
-    losses: int
-    draws: int
-    score: float
-    low: float
-    high: float
+    total: Tally
     a_seconds_per_move: float
     b_seconds_per_move: float
     wall_seconds: float
 
+    @property
+    def games(self) -> int:
+        return self.total.games
+
+    @property
+    def wins(self) -> int:
+        return self.total.wins
+
+    @property
+    def losses(self) -> int:
+        return self.total.losses
+
     def to_dict(self) -> dict:
-        return asdict(self)
+        """Flat: the totals' fields next to the others (``others`` named ``draws``)."""
+        out = asdict(self)
+        out.update(out.pop("total"))
+        out["draws"] = out.pop("others")
+        return out
 
     def to_text(self) -> str:
+        t = self.total
         return "\n".join(
             [
-                f"{self.a} vs {self.b}: {self.games} games ({self.ruleset}), seed {self.seed}",
-                f"  {self.a} wins {self.wins}, losses {self.losses}, draws {self.draws}",
-                f"  score {100 * self.score:.1f}% for {self.a} "
-                f"(95% interval {100 * self.low:.1f}-{100 * self.high:.1f}%)",
+                f"{self.a} vs {self.b}: {t.games} games ({self.ruleset}), seed {self.seed}",
+                f"  {self.a} wins {t.wins}, losses {t.losses}, draws {t.others}",
+                f"  score {100 * t.score:.1f}% for {self.a} "
+                f"(95% interval {100 * t.low:.1f}-{100 * t.high:.1f}%)",
+                "  Elo difference " + t.elo_text(),
                 f"  seconds per move: {self.a} {self.a_seconds_per_move:.4f}, "
                 f"{self.b} {self.b_seconds_per_move:.4f}; wall {self.wall_seconds:.1f} s",
             ]
         )
 
 
-def wilson(score: float, n: int, z: float = 1.96) -> tuple[float, float]:
-    """Wilson score interval of a score over ``n`` games."""
-    if n == 0:
-        return 0.0, 1.0
-    d = 1 + z * z / n
-    centre = (score + z * z / (2 * n)) / d
-    half = z / d * (score * (1 - score) / n + z * z / (4 * n * n)) ** 0.5
-    return max(0.0, centre - half), min(1.0, centre + half)
+def _play_result(
+    a: str, b: str, seed: str, index: int, ruleset: Ruleset, samples: int
+) -> GameResult:
+    return play_game(a, b, seed, index, ruleset, samples)[0]
 
 
 def run_match(
@@ -128,38 +151,23 @@ def run_match(
     games: int,
     seed: str,
     ruleset: Ruleset,
-    samples: int = 24,
+    samples: int = SAMPLES,
     progress=None,
+    jobs: int = 1,
 ) -> tuple[MatchSummary, list[GameResult]]:
+    """Play the match (``jobs`` worker processes; the same games for any ``jobs``)."""
     check_strength(a), check_strength(b)
     started = time.perf_counter()
-    results = []
-    for index in range(games):
-        result, _ = play_game(a, b, seed, index, ruleset, samples)
-        results.append(result)
-        if progress:
-            progress(result)
-    wins = sum(r.outcome == "win" for r in results)
-    losses = sum(r.outcome == "loss" for r in results)
-    draws = games - wins - losses
-    score = (wins + 0.5 * draws) / games if games else 0.5
-    low, high = wilson(score, games)
-    a_moves = sum(r.move_counts[0] for r in results)
-    b_moves = sum(r.move_counts[1] for r in results)
+    tasks = [(a, b, seed, slot.index, ruleset, samples) for slot in schedule(games)]
+    results = run_games(_play_result, tasks, jobs, progress)
     summary = MatchSummary(
         a,
         b,
         ruleset.name,
-        games,
         seed,
-        wins,
-        losses,
-        draws,
-        score,
-        low,
-        high,
-        sum(r.seconds[0] for r in results) / max(1, a_moves),
-        sum(r.seconds[1] for r in results) / max(1, b_moves),
+        tally(r.outcome for r in results),
+        per_move([r.seconds[0] for r in results], [r.move_counts[0] for r in results]),
+        per_move([r.seconds[1] for r in results], [r.move_counts[1] for r in results]),
         time.perf_counter() - started,
     )
     return summary, results

@@ -241,7 +241,15 @@ class View(NamedTuple):
         return self.squares[1] - self.squares[0]
 
     def unseen(self) -> Counts:
-        return tuple(COPIES - h - d for h, d in zip(self.hand, self.discard, strict=False))  # type: ignore[return-value]
+        h, d = self.hand, self.discard
+        # spelled out: players call this in every roll-out step
+        return (
+            COPIES - h[0] - d[0],
+            COPIES - h[1] - d[1],
+            COPIES - h[2] - d[2],
+            COPIES - h[3] - d[3],
+            COPIES - h[4] - d[4],
+        )
 
 
 def view_of(position: Position, viewer: int) -> View:

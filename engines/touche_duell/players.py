@@ -27,8 +27,10 @@ their hand is a uniform sample of ``other_size`` cards from the unseen ones.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from functools import cache
 from math import comb
+from typing import Protocol
 
 from fechtbuch.engines.errors import InputError
 from fechtbuch.engines.touche_duell import rules
@@ -38,6 +40,7 @@ from fechtbuch.engines.touche_duell.notation import (
     TRACK,
     TURN_PHASES,
     Action,
+    Counts,
     Kind,
     Level,
     Phase,
@@ -61,6 +64,41 @@ comparison, so it counts from the first move there (tuned by matches against mit
 docs/strength.md)."""
 LUNGE_RISK = 0.6
 """stark: share of a lunge's hit chance that counts as danger (the defender may retreat)."""
+
+PROOF_TURNS = 2
+"""meister: its own turns within which it looks for a sure win by proof ..."""
+PROOF_TWO_TURNS_PILE = 4
+"""... when the pile holds at most this many cards; with more, one turn (proofs over
+two turns with a long pile rarely succeed and cost 0.1-0.4 s each, measured in
+docs/performance.md)."""
+SAMPLES = 24
+"""meister: default determinised samples per candidate in the first halving round."""
+CANDIDATES = 6
+"""meister: how many of stark's best actions the search compares."""
+DEVIATE_Z = 1.0
+"""meister: how many standard errors the best challenger must beat stark's choice by."""
+
+
+class SureWinOracle(Protocol):
+    """Exact tactics for meister: a key action of a sure win (a win of the viewer's
+    round against every hidden deal and every reply) within ``turns`` own turns, or
+    ``None`` when there is none or the proof stopped at its node limit.
+
+    engines/ may not import the solver, so the command layer installs the solver's
+    prover with :func:`use_sure_win_oracle` (``solver/touche_tactics.py``); without
+    one, meister plays without proofs (its counting tactics remain).
+    """
+
+    def winning_action(self, view: View, turns: int) -> Action | None: ...
+
+
+_ORACLE_FACTORY: Callable[[], SureWinOracle] | None = None
+
+
+def use_sure_win_oracle(factory: Callable[[], SureWinOracle] | None) -> None:
+    """Install (or with ``None`` remove) the source of meister's exact tactics."""
+    global _ORACLE_FACTORY
+    _ORACLE_FACTORY = factory
 
 
 def check_strength(name: str) -> str:
@@ -116,11 +154,19 @@ def _forward(squares, player: int, steps: int) -> tuple[int, int]:
 class Player:
     """A computer player of one strength; ``choose`` takes its view."""
 
-    def __init__(self, strength: str, seed: str | int = 0, samples: int = 24) -> None:
+    def __init__(
+        self,
+        strength: str,
+        seed: str | int = 0,
+        samples: int = SAMPLES,
+        oracle: SureWinOracle | None = None,
+    ) -> None:
         self.strength = check_strength(strength)
         self.stream = HashStream(f"touche-player/{strength}/{seed}")
         self.samples = samples
-        self._rollout = None
+        if oracle is None and strength == "meister" and _ORACLE_FACTORY is not None:
+            oracle = _ORACLE_FACTORY()
+        self.oracle = oracle
 
     def choose(self, view: View) -> Action:
         actions = list(view_actions(view))
@@ -133,7 +179,7 @@ class Player:
         if self.strength == "mittel":
             return self._mittel(view, actions)
         if self.strength == "stark":
-            return max(actions, key=lambda a: stark_score(view, a))
+            return stark_choice(view)
         return self._meister(view, actions)
 
     # ---- leicht and mittel: simple rules --------------------------------------------
@@ -158,23 +204,89 @@ class Player:
                 best, best_score = action, score
         return best
 
-    # ---- meister: determinised roll-outs -----------------------------------------------
+    # ---- meister: proofs, then determinised roll-outs -------------------------------
     def _meister(self, view: View, actions: list[Action]) -> Action:
         for action in actions:
             if sure_hit(view, action):
                 return action
-        candidates = sorted(actions, key=lambda a: -stark_score(view, a))[:8]
-        worlds = [determinise(view, self.stream) for _ in range(self.samples)]
-        me = view.viewer
-        best, best_value = candidates[0], -1.0
-        for action in candidates:
-            total = 0.0
-            for world in worlds:
-                total += rollout(rules.apply_legal(world, action), me)
-            value = total / len(worlds) + 1e-6 * stark_score(view, action)
-            if value > best_value:
-                best, best_value = action, value
+        if self.oracle is not None and view.phase is not Phase.LAST_ATTACK:
+            turns = PROOF_TURNS if view.pile_size <= PROOF_TWO_TURNS_PILE else 1
+            key = self.oracle.winning_action(view, turns)
+            if key is not None:
+                return key
+        safe = [a for a in actions if not sure_loss(view, a)] or actions
+        if len(safe) == 1:
+            return safe[0]
+        ranked = sorted(safe, key=lambda a: -stark_score(view, a))[:CANDIDATES]
+        return halving_search(view, ranked, self.samples, self.stream)
+
+
+def halving_search(view: View, candidates: list[Action], samples: int, stream) -> Action:
+    """Successive halving over determinised samples, deviating from stark only on
+    evidence.  Every candidate is played in the same ``samples`` sampled deals
+    (common random numbers: the luck of the deal cancels in the differences) and the
+    round finished by ``stark`` on both sides; the better half goes on with as many
+    new deals again, until two are left.  stark's own choice (the first candidate)
+    stays in every round, and the best challenger replaces it only if it wins by
+    more than ``DEVIATE_Z`` standard errors of the paired difference over all its
+    deals: among a few nearly equal actions the best sample mean is often a worse
+    action that was lucky, and each such pick would make meister weaker than stark."""
+    me = view.viewer
+    incumbent = candidates[0]
+    results: dict[Action, list[float]] = {action: [] for action in candidates}
+    alive = list(candidates)
+    while True:
+        worlds = [determinise(view, stream) for _ in range(samples)]
+        for action in alive:
+            results[action] += [rollout(rules.apply_legal(w, action), me) for w in worlds]
+        challengers = sorted(
+            (a for a in alive if a != incumbent), key=lambda a: -sum(results[a])
+        )  # stable: ties keep stark's order
+        if len(challengers) <= 1:
+            break
+        alive = [incumbent, *challengers[: len(challengers) // 2]]
+    if not challengers:
+        return incumbent
+    best = challengers[0]
+    diffs = [x - y for x, y in zip(results[best], results[incumbent], strict=True)]
+    n = len(diffs)
+    mean = sum(diffs) / n
+    spread = (sum((d - mean) ** 2 for d in diffs) / max(1, n - 1)) ** 0.5
+    if mean > 0 and (spread == 0 or mean / (spread / n**0.5) > DEVIATE_Z):
         return best
+    return incumbent
+
+
+def sure_loss(view: View, action: Action) -> bool:
+    """After this move or retreat, the opponent hits us for sure with a standing
+    attack of all its cards of the new distance, whatever we draw and whatever the
+    split of the unseen cards (exact: every possible split is checked)."""
+    if action.kind not in (Kind.MOVE, Kind.RETREAT):
+        return False
+    me = view.viewer
+    step = action.step if action.kind is Kind.MOVE else -action.step
+    squares = _forward(view.squares, me, step)
+    distance = squares[1] - squares[0]
+    if distance > 5:
+        return False
+    unseen = view.unseen()
+    total = sum(unseen)
+    kind = unseen[distance - 1]
+    n = view.other_size
+    hand = list(view.hand)
+    hand[abs(step) - 1] -= 1
+    draws = min(max(0, 5 - sum(hand)), view.pile_size) if view.pile_size else 0
+    mine = hand[distance - 1]
+    for theirs in range(max(0, n - (total - kind)), min(n, kind) + 1):
+        left = kind - theirs  # cards of the distance in the pile
+        most_drawn = min(draws, left)
+        if not view.rules.parry:
+            if theirs == 0:
+                return False
+            continue
+        if theirs <= mine + most_drawn:
+            return False
+    return True
 
 
 def _mittel_score(view: View, action: Action) -> float:
@@ -197,18 +309,32 @@ def _mittel_score(view: View, action: Action) -> float:
     return 1.0 + hand[distance - 1] if hand[distance - 1] else -5.0
 
 
+def stark_choice(view: View) -> Action:
+    """stark's action in ``view``: the first of the best scores."""
+    unseen = view.unseen()
+    best, best_score = None, -1e18
+    for action in view_actions(view):
+        score = _stark_score(view, action, unseen)
+        if score > best_score:
+            best, best_score = action, score
+    return best  # type: ignore[return-value]
+
+
 def stark_score(view: View, action: Action) -> float:
     """Card counting: the chance to win the round soon, minus the chance to be hit,
     with small terms for ground and the hand comparison near the end of the pile."""
+    return _stark_score(view, action, view.unseen())
+
+
+def _stark_score(view: View, action: Action, unseen: Counts) -> float:
     me = view.viewer
-    unseen = view.unseen()
     total_unseen = sum(unseen)
     n = view.other_size
     hand = list(view.hand)
     squares = view.squares
     kind = action.kind
     if kind is Kind.PASS:
-        return _compare_chance(view, hand, squares) - 0.5
+        return _compare_chance(view, hand, squares, unseen) - 0.5
     if kind is Kind.PARRY:
         return 0.5
     if kind in (Kind.ATTACK, Kind.LUNGE):
@@ -219,10 +345,16 @@ def stark_score(view: View, action: Action) -> float:
             return 10.0
         v, k = action.value, action.count
         hit = 1.0 - p_at_least(k, unseen[v - 1], total_unseen, n)
+        if kind is Kind.LUNGE and view.rules.lunge:
+            # the defender may also retreat: it is hit only without a parry and
+            # without a card that fits behind it
+            hit = p_parry_and_retreat_fail(unseen, n, v, k, rules.back_room(squares, 1 - me))
         hand[v - 1] -= k
         if view.phase is Phase.LAST_ATTACK:
             # a parried last attack leaves the comparison; keep cards of the distance
-            return 1.5 * hit + (1 - hit) * (_compare_chance(view, hand, squares) - 0.5) - 0.2
+            return (
+                1.5 * hit + (1 - hit) * (_compare_chance(view, hand, squares, unseen) - 0.5) - 0.2
+            )
         # parried: the opponent ripostes; we can parry with what is left
         riposte = p_at_least(k + 1, unseen[v - 1], total_unseen, n) * (1 - (hand[v - 1] > 0))
         lunge_bonus = 0.2 if kind is Kind.LUNGE else 0.0
@@ -233,12 +365,32 @@ def stark_score(view: View, action: Action) -> float:
     squares = _forward(squares, me, step)
     distance = squares[1] - squares[0]
     danger = _danger(view, hand, distance, unseen, total_unseen, n)
-    ground = GROUND * (rules.advance(squares, me) - rules.advance(view.squares, me))
+    ground = GROUND * step  # a step forward advances us by its size
     endgame = 0.0
     from_pile, weight = ENDGAME[view.rules.level]
     if view.pile_size <= from_pile:
-        endgame = weight * (_compare_chance(view, hand, squares) - 0.5)
+        endgame = weight * (_compare_chance(view, hand, squares, unseen) - 0.5)
     return -danger + ground + endgame + 0.02 * min(hand[distance - 1] if distance <= 5 else 0, 2)
+
+
+def p_parry_and_retreat_fail(unseen, drawn: int, value: int, count: int, back: int) -> float:
+    """Chance that a hand of ``drawn`` cards from ``unseen`` holds fewer than ``count``
+    cards of ``value`` and no card of a value ``<= back`` (it can neither parry nor
+    retreat from a lunge)."""
+    total = sum(unseen)
+    if drawn <= 0:
+        return 1.0
+    if drawn > total:
+        return 0.0
+    far = [unseen[w - 1] for w in range(back + 1, 6)]
+    far_total = sum(far)
+    if value <= back:
+        return comb(far_total, drawn) / comb(total, drawn)
+    kind = unseen[value - 1]
+    fits = sum(
+        comb(kind, x) * comb(far_total - kind, drawn - x) for x in range(0, min(count, drawn + 1))
+    )
+    return fits / comb(total, drawn)
 
 
 def _danger(view: View, hand: list[int], distance: int, unseen, total_unseen: int, n: int):
@@ -264,15 +416,16 @@ def _danger(view: View, hand: list[int], distance: int, unseen, total_unseen: in
     return risk
 
 
-def _compare_chance(view: View, hand: list[int], squares) -> float:
+def _compare_chance(view: View, hand: list[int], squares, unseen: Counts) -> float:
     """Rough chance to win the hand comparison with ``hand`` at ``squares``."""
-    me = view.viewer
     distance = squares[1] - squares[0]
-    ahead = rules.advance(squares, me) - rules.advance(squares, 1 - me)
+    # A has advanced squares[0] - 1, B has advanced TRACK - squares[1]
+    ahead = squares[0] - 1 - (TRACK - squares[1])
+    if view.viewer == 1:
+        ahead = -ahead
     tie = 0.5 if ahead == 0 else (1.0 if ahead > 0 else 0.0)
     if distance > 5:
         return tie
-    unseen = view.unseen()
     total = sum(unseen)
     mine = hand[distance - 1]
     more = p_at_least(mine + 1, unseen[distance - 1], total, view.other_size)
@@ -314,8 +467,7 @@ def rollout(position: Position, me: int, limit: int = 200) -> float:
         if len(actions) == 1:
             action = actions[0]
         else:
-            view = view_of(pos, pos.mover)
-            action = max(actions, key=lambda a: stark_score(view, a))
+            action = stark_choice(view_of(pos, pos.mover))
         pos = rules.apply_legal(pos, action)
     if not pos.phase.over or pos.winner == NOBODY:
         return 0.5

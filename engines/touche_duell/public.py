@@ -27,7 +27,7 @@ nobody wins is a loss.
 
 from __future__ import annotations
 
-from collections.abc import Hashable, Sequence
+from collections.abc import Hashable, Iterator, Sequence
 from functools import cache
 from typing import NamedTuple
 
@@ -36,6 +36,7 @@ from fechtbuch.engines.touche_duell import rules
 from fechtbuch.engines.touche_duell.notation import (
     HAND_SIZE,
     NO_CARDS,
+    TURN_PHASES,
     Action,
     Counts,
     Kind,
@@ -110,6 +111,28 @@ def view_actions(view: View) -> Sequence[Action]:
     return rules.answer_actions(phase, view.attack, back, view.hand)
 
 
+_FIRST = {Kind.ATTACK: 0, Kind.LUNGE: 1, Kind.PARRY: 2, Kind.PASS: 5, Kind.RETREAT: 4}
+
+
+@cache
+def prover_order(actions: tuple[Action, ...]) -> tuple[Action, ...]:
+    """The prover's actions, those most likely to win first: attacks, lunges, the
+    parry, moves forward (longest first), retreats and moves back.  df-pn breaks
+    ties between equal proof numbers by this order, so a hit is tried before a walk."""
+    return tuple(
+        sorted(
+            actions,
+            key=lambda a: (
+                (3, -a.step)
+                if a.kind is Kind.MOVE and a.step > 0
+                else (4, a.step)
+                if a.kind is Kind.MOVE
+                else (_FIRST[a.kind], -a.count)
+            ),
+        )
+    )
+
+
 def position_of(view: View, other: Counts, pile: tuple[int, ...]) -> Position:
     """The full position of ``view`` with the opponent holding ``other`` and ``pile``."""
     hands = (view.hand, other) if view.viewer == 0 else (other, view.hand)
@@ -129,9 +152,9 @@ def position_of(view: View, other: Counts, pile: tuple[int, ...]) -> Position:
 
 @cache
 def _opponent_options(lunge, phase, attack, back, distance, unseen, size):
-    """(action, a hand that allows it) for every action some hand of ``size`` cards
-    from ``unseen`` allows, in the actions' natural order."""
-    seen: dict[Action, Counts] = {}
+    """(action, every hand that allows it) for every action some hand of ``size``
+    cards from ``unseen`` allows, in the actions' natural order."""
+    seen: dict[Action, list[Counts]] = {}
     for hand in sub_multisets(unseen, size):
         if phase is Phase.TURN or phase is Phase.RIPOSTE:
             actions = rules.turn_actions(lunge, back, distance, hand)
@@ -140,8 +163,8 @@ def _opponent_options(lunge, phase, attack, back, distance, unseen, size):
         else:
             actions = rules.answer_actions(phase, attack, back, hand)
         for action in actions:
-            seen.setdefault(action, hand)
-    return tuple(sorted(seen.items()))
+            seen.setdefault(action, []).append(hand)
+    return tuple((action, tuple(hands)) for action, hands in sorted(seen.items()))
 
 
 def _status_hands(position: Position, viewer: int) -> tuple[Counts | None, Counts | None]:
@@ -232,6 +255,13 @@ class SureWinProblem(AndOrProblem):
     def counts_turn(self, state: PublicState, action: object) -> bool:
         return not (type(action) is Action and action.kind is Kind.PARRY)
 
+    def needs_turn(self, state: PublicState) -> bool:
+        # a turn, a riposte and the last attack (or declining it) all spend a turn;
+        # only an attacked prover has a free action (the parry)
+        return type(state) is View and (
+            state.phase in TURN_PHASES or state.phase is Phase.LAST_ATTACK
+        )
+
     def key(self, state: PublicState) -> Hashable:
         return state
 
@@ -251,6 +281,16 @@ class SureWinProblem(AndOrProblem):
             found = self._children[state] = tuple(self._expand(state))
         return found
 
+    def iter_children(self, state: PublicState) -> Iterator[tuple[object, PublicState]]:
+        found = self._children.get(state)
+        if found is not None:
+            return iter(found)
+        if type(state) is Pending:
+            return self._iter_hidden_choices(state)
+        if not state.phase.over and state.mover != self.prover:
+            return self._iter_opponent_moves(state)
+        return iter(self.children(state))
+
     # ---- transitions ------------------------------------------------------------
     def _expand(self, state: PublicState) -> list[tuple[object, PublicState]]:
         if type(state) is Pending:
@@ -259,8 +299,13 @@ class SureWinProblem(AndOrProblem):
             return []
         if state.mover == self.prover:
             out = []
-            for action in view_actions(state):
+            for action in prover_order(tuple(view_actions(state))):
                 pending = Pending(state, action)
+                if len(sub_multisets(state.unseen(), _drawn_count(state, action))) > 1:
+                    # two draws or more: a real adversary node, expanded only when the
+                    # search goes there (most actions of a disproved node never are)
+                    out.append((action, pending))
+                    continue
                 results = self._children.get(pending)
                 if results is None:
                     results = self._children[pending] = tuple(self._hidden_choices(pending))
@@ -273,6 +318,9 @@ class SureWinProblem(AndOrProblem):
 
     def _opponent_moves(self, view: View) -> list[tuple[object, PublicState]]:
         """Every action of the opponent that some hand of its size from U allows."""
+        return list(self._iter_opponent_moves(view))
+
+    def _iter_opponent_moves(self, view: View) -> Iterator[tuple[object, PublicState]]:
         unseen = view.unseen()
         back = rules.back_room(view.squares, view.mover)
         seen = _opponent_options(
@@ -284,22 +332,37 @@ class SureWinProblem(AndOrProblem):
             unseen,
             view.other_size,
         )
-        out = []
-        for action, hand in seen:
+        for action, hands in seen:
+            yield action, view_of(self._adversary_result(view, unseen, action, hands), self.prover)
+
+    def _adversary_result(self, view: View, unseen: Counts, action: Action, hands) -> Position:
+        """The result of the opponent's ``action`` under the hand the adversary likes
+        best among ``hands`` (all allow it).  The result may depend on the rest of
+        the hand: after a parry the riposte is blocked if no card is left to act
+        with.  A result that keeps the round going is identical for every such hand
+        (P's view holds no card of the opponent's), and one that ends it with the
+        opponent's win does not depend on the hand; only a P win does, so the first
+        hand whose result is not a P win is the adversary's choice."""
+        after = None
+        for hand in hands:
             pile = cards_of(minus(unseen, hand))
             after = rules.apply_legal(position_of(view, hand, pile), action)
-            out.append((action, view_of(after, self.prover)))
-        return out
+            if not (after.phase.over and after.winner == self.prover):
+                return after
+        assert after is not None
+        return after
 
     def _hidden_choices(self, pending: Pending) -> list[tuple[Hidden, View]]:
         """P's action applied under every draw the adversary may pick and every status
         of the opponent right after (able to answer or act, or not)."""
+        return sorted(dict(self._iter_hidden_choices(pending)).items())
+
+    def _iter_hidden_choices(self, pending: Pending) -> Iterator[tuple[Hidden, View]]:
+        """The pairs of :meth:`_hidden_choices` as they are computed (a choice may
+        come twice)."""
         view, action = pending
         unseen = view.unseen()
-        played = _cards_played(action, view.attack)
-        need = HAND_SIZE - (sum(view.hand) - len(played)) if _refills(view, action) else 0
-        need = max(0, min(need, view.pile_size))
-        out: dict[Hidden, View] = {}
+        need = _drawn_count(view, action)
         for drawn in sub_multisets(unseen, need):
             rest = minus(unseen, drawn)
             # a representative full position: any opponent hand from the rest
@@ -320,8 +383,7 @@ class SureWinProblem(AndOrProblem):
                     results = self._all_statuses(view, action, drawn, rest)
                 for result in results:
                     ended = result.phase.value if result.phase.over else ""
-                    out[Hidden(drawn, ended)] = view_of(result, self.prover)
-        return sorted(out.items())
+                    yield Hidden(drawn, ended), view_of(result, self.prover)
 
     def _all_statuses(self, view: View, action: Action, drawn: Counts, rest: Counts):
         """Results for an opponent hand that can answer and one that cannot."""
@@ -348,6 +410,14 @@ def _cards_played(action: Action, attack: tuple[int, int]) -> tuple[int, ...]:
     if kind is Kind.PARRY:
         return (attack[0],) * attack[1]
     return ()
+
+
+def _drawn_count(view: View, action: Action) -> int:
+    """How many cards P draws after ``action``."""
+    if not _refills(view, action):
+        return 0
+    need = HAND_SIZE - (sum(view.hand) - len(_cards_played(action, view.attack)))
+    return max(0, min(need, view.pile_size))
 
 
 def _refills(view: View, action: Action) -> bool:

@@ -396,13 +396,15 @@ def play_command(
 def match_command(a, b, players, games, seed, rounds, as_json) -> None:
     """Computer A against computer B over GAMES games, seats rotated every game.
 
-    Each game has its own seed; A takes the even seats in even games and the odd seats
-    in odd games.  A game is won by the side with more points (equal: a draw).
+    Games 2k and 2k+1 play the same deal; A takes the even seats in the even game and
+    the odd seats in the odd game.  A game is won by the side with more points (equal:
+    a draw).  Prints the score with its 95% interval and the Elo difference.
 
     \b
     Example:
       fechtbuch pyramiden match stark mittel --players 4 --games 200 --seed ladder
     """
+    from fechtbuch.engines.matchkit import elo_text
     from fechtbuch.engines.touche_pyramiden.match import match
 
     check_seed(seed)
@@ -414,6 +416,10 @@ def match_command(a, b, players, games, seed, rounds, as_json) -> None:
         f"{a} - {b}: {result.a_wins:g} wins, {result.b_wins:g} losses, {result.draws} draws "
         f"in {result.games} games (score {result.a_score:.3f}; points {result.a_points}:"
         f"{result.b_points}); {result.seconds:.1f} s"
+    )
+    click.echo(
+        f"  95% interval of the score {result.low:.3f}-{result.high:.3f}; Elo difference "
+        + elo_text(result.a_score, result.elo, result.elo_low, result.elo_high)
     )
     for name, seconds in sorted(result.per_move.items()):
         click.echo(f"  {name}: {seconds * 1000:.1f} ms per move")

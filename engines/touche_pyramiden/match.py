@@ -1,9 +1,10 @@
 """Games between computer players: one game, and a match with seats rotated.
 
-Each computer seat is given only ``view_of(state, seat)``.  In a match of A against B,
-game ``g`` seats A on the even seats when ``g`` is even and on the odd seats otherwise
-(with alternate seating the even seats are one team in team games), and every game
-has its own seed, so both sides get both seatings of the same deals.
+Each computer seat is given only ``view_of(state, seat)``.  The schedule, score and
+Elo are :mod:`fechtbuch.engines.matchkit`'s: games ``2k`` and ``2k+1`` play the same
+deal (game seed ``<seed>-<k>``), A on the even seats in the even game and on the odd
+seats in the odd game (with alternate seating the even seats are one team in team
+games), so both sides get both seatings of every deal.
 """
 
 from __future__ import annotations
@@ -11,6 +12,7 @@ from __future__ import annotations
 import time
 from dataclasses import dataclass, field
 
+from fechtbuch.engines.matchkit import LOSS, WIN, run_games, schedule, tally
 from fechtbuch.engines.touche_pyramiden import rules
 from fechtbuch.engines.touche_pyramiden.notation import view_of
 from fechtbuch.engines.touche_pyramiden.players import ComputerPlayer
@@ -61,6 +63,11 @@ class MatchResult:
     b_points: int = 0
     seconds: float = 0.0
     per_move: dict[str, float] = field(default_factory=dict)
+    low: float = 0.0
+    high: float = 1.0
+    elo: float | None = None
+    elo_low: float | None = None
+    elo_high: float | None = None
 
     @property
     def a_score(self) -> float:
@@ -78,6 +85,11 @@ class MatchResult:
             "a_points": self.a_points,
             "b_points": self.b_points,
             "a_score": round(self.a_score, 4),
+            "a_score_low": round(self.low, 4),
+            "a_score_high": round(self.high, 4),
+            "elo": self.elo,
+            "elo_low": self.elo_low,
+            "elo_high": self.elo_high,
             "seconds": round(self.seconds, 2),
             "seconds_per_move": {k: round(v, 5) for k, v in self.per_move.items()},
         }
@@ -101,14 +113,15 @@ def match(
     total_seconds: dict[str, float] = {}
     total_moves: dict[str, int] = {}
     names_ab = {"A": f"A:{a}", "B": f"B:{b}"}
-    for g in range(games):
-        a_parity = g % 2
+    outcomes = []
+
+    def play(index: int, a_parity: int) -> str:
         names = [names_ab["A"] if s % 2 == a_parity else names_ab["B"] for s in range(players)]
         seats = [
-            ComputerPlayer(a if s % 2 == a_parity else b, seed=f"{seed}/{g}/{s}")
+            ComputerPlayer(a if s % 2 == a_parity else b, seed=f"{seed}/{index}/{s}")
             for s in range(players)
         ]
-        outcome = play_game(config, f"{seed}-{g}", seats, names)
+        outcome = play_game(config, f"{seed}-{index // 2}", seats, names)
         a_teams = {config.team_of(s) for s in range(players) if s % 2 == a_parity}
         b_teams = {config.team_of(s) for s in range(players) if s % 2 != a_parity}
         a_best = max(outcome.scores[t] for t in a_teams)
@@ -116,17 +129,25 @@ def match(
         result.games += 1
         result.a_points += sum(outcome.scores[t] for t in a_teams)
         result.b_points += sum(outcome.scores[t] for t in b_teams)
-        if a_best > b_best:
-            result.a_wins += 1
-        elif b_best > a_best:
-            result.b_wins += 1
-        else:
-            result.draws += 1
         for key, value in outcome.seconds_by_name.items():
             total_seconds[key] = total_seconds.get(key, 0.0) + value
             total_moves[key] = total_moves.get(key, 0) + outcome.moves_by_name[key]
+        won = WIN if a_best > b_best else LOSS if b_best > a_best else "draw"
+        result.a_wins += won == WIN
+        result.b_wins += won == LOSS
+        result.draws += won not in (WIN, LOSS)
+        return won
+
+    def report(outcome: str) -> None:
+        outcomes.append(outcome)
         if progress is not None:
-            progress(g + 1, result)
+            progress(len(outcomes), result)
+
+    tasks = [(slot.index, 0 if slot.a_first else 1) for slot in schedule(games)]
+    run_games(play, tasks, 1, report)  # one process: the games add to shared totals
+    total = tally(outcomes)
+    result.low, result.high = total.low, total.high
+    result.elo, result.elo_low, result.elo_high = total.elo, total.elo_low, total.elo_high
     result.seconds = time.perf_counter() - start
     result.per_move = {k: total_seconds[k] / total_moves[k] for k in total_seconds}
     return result

@@ -21,7 +21,8 @@ from fechtbuch.engines.clikit import atomic_write, dump_json
 from fechtbuch.engines.errors import InputError
 
 FORMAT = "fechtbuch-battleklinge-tablebase"
-FORMAT_VERSION = 1
+FORMAT_VERSION = 2
+"""2: the left-right mirror halves the tables of mirror-closed card sets (docs/tablebase.md)."""
 MANIFEST = "manifest.json"
 
 
@@ -31,10 +32,13 @@ def split_file(a: int, b: int) -> str:
 
 @dataclass
 class SplitReport:
-    """Counts of one split, all from the view of the side to move (Gold to move)."""
+    """Counts of one split, all from the view of the side to move (Gold to move):
+    ``positions`` counts every placement (mirror images included), ``stored`` the
+    bytes of the table."""
 
     split: tuple[int, int]
     positions: int
+    stored: int
     won: int
     lost: int
     drawn: int
@@ -48,6 +52,10 @@ class SplitReport:
     def positions_per_second(self) -> float:
         return self.positions / self.seconds if self.seconds > 0 else float("inf")
 
+    @property
+    def stored_per_second(self) -> float:
+        return self.stored / self.seconds if self.seconds > 0 else float("inf")
+
 
 @dataclass
 class BuildReport:
@@ -56,6 +64,7 @@ class BuildReport:
     cards: tuple[Card, ...]
     max_students: int
     out_dir: str
+    mirrored: bool = False
     splits: list[SplitReport] = field(default_factory=list)
     seconds: float = 0.0
     retro_seconds: float = 0.0
@@ -66,19 +75,30 @@ class BuildReport:
         return sum(s.positions for s in self.splits)
 
     @property
+    def stored(self) -> int:
+        return sum(s.stored for s in self.splits)
+
+    @property
     def positions_per_second(self) -> float:
         return self.positions / self.retro_seconds if self.retro_seconds > 0 else float("inf")
+
+    @property
+    def stored_per_second(self) -> float:
+        return self.stored / self.retro_seconds if self.retro_seconds > 0 else float("inf")
 
     def to_json(self) -> dict:
         return {
             "cards": [card_id(c) for c in self.cards],
             "max_students": self.max_students,
             "out_dir": self.out_dir,
+            "mirror": self.mirrored,
             "positions": self.positions,
+            "stored": self.stored,
             "bytes": self.bytes,
             "seconds": round(self.seconds, 3),
             "retro_seconds": round(self.retro_seconds, 3),
             "positions_per_second": round(self.positions_per_second),
+            "stored_per_second": round(self.stored_per_second),
             "splits": [
                 asdict(s) | {"split": list(s.split), "seconds": round(s.seconds, 3)}
                 for s in self.splits
@@ -101,9 +121,9 @@ def _sha256(path: Path) -> str:
 class _Split:
     """One split under construction: memory-mapped values and the two mask arrays."""
 
-    def __init__(self, out: Path, a: int, b: int):
+    def __init__(self, out: Path, lay: ix.Layout, a: int, b: int):
         self.a, self.b = a, b
-        self.boards = ix.boards(a, b)
+        self.boards = lay.boards(a, b)
         self.path = out / split_file(a, b)
         self.values = np.memmap(self.path, dtype=np.uint8, mode="w+", shape=(self.boards * 30,))
         self.won = np.zeros(self.boards, dtype=np.uint32)
@@ -111,7 +131,7 @@ class _Split:
 
 
 def _max_distance(values: np.ndarray, boards: int) -> int:
-    hist = kernel.value_counts(values, boards)
+    hist = kernel.value_counts(values, boards, 0)
     codes = np.nonzero(hist)[0]
     return int((codes.max() + 1) // 2) if codes.size else 0
 
@@ -138,18 +158,21 @@ def build(
     for stale in out.glob("split-*-*.bin"):  # a former build, maybe with a larger K
         stale.unlink()
     started = time.perf_counter()
-    tables = ix.card_tables(cards)
-    report = BuildReport(cards, max_students, str(out))
+    card_tables = ix.card_tables(cards)
+    tables = (card_tables.targets, card_tables.holds, card_tables.perm, ix.BINOM, ix.COMBO)
+    lay = ix.layout(cards)
+    lay_arrays = kernel.layout_arrays(lay)
+    report = BuildReport(cards, max_students, str(out), mirrored=lay.mirrored)
     done: dict[tuple[int, int], np.ndarray] = {}
     empty = np.zeros(0, dtype=np.uint8)
     for group in ix.split_groups(max_students):
         group_start = time.perf_counter()
-        work = {split: _Split(out, *split) for split in group}
+        work = {split: _Split(out, lay, *split) for split in group}
         # a capture leads from (a, b) to (b - 1, a), finished before this group
         ext_max = 0
         for a, b in group:
             if b:
-                ext_max = max(ext_max, _max_distance(done[(b - 1, a)], ix.boards(b - 1, a)))
+                ext_max = max(ext_max, _max_distance(done[(b - 1, a)], lay.boards(b - 1, a)))
         step = 0
         resolved = 0
         while True:
@@ -163,25 +186,14 @@ def build(
                     sweeper = (
                         kernel.sweep if s.boards >= kernel.PARALLEL_BOARDS else kernel.sweep_serial
                     )
-                    changed += sweeper(
-                        kind,
-                        step,
-                        a,
-                        b,
+                    arrays = (
                         s.won,
                         s.lost,
                         np.asarray(s.values),
                         child.lost if kind == kernel.WIN_SWEEP else child.won,
                         np.asarray(done[(b - 1, a)]) if b else empty,
-                        tables.targets,
-                        tables.holds,
-                        tables.perm,
-                        ix.PAIR_MOVER,
-                        ix.PAIR_OTHER,
-                        ix.PAIR_INDEX,
-                        ix.BINOM,
-                        ix.COMBO,
                     )
+                    changed += sweeper(kind, step, a, b, arrays, tables, lay_arrays)
             resolved += changed
             if progress is not None:
                 progress(group[0], step, resolved)
@@ -189,23 +201,24 @@ def build(
                 break
         seconds = time.perf_counter() - group_start
         report.retro_seconds += seconds
-        group_positions = sum(ix.positions(*split) for split in group)
+        group_positions = sum(lay.positions(*split) for split in group)
         for (a, b), s in work.items():
-            hist = kernel.value_counts(np.asarray(s.values), s.boards)
+            hist = kernel.value_counts(np.asarray(s.values), s.boards, lay.doubled_boards(a, b))
             s.values.flush()
             del s.won, s.lost
             wins = hist[1::2]
             losses = hist[2::2]
             split_report = SplitReport(
                 split=(a, b),
-                positions=ix.positions(a, b),
+                positions=ix.covered_positions(a, b),
+                stored=lay.positions(a, b),
                 won=int(wins.sum()),
                 lost=int(losses.sum()),
                 drawn=int(hist[0]),
                 longest_win=int(np.nonzero(wins)[0].max() + 1) if wins.any() else 0,
                 longest_loss=int(np.nonzero(losses)[0].max() + 1) if losses.any() else 0,
                 iterations=step,
-                seconds=seconds * ix.positions(a, b) / group_positions,
+                seconds=seconds * lay.positions(a, b) / group_positions,
             )
             report.splits.append(split_report)
             done[(a, b)] = s.values
@@ -219,15 +232,16 @@ def build(
         "version": FORMAT_VERSION,
         "cards": [card_id(c) for c in cards],
         "max_students": max_students,
+        "mirror": lay.mirrored,
         "index": "board * 30 + deal; see docs/tablebase.md",
         "value": "uint8: 0 no forced result, 2d-1 won in d, 2d lost in d (side to move)",
         "splits": [
             {
                 "split": list(s.split),
                 "file": split_file(*s.split),
-                "boards": ix.boards(*s.split),
+                "boards": lay.boards(*s.split),
                 "positions": s.positions,
-                "bytes": s.positions,
+                "bytes": s.stored,
                 "sha256": s.sha256,
                 "won": s.won,
                 "lost": s.lost,

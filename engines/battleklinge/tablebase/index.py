@@ -12,9 +12,16 @@ Its index is ``board * 30 + deal`` with::
 
     board = (pair * C(23, a) + rank(mover students)) * C(23 - a, b) + rank(other students)
 
-* ``pair`` (0..552) numbers the master squares ``(M, m)`` with ``M != c5``
-  (the mover's master is not on the enemy banner), ``m != c1`` and ``M != m``,
-  in increasing order of ``M * 25 + m``;
+* ``pair`` numbers the stored master squares ``(M, m)`` with ``M != c5`` (the
+  mover's master is not on the enemy banner), ``m != c1`` and ``M != m``
+  (:class:`Layout`).  Without the mirror: all 553 pairs in increasing order of
+  ``M * 25 + m``.  With the left-right mirror (card sets closed under it): only
+  the 283 pairs with ``M`` on files a-b, or ``M`` on the c file and ``m`` on
+  files a-c: first the 270 with a mirror image elsewhere (each board stands for
+  itself and its mirror image), then the 13 with both masters on the c file
+  (their mirror image is also such a pair: both are stored, each stands for
+  itself).  A position whose pair is not stored is looked up as its mirror image
+  (board reflected, every card swapped for its mirror: the deal's slots permute).
 * the mover's students are ranked among the 23 squares the masters leave free,
   the other students among the 23 - a squares still free, each by the colex
   rank of their *compressed* square numbers (square ``s`` counts the free
@@ -31,12 +38,13 @@ looked up once for all deals (the retrograde kernel works on 30-bit deal masks).
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import cache
 from itertools import combinations
 from math import comb
 
 import numpy as np
-from fechtbuch.engines.battleklinge.cards import BLAU, CARDS, GOLD, Card
-from fechtbuch.engines.battleklinge.position import BANNER, Position
+from fechtbuch.engines.battleklinge.cards import BLAU, CARDS, GOLD, MIRROR, Card
+from fechtbuch.engines.battleklinge.position import BANNER, Position, mirror_bitboard, mirror_square
 
 NUM_SLOTS = 5
 NUM_DEALS = 30
@@ -99,20 +107,110 @@ def _binomials() -> np.ndarray:
 BINOM = _binomials()
 
 
-def _master_pairs() -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    movers, others = [], []
+def _is_position_pair(mover: int, other: int) -> bool:
+    return mover != ENEMY_BANNER and other != OWN_BANNER and mover != other
+
+
+NUM_PAIRS = sum(_is_position_pair(m, o) for m in range(25) for o in range(25))
+"""Master pairs of live positions (553); a split has NUM_PAIRS * C(23, a) * C(23 - a, b)
+placements, whether or not the mirror halves what is stored."""
+
+
+def mirror_closed(cards: tuple[Card, ...]) -> bool:
+    """True if the mirror image of every card of the set is in the set."""
+    return {MIRROR[c] for c in cards} == set(cards)
+
+
+@dataclass(frozen=True, eq=False)
+class Layout:
+    """How one card set's tables are indexed: the stored master pairs and the mirror.
+
+    ``pair_index[M, m]`` is the pair number of a stored pair, -1 otherwise;
+    ``pair_flip[M, m]`` is 1 for a live pair that is looked up as its mirror image.
+    The first ``mirror_pairs`` pairs stand for themselves and their mirror image
+    (0 without the mirror).  ``deal_mirror[d]`` is deal d of the mirrored position and
+    ``mask_mirror`` maps a 30-bit deal mask through it (four byte lookups, as
+    :class:`CardTables`' ``perm``); ``sigma_identity`` when every card is its own
+    mirror (the deal masks need no permutation)."""
+
+    cards: tuple[Card, ...]
+    mirrored: bool
+    pair_mover: np.ndarray
+    pair_other: np.ndarray
+    pair_index: np.ndarray
+    pair_flip: np.ndarray
+    mirror_pairs: int
+    deal_mirror: np.ndarray
+    mask_mirror: np.ndarray
+    sigma_identity: bool
+
+    @property
+    def num_pairs(self) -> int:
+        return len(self.pair_mover)
+
+    def boards(self, a: int, b: int) -> int:
+        """Number of stored boards of split (a, b)."""
+        return self.num_pairs * comb(FREE_SQUARES, a) * comb(FREE_SQUARES - a, b)
+
+    def positions(self, a: int, b: int) -> int:
+        """Number of stored positions (boards times 30 deals, one byte each) of a split."""
+        return self.boards(a, b) * NUM_DEALS
+
+    def doubled_boards(self, a: int, b: int) -> int:
+        """The leading boards of a split that also stand for their mirror image."""
+        return self.mirror_pairs * comb(FREE_SQUARES, a) * comb(FREE_SQUARES - a, b)
+
+
+def _layout_pairs(mirrored: bool) -> tuple[list[tuple[int, int]], np.ndarray, int]:
+    """Stored pairs in index order, the flip table and the number of doubled pairs."""
+    flip = np.zeros((25, 25), dtype=np.int64)
+    live = [(m, o) for m in range(25) for o in range(25) if _is_position_pair(m, o)]
+    if not mirrored:
+        return live, flip, 0
+    doubled, self_mirror = [], []
+    for m, o in live:
+        fm, fo = m % 5, o % 5
+        if fm < 2 or (fm == 2 and fo < 2):
+            doubled.append((m, o))
+        elif fm == 2 and fo == 2:
+            self_mirror.append((m, o))
+        else:
+            flip[m, o] = 1
+    return doubled + self_mirror, flip, len(doubled)
+
+
+@cache
+def layout(cards: tuple[Card, ...]) -> Layout:
+    """The index layout of a sorted card set (mirror-reduced if the set is closed under
+    the mirror)."""
+    mirrored = mirror_closed(cards)
+    pairs, flip, mirror_pairs = _layout_pairs(mirrored)
     index = np.full((25, 25), -1, dtype=np.int64)
-    for mover in range(25):
-        for other in range(25):
-            if mover != ENEMY_BANNER and other != OWN_BANNER and mover != other:
-                index[mover, other] = len(movers)
-                movers.append(mover)
-                others.append(other)
-    return np.array(movers, dtype=np.int64), np.array(others, dtype=np.int64), index
-
-
-PAIR_MOVER, PAIR_OTHER, PAIR_INDEX = _master_pairs()
-NUM_PAIRS = len(PAIR_MOVER)  # 553
+    for i, (m, o) in enumerate(pairs):
+        index[m, o] = i
+    slot = {card: i for i, card in enumerate(cards)}
+    sigma = [slot[MIRROR[c]] if mirrored else i for i, c in enumerate(cards)]
+    deal_mirror = np.zeros(NUM_DEALS, dtype=np.int64)
+    for d, deal in enumerate(DEALS):
+        deal_mirror[d] = deal_index((sigma[deal.mover[0]], sigma[deal.mover[1]]), sigma[deal.side])
+    mask_mirror = np.zeros((4, 256), dtype=np.int64)
+    for d in range(NUM_DEALS):
+        k, bit = divmod(d, 8)
+        for byte in range(256):
+            if byte >> bit & 1:
+                mask_mirror[k, byte] |= 1 << int(deal_mirror[d])
+    return Layout(
+        cards=cards,
+        mirrored=mirrored,
+        pair_mover=np.array([m for m, _ in pairs], dtype=np.int64),
+        pair_other=np.array([o for _, o in pairs], dtype=np.int64),
+        pair_index=index,
+        pair_flip=flip,
+        mirror_pairs=mirror_pairs,
+        deal_mirror=deal_mirror,
+        mask_mirror=mask_mirror,
+        sigma_identity=sigma == list(range(NUM_SLOTS)),
+    )
 
 
 def _colex_table(max_k: int) -> np.ndarray:
@@ -132,14 +230,14 @@ MAX_STUDENTS = 2
 COMBO = _colex_table(MAX_STUDENTS)
 
 
-def boards(a: int, b: int) -> int:
-    """Number of boards (piece placements) of split (a, b)."""
+def placements(a: int, b: int) -> int:
+    """Number of boards (piece placements) of split (a, b), mirror images included."""
     return NUM_PAIRS * comb(FREE_SQUARES, a) * comb(FREE_SQUARES - a, b)
 
 
-def positions(a: int, b: int) -> int:
-    """Number of positions (boards times 30 deals) of split (a, b)."""
-    return boards(a, b) * NUM_DEALS
+def covered_positions(a: int, b: int) -> int:
+    """Positions with Gold to move of split (a, b): placements times 30 deals."""
+    return placements(a, b) * NUM_DEALS
 
 
 def splits(max_students: int) -> list[tuple[int, int]]:
@@ -210,11 +308,20 @@ class Placement:
     def split(self) -> tuple[int, int]:
         return self.mover_students.bit_count(), self.other_students.bit_count()
 
+    def mirrored(self) -> Placement:
+        """The left-right mirror image (the banners stay where they are)."""
+        return Placement(
+            mirror_square(self.mover_master),
+            mirror_bitboard(self.mover_students),
+            mirror_square(self.other_master),
+            mirror_bitboard(self.other_students),
+        )
 
-def board_index(p: Placement) -> int:
-    """The board number of a placement within its split."""
+
+def board_index(p: Placement, lay: Layout) -> int:
+    """The board number of a stored placement within its split."""
     a, b = p.split
-    pair = int(PAIR_INDEX[p.mover_master, p.other_master])
+    pair = int(lay.pair_index[p.mover_master, p.other_master])
     if pair < 0:
         raise ValueError(f"master squares {p.mover_master}, {p.other_master} are not indexed")
     free = ((1 << 25) - 1) & ~(1 << p.mover_master | 1 << p.other_master)
@@ -223,12 +330,12 @@ def board_index(p: Placement) -> int:
     return (pair * comb(FREE_SQUARES, a) + r1) * comb(FREE_SQUARES - a, b) + r2
 
 
-def board_placement(a: int, b: int, board: int) -> Placement:
+def board_placement(lay: Layout, a: int, b: int, board: int) -> Placement:
     """The inverse of :func:`board_index`."""
     c2 = comb(FREE_SQUARES - a, b)
     outer, r2 = divmod(board, c2)
     pair, r1 = divmod(outer, comb(FREE_SQUARES, a))
-    mover, other = int(PAIR_MOVER[pair]), int(PAIR_OTHER[pair])
+    mover, other = int(lay.pair_mover[pair]), int(lay.pair_other[pair])
     free = ((1 << 25) - 1) & ~(1 << mover | 1 << other)
     s1 = _deposit(int(COMBO[a, r1]), free)
     s2 = _deposit(int(COMBO[b, r2]), free & ~s1)
@@ -249,7 +356,8 @@ class Indexed:
 
 
 def locate(pos: Position, cards: tuple[Card, ...]) -> Indexed:
-    """Index a live position of the card set ``cards`` (sorted) in the mover's frame."""
+    """Index a live position of the card set ``cards`` (sorted) in the mover's frame
+    (as its mirror image when its master pair is not stored)."""
     me = pos.turn
     other = 1 - me
     turn = rotate_bitboard if me == BLAU else (lambda bb: bb)
@@ -261,14 +369,18 @@ def locate(pos: Position, cards: tuple[Card, ...]) -> Indexed:
     )
     slot = {card: i for i, card in enumerate(cards)}
     deal = deal_index((slot[pos.hands[me][0]], slot[pos.hands[me][1]]), slot[pos.side])
-    return Indexed(placement.split, board_index(placement), deal)
+    lay = layout(cards)
+    if lay.pair_flip[placement.mover_master, placement.other_master]:
+        placement = placement.mirrored()
+        deal = int(lay.deal_mirror[deal])
+    return Indexed(placement.split, board_index(placement, lay), deal)
 
 
 def position_at(
     cards: tuple[Card, ...], split: tuple[int, int], board: int, deal: int, turn: int = GOLD
 ) -> Position:
     """The position at an index, with ``turn`` to move (Gold: the mover's frame as is)."""
-    p = board_placement(*split, board)
+    p = board_placement(layout(cards), *split, board)
     d = DEALS[deal]
     turn_bb = rotate_bitboard if turn == BLAU else (lambda bb: bb)
     masters = [0, 0]

@@ -17,7 +17,10 @@ handled together: a move of the board (piece ``s`` to ``q``) is indexed once,
 the child's mask is read once, and the card's permutation maps the child's
 deals to the parent deals that hold the card.  Boards are split between the
 cores with ``prange``; a sweep writes only its own board's mask and values and
-reads only the other mask kind, so threads never race.
+reads only the other mask kind, so threads never race.  Mirror-closed card sets
+store only half the boards (index.Layout): a child whose master pair is stored as
+its mirror image is reflected on the way (:func:`child_board`).  The win and the
+loss sweep are one loop; :func:`_merge` is the only place where they differ.
 
 Value bytes: 0 = no forced result (yet), ``2d - 1`` = won in ``d``, ``2d`` =
 lost in ``d`` (distances in own moves of the side to move, up to 127).
@@ -39,13 +42,23 @@ FREE = 23
 
 
 @njit(inline="always")
-def rotate(bb):
-    """The bitboard turned 180 degrees (the next mover's frame)."""
+def to_child(sq, flip):
+    """A square in the next mover's frame: turned 180 degrees, and mirrored if ``flip``."""
+    turned = 24 - sq
+    if flip:
+        file = turned % 5
+        return turned - file + 4 - file
+    return turned
+
+
+@njit(inline="always")
+def remap(bb, flip):
+    """A bitboard in the next mover's frame (:func:`to_child`)."""
     out = np.int64(0)
     while bb:
         sq = lowest_square(bb)
         bb &= bb - 1
-        out |= np.int64(1) << (24 - sq)
+        out |= np.int64(1) << to_child(sq, flip)
     return out
 
 
@@ -77,20 +90,43 @@ def deposit(compressed, free):
 
 
 @njit(inline="always")
-def child_board(mover_master, mover_students, other_master, other_students, pair_index, binom):
-    """Board number, in the next mover's table, after the mover's move (bitboards given
-    after the move, in the mover's frame; the other side becomes the mover)."""
-    new_master = 24 - lowest_square(other_master)
-    new_other_master = 24 - lowest_square(mover_master)
-    s1 = rotate(other_students)
-    s2 = rotate(mover_students)
+def child_board(
+    mover_master,
+    mover_students,
+    other_master,
+    other_students,
+    pair_index,
+    pair_flip,
+    binom,
+):
+    """Board number, in the next mover's table, after the mover's move (squares and
+    bitboards given after the move, in the mover's frame; the other side becomes the
+    mover), and whether the stored board is the child's mirror image.
+
+    ``pair_flip`` says which master pairs are stored as their mirror image."""
+    flip = pair_flip[24 - other_master, 24 - mover_master]
+    new_master = to_child(other_master, flip)
+    new_other_master = to_child(mover_master, flip)
+    s1 = remap(other_students, flip)
+    s2 = remap(mover_students, flip)
     a = popcount(s1)
     b = popcount(s2)
     free = ALL_SQUARES & ~((np.int64(1) << new_master) | (np.int64(1) << new_other_master))
     r1 = colex_rank(s1, free, binom)
     r2 = colex_rank(s2, free & ~s1, binom)
     pair = pair_index[new_master, new_other_master]
-    return (pair * binom[FREE, a] + r1) * binom[FREE - a, b] + r2
+    return (pair * binom[FREE, a] + r1) * binom[FREE - a, b] + r2, flip
+
+
+@njit(inline="always")
+def permute_mask(table, mask):
+    """A 30-bit deal mask through a deal permutation given as four byte tables."""
+    return (
+        table[0, mask & 255]
+        | table[1, (mask >> 8) & 255]
+        | table[2, (mask >> 16) & 255]
+        | table[3, (mask >> 24) & 255]
+    )
 
 
 @njit(inline="always")
@@ -118,6 +154,37 @@ def mask_from_values(values, board, low_code, high_code, parity):
 
 
 @njit(inline="always")
+def child_mask(board, flip, masks, mask_mirror, sigma_identity):
+    """A quiet child's deal mask, in the child's own deals (a mirrored board's deals are
+    those of the mirror image: permute them back unless every card is symmetric)."""
+    x = np.int64(masks[board])
+    if flip and not sigma_identity:
+        x = permute_mask(mask_mirror, x)
+    return x
+
+
+@njit(inline="always")
+def capture_mask(board, flip, values, low_code, high_code, parity, mask_mirror, sigma_identity):
+    """The same for a capture's child, read from the value bytes of a finished table."""
+    x = mask_from_values(values, board, low_code, high_code, parity)
+    if flip and not sigma_identity:
+        x = permute_mask(mask_mirror, x)
+    return x
+
+
+@njit(inline="always")
+def _merge(kind, acc, child_deals, holding):
+    """Fold one move's child result into the accumulator of the board's open deals.
+
+    ``child_deals``: the parent deals (holding the move's card, ``holding``) whose child
+    is lost (win sweep) or won (loss sweep) within the step.  A win needs one such move;
+    a loss needs every move to be one."""
+    if kind == WIN_SWEEP:
+        return acc | child_deals
+    return acc & (child_deals | ~holding)
+
+
+@njit(inline="always")
 def _sweep_row(
     outer,
     kind,
@@ -126,10 +193,6 @@ def _sweep_row(
     b,
     c1,
     c2,
-    code,
-    cap_low,
-    cap_high,
-    cap_parity,
     won,
     lost,
     values,
@@ -138,21 +201,32 @@ def _sweep_row(
     targets,
     holds,
     perm,
+    binom,
+    combo,
     pair_mover,
     pair_other,
     pair_index,
-    binom,
-    combo,
+    pair_flip,
+    mask_mirror,
+    sigma_identity,
 ):
     """One outer row of a sweep (one master pair and mover student set, every other
-    student set); returns the positions it resolved."""
+    student set); returns the positions it resolved.  Arrays are passed one by one:
+    tuples of arrays in the hot loop cost a reference count update per use (and square
+    maps are arithmetic, :func:`to_child`: a lookup table here doubled the sweep time)."""
+    if kind == WIN_SWEEP:
+        code = np.uint8(2 * step - 1)
+        cap_low, cap_high, cap_parity = 2, 2 * step - 2, 0
+    else:
+        code = np.uint8(2 * step)
+        cap_low, cap_high, cap_parity = 1, 2 * step - 1, 1
+    hits_only = step == 1 and kind == WIN_SWEEP  # nothing is lost yet: only hits win in 1
     total = 0
     pair = outer // c1
     m_sq = pair_mover[pair]
     o_sq = pair_other[pair]
     m_bit = np.int64(1) << m_sq
-    o_bit = np.int64(1) << o_sq
-    free = ALL_SQUARES & ~(m_bit | o_bit)
+    free = ALL_SQUARES & ~(m_bit | (np.int64(1) << o_sq))
     s1 = deposit(combo[a, outer % c1], free)
     free2 = free & ~s1
     own = m_bit | s1
@@ -169,7 +243,6 @@ def _sweep_row(
         while pieces and not settled:
             sq = lowest_square(pieces)
             pieces &= pieces - 1
-            s_bit = np.int64(1) << sq
             is_master = sq == m_sq
             union = np.int64(0)
             for slot in range(5):
@@ -182,34 +255,41 @@ def _sweep_row(
                 union &= union - 1
                 t_bit = np.int64(1) << to
                 if to == o_sq or (is_master and to == ENEMY_BANNER):
-                    # a hit: won in 1 with every deal holding such a card
+                    # a hit: won in 1 with every deal holding such a card (later steps
+                    # find those deals settled), and never lost
                     for slot in range(5):
                         if targets[slot, sq] & t_bit:
-                            if kind == WIN_SWEEP:
-                                if step == 1:
-                                    acc |= holds[slot]
-                            else:
+                            if kind == LOSS_SWEEP:
                                 acc &= ~holds[slot]
+                            elif step == 1:
+                                acc |= holds[slot]
                     continue
-                if step == 1 and kind == WIN_SWEEP:
-                    continue  # nothing is lost yet: only hits win in 1
+                if hits_only:
+                    continue
                 if is_master:
-                    nm, ns1 = t_bit, s1
+                    nm, ns1 = to, s1
                 else:
-                    nm, ns1 = m_bit, (s1 ^ s_bit) | t_bit
+                    nm, ns1 = m_sq, (s1 ^ (np.int64(1) << sq)) | t_bit
                 if s2 & t_bit:
-                    child = child_board(nm, ns1, o_bit, s2 ^ t_bit, pair_index, binom)
-                    x = mask_from_values(capture_values, child, cap_low, cap_high, cap_parity)
+                    child, flip = child_board(
+                        nm, ns1, o_sq, s2 ^ t_bit, pair_index, pair_flip, binom
+                    )
+                    x = capture_mask(
+                        child,
+                        flip,
+                        capture_values,
+                        cap_low,
+                        cap_high,
+                        cap_parity,
+                        mask_mirror,
+                        sigma_identity,
+                    )
                 else:
-                    child = child_board(nm, ns1, o_bit, s2, pair_index, binom)
-                    x = np.int64(child_masks[child])
+                    child, flip = child_board(nm, ns1, o_sq, s2, pair_index, pair_flip, binom)
+                    x = child_mask(child, flip, child_masks, mask_mirror, sigma_identity)
                 for slot in range(5):
                     if targets[slot, sq] & t_bit:
-                        p = permute(perm, slot, x)
-                        if kind == WIN_SWEEP:
-                            acc |= p
-                        else:
-                            acc &= p | ~holds[slot]
+                        acc = _merge(kind, acc, permute(perm, slot, x), holds[slot])
                 if kind == WIN_SWEEP:
                     settled = (acc & open_deals) == open_deals
                 else:
@@ -224,15 +304,11 @@ def _sweep_row(
         for slot in range(5):
             if (movable >> slot) & 1:
                 passing &= ~holds[slot]
-        if passing & open_deals and not (step == 1 and kind == WIN_SWEEP):
-            child = child_board(m_bit, s1, o_bit, s2, pair_index, binom)
-            x = np.int64(child_masks[child])
+        if passing & open_deals and not hits_only:
+            child, flip = child_board(m_sq, s1, o_sq, s2, pair_index, pair_flip, binom)
+            x = child_mask(child, flip, child_masks, mask_mirror, sigma_identity)
             for slot in range(5):
-                p = permute(perm, slot, x)
-                if kind == WIN_SWEEP:
-                    acc |= p & passing
-                else:
-                    acc &= p | ~(holds[slot] & passing)
+                acc = _merge(kind, acc, permute(perm, slot, x) & passing, holds[slot] & passing)
         new = acc & open_deals
         if new:
             if kind == WIN_SWEEP:
@@ -249,129 +325,36 @@ def _sweep_row(
     return total
 
 
-@njit(parallel=True)
-def sweep(
-    kind,
-    step,
-    a,
-    b,
-    won,
-    lost,
-    values,
-    child_masks,
-    capture_values,
-    targets,
-    holds,
-    perm,
-    pair_mover,
-    pair_other,
-    pair_index,
-    binom,
-    combo,
-):
-    """One win or loss sweep of step ``step`` over split (a, b), rows shared between
-    the cores; returns the number of positions resolved.  ``child_masks`` is the other
-    kind's mask array of split (b, a) (lost masks for a win sweep, won masks for a loss
-    sweep); ``capture_values`` the value bytes of split (b - 1, a)."""
+def _sweep(kind, step, a, b, arrays, tables, lay):
+    """One win or loss sweep of step ``step`` over split (a, b); returns the number of
+    positions resolved.  ``arrays = (won, lost, values, child_masks, capture_values)``:
+    ``child_masks`` is the other kind's mask array of split (b, a) (lost masks for a win
+    sweep, won masks for a loss sweep), ``capture_values`` the value bytes of split
+    (b - 1, a).  ``tables`` are the card set's (targets, holds, perm, binom, combo),
+    ``lay`` its layout's arrays (:func:`layout_arrays`)."""
+    won, lost, values, child_masks, capture_values = arrays
+    targets, holds, perm, binom, combo = tables
+    pair_mover, pair_other, pair_index, pair_flip, mask_mirror, sigma_identity = lay
     c1 = binom[FREE, a]
     c2 = binom[FREE - a, b]
-    if kind == WIN_SWEEP:
-        code = np.uint8(2 * step - 1)
-        cap_low, cap_high, cap_parity = 2, 2 * step - 2, 0
-    else:
-        code = np.uint8(2 * step)
-        cap_low, cap_high, cap_parity = 1, 2 * step - 1, 1
     total = 0
     for outer in prange(pair_mover.shape[0] * c1):
         total += _sweep_row(
-            outer,
-            kind,
-            step,
-            a,
-            b,
-            c1,
-            c2,
-            code,
-            cap_low,
-            cap_high,
-            cap_parity,
-            won,
-            lost,
-            values,
-            child_masks,
-            capture_values,
-            targets,
-            holds,
-            perm,
-            pair_mover,
-            pair_other,
-            pair_index,
-            binom,
-            combo,
-        )
+            outer, kind, step, a, b, c1, c2,
+            won, lost, values, child_masks, capture_values,
+            targets, holds, perm, binom, combo,
+            pair_mover, pair_other, pair_index, pair_flip, mask_mirror, sigma_identity,
+        )  # fmt: skip
     return total
 
 
-@njit
-def sweep_serial(
-    kind,
-    step,
-    a,
-    b,
-    won,
-    lost,
-    values,
-    child_masks,
-    capture_values,
-    targets,
-    holds,
-    perm,
-    pair_mover,
-    pair_other,
-    pair_index,
-    binom,
-    combo,
-):
-    """The same sweep on one core: for small splits, where starting the threads and
-    their barrier cost more than the work (and a preempted thread on a shared machine
-    stalls the other)."""
-    c1 = binom[FREE, a]
-    c2 = binom[FREE - a, b]
-    if kind == WIN_SWEEP:
-        code = np.uint8(2 * step - 1)
-        cap_low, cap_high, cap_parity = 2, 2 * step - 2, 0
-    else:
-        code = np.uint8(2 * step)
-        cap_low, cap_high, cap_parity = 1, 2 * step - 1, 1
-    total = 0
-    for outer in range(pair_mover.shape[0] * c1):
-        total += _sweep_row(
-            outer,
-            kind,
-            step,
-            a,
-            b,
-            c1,
-            c2,
-            code,
-            cap_low,
-            cap_high,
-            cap_parity,
-            won,
-            lost,
-            values,
-            child_masks,
-            capture_values,
-            targets,
-            holds,
-            perm,
-            pair_mover,
-            pair_other,
-            pair_index,
-            binom,
-            combo,
-        )
-    return total
+sweep = njit(parallel=True)(_sweep)
+"""The sweep with rows shared between both cores."""
+
+sweep_serial = njit(_sweep)
+"""The same sweep on one core (``prange`` runs as ``range``): for small splits, where
+starting the threads and their barrier cost more than the work (and a preempted
+thread on a shared machine stalls the other)."""
 
 
 PARALLEL_BOARDS = 1_000_000
@@ -379,14 +362,27 @@ PARALLEL_BOARDS = 1_000_000
 
 
 @njit(parallel=True)
-def value_counts(values, n_boards):
-    """Histogram of the value bytes (256 bins), counted per board in parallel."""
+def value_counts(values, n_boards, doubled_boards):
+    """Histogram of the value bytes (256 bins) weighted by the positions each stands
+    for: the first ``doubled_boards`` boards also stand for their mirror image."""
     chunks = 64
     per = (n_boards + chunks - 1) // chunks
     hist = np.zeros((chunks, 256), dtype=np.int64)
     for c in prange(chunks):
-        start = c * per * 30
-        stop = min(n_boards, (c + 1) * per) * 30
-        for i in range(start, stop):
-            hist[c, values[i]] += 1
+        for board in range(c * per, min(n_boards, (c + 1) * per)):
+            weight = 2 if board < doubled_boards else 1
+            for i in range(board * 30, board * 30 + 30):
+                hist[c, values[i]] += weight
     return hist.sum(axis=0)
+
+
+def layout_arrays(lay) -> tuple:
+    """The arrays of an :class:`~.index.Layout` in the order the sweep takes them."""
+    return (
+        lay.pair_mover,
+        lay.pair_other,
+        lay.pair_index,
+        lay.pair_flip,
+        lay.mask_mirror,
+        lay.sigma_identity,
+    )

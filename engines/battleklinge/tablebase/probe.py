@@ -82,10 +82,11 @@ class Tablebase:
         self.cards: tuple[Card, ...] = tuple(sorted(card_from_id(c) for c in manifest["cards"]))
         self.max_students: int = manifest["max_students"]
         self._values: dict[tuple[int, int], np.ndarray] = {}
+        self.layout = ix.layout(self.cards)
         for entry in manifest["splits"]:
             split = (entry["split"][0], entry["split"][1])
             path = folder / entry["file"]
-            if path.stat().st_size != ix.positions(*split):
+            if path.stat().st_size != self.layout.positions(*split):
                 raise InputError(f"tables: {str(path)!r} has the wrong size for split {split}")
             self._values[split] = np.memmap(path, dtype=np.uint8, mode="r")
 

@@ -1,0 +1,190 @@
+"""Engine matches for every game: the schedule, the score, Elo with a 95% interval, the
+run loop.  Game-free (it imports no game); each game's ``match.py`` plays one game and
+hands the results here.
+
+The schedule: games come in pairs.  Game ``2k`` and game ``2k+1`` share deal ``k`` (the
+game derives every seed of that deal from the pair number), and A takes the first seat
+(the even seats) in the even game and the other seat(s) in the odd game, so every deal
+is played from both sides and the luck of the deal cancels within a pair.  A game's
+outcome, from A's side, is ``win``, ``loss`` or a game-specific name for neither
+(``draw``, ``aborted``), which counts half a point.
+
+>>> [(s.index, s.pair, s.a_first) for s in schedule(3)]
+[(0, 0, True), (1, 0, False), (2, 1, True)]
+>>> tally(["win", "win", "loss", "draw"]).score
+0.625
+>>> round(elo_difference(0.75))
+191
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Iterable, Sequence
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import dataclass
+from typing import Any, TypeVar
+
+WIN = "win"
+LOSS = "loss"
+
+Result = TypeVar("Result")
+
+
+@dataclass(frozen=True)
+class Slot:
+    """Game ``index`` of a match: it plays deal ``pair`` with A in the first seat or not."""
+
+    index: int
+    pair: int
+    a_first: bool
+
+
+def slot_of(index: int) -> Slot:
+    """Game ``index``: deal ``index // 2``, A in the first seat in even games."""
+    return Slot(index, index // 2, index % 2 == 0)
+
+
+def schedule(games: int) -> list[Slot]:
+    """The games of a match: deals played twice with the seats swapped."""
+    return [slot_of(index) for index in range(games)]
+
+
+def points(outcome: str) -> float:
+    """A's points for one game: 1 for a win, 0 for a loss, half for anything else."""
+    return 1.0 if outcome == WIN else 0.0 if outcome == LOSS else 0.5
+
+
+def wilson_interval(score: float, n: int, z: float = 1.96) -> tuple[float, float]:
+    """The Wilson score interval (95% for z = 1.96) of a score over n games.
+
+    >>> low, high = wilson_interval(1.0, 100)
+    >>> round(low, 3), round(high, 3)
+    (0.963, 1.0)
+    """
+    if n == 0:
+        return 0.0, 1.0
+    denominator = 1 + z * z / n
+    centre = (score + z * z / (2 * n)) / denominator
+    half = z / denominator * math.sqrt(score * (1 - score) / n + z * z / (4 * n * n))
+    return max(0.0, centre - half), min(1.0, centre + half)
+
+
+def elo_difference(score: float) -> float:
+    """Elo difference for an expected score in (0, 1) under the logistic model."""
+    return -400.0 * math.log10(1.0 / score - 1.0)
+
+
+def finite_elo(score: float) -> float | None:
+    """The Elo difference of a score, or ``None`` within rounding of 0 or 1 (infinite)."""
+    return elo_difference(score) if 1e-9 < score < 1.0 - 1e-9 else None
+
+
+@dataclass(frozen=True)
+class Tally:
+    """A match's totals from A's side.  ``low``/``high``: the Wilson interval of the
+    score; the Elo bounds are that interval through the logistic curve (``None`` where
+    infinite), so the interval stays finite when one side wins every game."""
+
+    games: int
+    wins: int
+    losses: int
+    others: int
+    score: float
+    low: float
+    high: float
+    elo: float | None
+    elo_low: float | None
+    elo_high: float | None
+
+    def elo_text(self) -> str:
+        return elo_text(self.score, self.elo, self.elo_low, self.elo_high)
+
+
+def elo_text(score: float, elo: float | None, low: float | None, high: float | None) -> str:
+    """``+191 ± 68 (95% interval [+123, +259])``, or the bounds when not finite.
+
+    >>> elo_text(1.0, None, 566.0, None)
+    'not finite (score 100%); 95% interval [+566, +inf]'
+    """
+    low_text = "-inf" if low is None else f"{low:+.0f}"
+    high_text = "+inf" if high is None else f"{high:+.0f}"
+    if elo is None:
+        return f"not finite (score {100 * score:.0f}%); 95% interval [{low_text}, {high_text}]"
+    half = f" ± {(high - low) / 2:.0f}" if low is not None and high is not None else ""
+    return f"{elo:+.0f}{half} (95% interval [{low_text}, {high_text}])"
+
+
+def tally(outcomes: Iterable[str]) -> Tally:
+    """Count outcomes (``win``, ``loss``, anything else half a point) and estimate Elo."""
+    outcomes = list(outcomes)
+    n = len(outcomes)
+    wins = sum(o == WIN for o in outcomes)
+    losses = sum(o == LOSS for o in outcomes)
+    score = sum(points(o) for o in outcomes) / n if n else 0.5
+    low, high = wilson_interval(score, n)
+    return Tally(
+        n,
+        wins,
+        losses,
+        n - wins - losses,
+        score,
+        low,
+        high,
+        finite_elo(score),
+        finite_elo(low),
+        finite_elo(high),
+    )
+
+
+def per_move(seconds: Sequence[float], moves: Sequence[int]) -> float:
+    """Mean thinking time per move over games (0 when there were no moves)."""
+    return sum(seconds) / max(1, sum(moves))
+
+
+def _call(task: tuple[Callable[..., Any], tuple]) -> Any:
+    play, args = task
+    return play(*args)
+
+
+def run_games(
+    play: Callable[..., Result],
+    tasks: Sequence[tuple],
+    jobs: int = 1,
+    progress: Callable[[Result], None] | None = None,
+) -> list[Result]:
+    """``play(*task)`` for every task, in ``jobs`` worker processes; the results and the
+    ``progress`` calls come in task order, so a match is the same for any ``jobs``
+    (each game must derive everything from its task).  ``play`` must be a module-level
+    function for ``jobs > 1``."""
+    results: list[Result] = []
+    if jobs <= 1:
+        for task in tasks:
+            results.append(play(*task))
+            if progress:
+                progress(results[-1])
+        return results
+    with ProcessPoolExecutor(max_workers=jobs) as pool:
+        for result in pool.map(_call, [(play, task) for task in tasks], chunksize=1):
+            results.append(result)
+            if progress:
+                progress(result)
+    return results
+
+
+__all__ = [
+    "LOSS",
+    "WIN",
+    "Slot",
+    "Tally",
+    "elo_difference",
+    "elo_text",
+    "finite_elo",
+    "per_move",
+    "points",
+    "run_games",
+    "schedule",
+    "slot_of",
+    "tally",
+    "wilson_interval",
+]

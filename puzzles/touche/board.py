@@ -1,0 +1,132 @@
+"""A public state of the Touché duel's sure-win problem drawn for people: text and SVG.
+
+A state is a :class:`~fechtbuch.engines.touche_duell.notation.View` of the prover
+(what the solving player sees) or a
+:class:`~fechtbuch.engines.touche_duell.public.Pending` node (the prover has acted;
+the adversary now picks the drawn cards), which is drawn as the view before the
+action with a line saying so.  Both drawings show the track with both fencers, the
+prover's hand, the opponent's hand size, the discard pile per value, the cards
+still unseen per value and the pile size: everything the prover may reason with.
+"""
+
+from __future__ import annotations
+
+from html import escape
+
+from fechtbuch.engines.touche_duell.board import draw
+from fechtbuch.engines.touche_duell.notation import (
+    PLAYER_CHARS,
+    TRACK,
+    View,
+    counts_text,
+    format_action,
+)
+from fechtbuch.engines.touche_duell.public import Pending
+
+BOLD, RESET = "\x1b[1m", "\x1b[0m"
+
+
+def _split(state: View | Pending) -> tuple[View, str]:
+    """The view to draw and a note (the action waiting for the adversary's draw)."""
+    if type(state) is Pending:
+        note = f"You played {format_action(state.action)}; the adversary picks your draw."
+        return state.before, note
+    return state, ""
+
+
+def board_text(state: View | Pending, colour: bool = False) -> str:
+    """The terminal drawing: the engine's board, the unseen cards and any note."""
+    view, note = _split(state)
+    text = draw(view)
+    unseen = " ".join(f"{v}:{n}" for v, n in zip(range(1, 6), view.unseen(), strict=True))
+    text += f"\nunseen (opponent's hand and pile): {unseen}"
+    if colour:
+        me = PLAYER_CHARS[view.viewer]
+        lines = text.split("\n")
+        lines[2] = lines[2].replace(me, f"{BOLD}{me}{RESET}")
+        text = "\n".join(lines)
+    return text + (f"\n{note}" if note else "")
+
+
+SQUARE = 26
+LEFT = 14
+WIDTH = LEFT * 2 + SQUARE * TRACK
+CARD_W, CARD_H = 34, 46
+
+
+def _card(x: float, y: float, value: int, fill: str) -> str:
+    return (
+        f'<rect x="{x}" y="{y}" width="{CARD_W}" height="{CARD_H}" rx="5" fill="{fill}" '
+        f'stroke="#333"/><text x="{x + CARD_W / 2}" y="{y + 31}" text-anchor="middle" '
+        f'font-size="22" font-weight="bold">{value}</text>'
+    )
+
+
+def _counts_row(y: float, label: str, counts: tuple[int, ...]) -> str:
+    cells = [f'<text x="{LEFT}" y="{y + 16}" font-size="15">{escape(label)}</text>']
+    for i, n in enumerate(counts):
+        x = LEFT + 150 + i * 70
+        cells.append(
+            f'<text x="{x}" y="{y + 16}" font-size="15"><tspan font-weight="bold">{i + 1}</tspan>'
+            f"\u00d7{n}</text>"
+        )
+    return "".join(cells)
+
+
+def board_svg(state: View | Pending) -> str:
+    """A self-contained SVG of the state (legible at phone width: scales to the page)."""
+    view, note = _split(state)
+    a, b = view.squares
+    me = view.viewer
+    parts = []
+    for square in range(1, TRACK + 1):
+        x = LEFT + (square - 1) * SQUARE
+        fill = "#f4efe1" if square % 2 else "#e8e0c8"
+        parts.append(
+            f'<rect x="{x}" y="40" width="{SQUARE}" height="{SQUARE}" fill="{fill}" stroke="#999"/>'
+        )
+        if square in (1, 5, 10, 15, 20, 23):
+            parts.append(
+                f'<text x="{x + SQUARE / 2}" y="34" text-anchor="middle" font-size="11" '
+                f'fill="#666">{square}</text>'
+            )
+    for player, square in ((0, a), (1, b)):
+        x = LEFT + (square - 0.5) * SQUARE
+        colour = "#1f5fbf" if player == me else "#b8322a"
+        parts.append(f'<circle cx="{x}" cy="53" r="11" fill="{colour}"/>')
+        parts.append(
+            f'<text x="{x}" y="58" text-anchor="middle" font-size="13" fill="#fff" '
+            f'font-weight="bold">{PLAYER_CHARS[player]}</text>'
+        )
+    status = draw(view).split("\n")[3]
+    parts.append(f'<text x="{LEFT}" y="90" font-size="15">{escape(status)}</text>')
+    y = 104
+    parts.append(
+        f'<text x="{LEFT}" y="{y + 28}" font-size="15">Your hand ({PLAYER_CHARS[me]}):</text>'
+    )
+    for i, value in enumerate(int(c) for c in counts_text(view.hand).replace("-", "")):
+        parts.append(_card(LEFT + 150 + i * (CARD_W + 6), y, value, "#fff"))
+    y += CARD_H + 12
+    parts.append(
+        f'<text x="{LEFT}" y="{y + 16}" font-size="15">Opponent ({PLAYER_CHARS[1 - me]}): '
+        f"{view.other_size} cards hidden   pile: {view.pile_size} cards</text>"
+    )
+    y += 26
+    parts.append(_counts_row(y, "Discard:", view.discard))
+    y += 26
+    parts.append(_counts_row(y, "Unseen:", view.unseen()))
+    y += 26
+    if note:
+        parts.append(
+            f'<text x="{LEFT}" y="{y + 16}" font-size="15" font-style="italic">'
+            f"{escape(note)}</text>"
+        )
+        y += 26
+    height = y + 8
+    body = "".join(parts)
+    return (
+        f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {WIDTH} {height}" '
+        f'width="100%" role="img" font-family="sans-serif">'
+        f"<title>{escape(draw(view).splitlines()[3])}</title>"
+        f'<rect width="{WIDTH}" height="{height}" fill="#fffdf7"/>{body}</svg>'
+    )

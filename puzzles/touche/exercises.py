@@ -1,0 +1,282 @@
+"""Touché duel "sicherer Treffer" exercises: examining views, tags, difficulty, the pack.
+
+An exercise is a view of the player to act with a sure win in exactly N (N = 1, 2,
+3) own turns and exactly one key (docs/solver.md, "Sure wins under hidden
+cards"), found in seeded self-play (:data:`PLAYER` on both sides) at the levels
+standard and fortgeschritten, proved by df-pn and confirmed by the independent
+verifier.  No exercise is trivial: the player has a choice, and for N = 1 the key
+is a quiet action or another attack or lunge is legal (and fails).
+
+Packs of these exercises use the game-independent pack format, version 2
+(``data/schema/pack-2.schema.json``): rules ``touche-duell``, positions, keys and
+lines in the Touché notation, the whole solution tree of the generic solver
+(``"solution": "full"``).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import math
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+
+from fechtbuch.engines.touche_duell import rules
+from fechtbuch.engines.touche_duell.deal import lot, new_round
+from fechtbuch.engines.touche_duell.notation import (
+    NOBODY,
+    TRACK,
+    Kind,
+    Level,
+    NotationError,
+    Phase,
+    Ruleset,
+    View,
+    format_view,
+    parse_action,
+    parse_view,
+    view_of,
+)
+from fechtbuch.engines.touche_duell.players import Player
+from fechtbuch.engines.touche_duell.public import root_problem, view_actions
+from fechtbuch.solver.andor import ProofLimit, keys
+from fechtbuch.solver.andor_prover import ProofSearch
+from fechtbuch.solver.andor_solve import FOUND, AndOrSolution, solve_andor
+
+RULES = "touche-duell"
+MAX_N = 3
+LEVELS = (Level.STANDARD, Level.FORTGESCHRITTEN)
+PLAYER = "stark"
+"""The self-play strength on both sides (see :func:`rounds_views`)."""
+EXAMINE_NODES = 5_000
+"""Node limit of the proof attempt per view (a view beyond it is skipped: mining
+never waits on one hard view; the pack records every limit in its command)."""
+TAGS = (
+    "drei-gleiche",
+    "zaehlen",
+    "riposte",
+    "sturmangriff",
+    "ausweichen",
+    "stapelende",
+    "blockiert",
+    "treffer",
+)
+"""Motifs: a hit with three equal cards; a hit by counting (the parry cards are all
+seen); a riposte; a lunge; the opponent forced to retreat; the hand comparison
+at the end of the pile; the opponent without a legal move; a hit."""
+END_TAGS = {"treffer": "treffer", "blockiert": "blockiert", "vergleich": "stapelende"}
+
+
+def exercise_id(view_text: str) -> str:
+    return "t-" + hashlib.sha256(f"touche/{view_text}".encode()).hexdigest()[:12]
+
+
+def mirrored(view: View) -> View:
+    """The same view with the sides swapped (A's track end becomes B's)."""
+
+    def swap(player: int) -> int:
+        return player if player == NOBODY else 1 - player
+
+    a, b = view.squares
+    return view._replace(
+        squares=(TRACK + 1 - b, TRACK + 1 - a),
+        score=view.score[::-1],
+        mover=swap(view.mover),
+        winner=swap(view.winner),
+        viewer=swap(view.viewer),
+    )
+
+
+def duplicate_class(view: View) -> str:
+    """Equal for a view and its mirror image (the same exercise for either fencer);
+    the score does not matter for a sure win within the round."""
+    canonical = view if view.viewer == 0 else mirrored(view)
+    return format_view(canonical._replace(score=(0, 0)))
+
+
+def _walk(view: View, line: list[str]) -> tuple[object, list[object]]:
+    """The public states along ``line`` (actions and hidden choices as text)."""
+    problem = root_problem(view)
+    state: object = view
+    states = [state]
+    for text in line:
+        for action, child in problem.children(state):
+            if problem.format_action(state, action) == text:
+                state = child
+                break
+        else:
+            raise ValueError(f"line: {text!r} is not a child")
+        states.append(state)
+    return problem, states
+
+
+def tags_for(view: View, line: list[str]) -> list[str]:
+    """Motifs of an exercise: facts of its main line (key, defence, end)."""
+    problem, states = _walk(view, line)
+    tags = set()
+    for state, text in zip(states, line, strict=False):
+        mine = problem.attacker_to_act(state)
+        if not mine or type(state) is not View:
+            if not mine and type(state) is View and text.startswith("r"):
+                tags.add("ausweichen")
+            continue
+        action = parse_action(text)
+        if action.kind in (Kind.ATTACK, Kind.LUNGE):
+            if action.count >= 3:
+                tags.add("drei-gleiche")
+            elif state.unseen()[action.value - 1] < action.count:
+                tags.add("zaehlen")  # every card that could parry is seen
+            if action.kind is Kind.LUNGE:
+                tags.add("sturmangriff")
+            if state.phase is Phase.RIPOSTE:
+                tags.add("riposte")
+    end = states[-1]
+    tags.add(END_TAGS[end.phase.value])
+    return sorted(tags)
+
+
+def difficulty(view: View, n: int, tree_nodes: int) -> float:
+    """1..10: more turns, a larger solution tree and more legal choices are harder.
+    The tree grows about tenfold per turn already, so N itself weighs little and
+    the tree by its logarithm (N = 1 lands near 3, N = 2 near 7, N = 3 near 9)."""
+    choices = len(view_actions(view))
+    value = 1 + 1.5 * (n - 1) + 0.35 * math.log2(1 + tree_nodes) + 0.15 * (choices - 1)
+    return round(min(10.0, max(1.0, value)), 1)
+
+
+def non_trivial(view: View, n: int, key: str) -> bool:
+    """There is a choice: more than one legal action; and for N = 1 the key is not
+    the only legal attack (another attack or lunge is legal and fails) unless it is
+    a quiet action."""
+    first = parse_action(key)
+    actions = view_actions(view)
+    if len(actions) < 2:
+        return False
+    if n > 1 or first.kind not in (Kind.ATTACK, Kind.LUNGE):
+        return True
+    return any(a.kind in (Kind.ATTACK, Kind.LUNGE) and a != first for a in actions)
+
+
+def puzzle_of(view: View, result: AndOrSolution) -> dict:
+    """The pack fields of a proved view (the key is the one key)."""
+    text = format_view(view)
+    n = result.distance
+    assert n is not None and result.tree is not None
+    return {
+        "id": exercise_id(text),
+        "n": n,
+        "position": text,
+        "key": result.keys[0],
+        "line": result.main_line,
+        "solution": result.tree,
+        "tags": tags_for(view, result.main_line),
+        "difficulty": difficulty(view, n, result.tree_nodes),
+    }
+
+
+@dataclass
+class Examined:
+    """Why a view is or is not an exercise (the mining statistics count these)."""
+
+    puzzle: dict | None
+    reason: str
+    """``exercise``, ``none`` (no sure win within 3), ``limit``, ``keys`` (more than
+    one key), ``trivial`` or ``rejected`` (the independent verifier disagreed)."""
+
+
+def examine(view: View, max_nodes: int = EXAMINE_NODES) -> Examined:
+    """Is ``view`` an exercise: a sure win in exactly 1..3 with one key, not trivial,
+    confirmed by the independent verifier?  Iterative deepening in one df-pn table:
+    the first N that wins is the distance."""
+    problem = root_problem(view)
+    search = ProofSearch(problem, max_nodes=max_nodes)
+    try:
+        n = next((n for n in range(1, MAX_N + 1) if search.wins(view, n)), None)
+        if n is None:
+            return Examined(None, "none")
+        found = keys(problem, search.wins, view, n)
+    except ProofLimit:
+        return Examined(None, "limit")
+    if len(found) != 1:
+        return Examined(None, "keys")
+    if not non_trivial(view, n, problem.format_action(view, found[0])):
+        return Examined(None, "trivial")
+    result = solve_andor(root_problem(view), view, n, verify=True)
+    if (
+        result.status != FOUND
+        or not result.verified
+        or result.keys != [problem.format_action(view, found[0])]
+    ):
+        return Examined(None, "rejected")
+    return Examined(puzzle_of(view, result), "exercise")
+
+
+def round_seed(seed: int, game: int) -> str:
+    return f"touche-uebungen/{seed}/{game}"
+
+
+def rounds_views(seed: int, game: int) -> Iterator[View]:
+    """Every view of the player to act in self-play round ``game`` of ``seed``:
+    even rounds standard, odd rounds fortgeschritten, :data:`PLAYER` on both sides,
+    the deal, the starter and the players' choices all SHA-256 derived."""
+    deal = round_seed(seed, game)
+    position = new_round(deal, lot(deal), Ruleset(LEVELS[game % 2]))
+    players = [Player(PLAYER, seed=f"{deal}/A"), Player(PLAYER, seed=f"{deal}/B")]
+    while not position.phase.over:
+        view = view_of(position, position.mover)
+        yield view
+        position = rules.apply(position, players[position.mover].choose(view))
+
+
+@dataclass
+class GameResult:
+    """What one self-play round gave: its exercises and a count per reason."""
+
+    game: int
+    puzzles: list[dict] = field(default_factory=list)
+    reasons: dict[str, int] = field(default_factory=dict)
+
+
+def examine_game(task: tuple[int, int, int]) -> GameResult:
+    """Examine every view of one round (a worker's unit: deterministic, no clock)."""
+    seed, game, max_nodes = task
+    result = GameResult(game)
+    seen: set[str] = set()
+    for view in rounds_views(seed, game):
+        cls = duplicate_class(view)
+        if cls in seen:
+            continue
+        seen.add(cls)
+        examined = examine(view, max_nodes)
+        result.reasons[examined.reason] = result.reasons.get(examined.reason, 0) + 1
+        if examined.puzzle is not None:
+            result.puzzles.append(examined.puzzle)
+    return result
+
+
+def verify_puzzle(puzzle: dict, max_n: int = MAX_N) -> list[str]:
+    """Re-prove one puzzle and re-derive every derived field; the distance and the
+    key with the prover and the independent verifier (one line per problem)."""
+    try:
+        view = parse_view(puzzle["position"])
+        problem = root_problem(view)
+    except NotationError as err:
+        return [f"position: {err}"]
+    n = puzzle["n"]
+    if not 1 <= n <= min(max_n, MAX_N):
+        return [f"n: {n} is outside 1..{min(max_n, MAX_N)}"]
+    result = solve_andor(problem, view, n, verify=True)
+    if result.status != FOUND or result.distance != n:
+        return [f"n: no sure win in exactly {n} (found {result.distance})"]
+    problems = []
+    if not result.verified:
+        problems.append("n: the independent verifier disagrees")
+    if result.keys != [puzzle["key"]]:
+        problems.append(f"key: expected the one key {result.keys}, got {puzzle['key']!r}")
+        return problems
+    expected = puzzle_of(view, result)
+    for name in ("id", "line", "solution", "tags", "difficulty"):
+        if expected[name] != puzzle[name]:
+            problems.append(f"{name}: does not match the re-derived value")
+    if not non_trivial(view, n, puzzle["key"]):
+        problems.append("key: trivial (the only action, or for N = 1 the only attack)")
+    return problems

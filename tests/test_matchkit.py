@@ -1,0 +1,103 @@
+"""The game-free match harness (engines/matchkit.py) and the three games that use it."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from dataclasses import asdict, replace
+
+import pytest
+from fechtbuch.engines import matchkit
+from fechtbuch.engines.battleklinge.match import run_match as battleklinge_match
+from fechtbuch.engines.touche_duell.match import run_match as duel_match
+from fechtbuch.engines.touche_duell.notation import Level, Ruleset
+from fechtbuch.engines.touche_pyramiden.match import match as pyramid_match
+
+
+def test_schedule_plays_each_deal_twice_with_seats_swapped():
+    slots = matchkit.schedule(5)
+    assert [s.pair for s in slots] == [0, 0, 1, 1, 2]
+    assert [s.a_first for s in slots] == [True, False, True, False, True]
+    assert slots == [matchkit.slot_of(i) for i in range(5)]
+
+
+def test_tally_counts_half_points_and_elo():
+    total = matchkit.tally(["win"] * 3 + ["loss"] + ["aborted"] * 2)
+    assert (total.wins, total.losses, total.others, total.games) == (3, 1, 2, 6)
+    assert total.score == pytest.approx(4 / 6)
+    assert total.low < total.score < total.high
+    assert total.elo == pytest.approx(-400 * __import__("math").log10(6 / 4 - 1))
+    assert total.elo_low < total.elo < total.elo_high
+    everything = matchkit.tally(["win"] * 10)
+    assert everything.elo is None and everything.elo_high is None and everything.elo_low > 0
+    assert "not finite" in everything.elo_text()
+
+
+def test_wilson_interval_against_the_formula_at_one_point():
+    # 70 of 100: the Wilson interval is 0.604-0.781 (standard tables)
+    low, high = matchkit.wilson_interval(0.7, 100)
+    assert round(low, 3) == 0.604 and round(high, 3) == 0.781
+
+
+def test_run_games_keeps_task_order_with_workers():
+    seen = []
+    out = matchkit.run_games(pow, [(2, k) for k in range(6)], jobs=2, progress=seen.append)
+    assert out == seen == [1, 2, 4, 8, 16, 32]
+
+
+def _battleklinge_digest(a: str, b: str, games: int, seed: int, **kw) -> str:
+    summary, results = battleklinge_match(a, b, games, seed, jobs=1, **kw)
+    payload = [dict(asdict(r), seconds=None) for r in results]
+    totals = summary.to_dict()
+    for timing in ("a_seconds_per_move", "b_seconds_per_move", "wall_seconds"):
+        totals.pop(timing)
+    text = json.dumps({"games": payload, "summary": totals}, sort_keys=True)
+    return hashlib.sha256(text.encode()).hexdigest()
+
+
+def test_battleklinge_matches_unchanged_by_the_shared_harness():
+    """Digests of every move, outcome and total of two matches, recorded with the
+    match code from before the harness was shared (commit 13def4c)."""
+    from fechtbuch.engines.battleklinge.players import use_hit_oracle
+    from fechtbuch.solver.hits import SolverHits
+
+    use_hit_oracle(SolverHits)
+    assert (
+        _battleklinge_digest("mittel", "leicht", 8, 7)
+        == "32fee57be8e027d217338559e9114cbc74973377eff41e429d1f79b79a2949d6"
+    )
+    assert (
+        _battleklinge_digest("leicht", "mittel", 6, 11, max_plies=60)
+        == "bc5de60fc5110225d5015cdc91a86a98f7dbafdc3cdf3b7fd4796130d64a297b"
+    )
+
+
+def test_duel_match_same_games_for_any_jobs_and_pairs_share_deals():
+    rules = Ruleset(Level.STANDARD, short=True)
+    one, games_one = duel_match("mittel", "leicht", 4, "jobs", rules, jobs=1)
+    two, games_two = duel_match("mittel", "leicht", 4, "jobs", rules, jobs=2)
+    strip = [replace(g, seconds=(0, 0)) for g in games_one]
+    assert strip == [replace(g, seconds=(0, 0)) for g in games_two]
+    assert one.total == two.total and one.to_dict()["draws"] == one.total.others
+    assert games_one[0].seed == games_one[1].seed != games_one[2].seed
+    assert [g.a_fencer for g in games_one] == [0, 1, 0, 1]
+
+
+def test_pyramid_match_pairs_share_deals(monkeypatch):
+    from fechtbuch.engines.touche_pyramiden import match as pyramid_module
+
+    seeds = []
+    real = pyramid_module.play_game
+
+    def recording(config, seed, seats, names):
+        seeds.append((seed, tuple(names)))
+        return real(config, seed, seats, names)
+
+    monkeypatch.setattr(pyramid_module, "play_game", recording)
+    done = []
+    result = pyramid_match("mittel", "leicht", 2, 4, "pairs", progress=lambda n, r: done.append(n))
+    assert done == [1, 2, 3, 4]
+    assert [s for s, _ in seeds] == ["pairs-0", "pairs-0", "pairs-1", "pairs-1"]
+    assert seeds[0][1] == ("A:mittel", "B:leicht") and seeds[1][1] == ("B:leicht", "A:mittel")
+    assert result.a_wins + result.b_wins + result.draws == 4
+    assert result.low <= result.a_score <= result.high

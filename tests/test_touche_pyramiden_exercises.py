@@ -68,3 +68,25 @@ def test_mine_command_writes_a_deterministic_pack_atomically(tmp_path):
     assert again.exit_code == 2  # no overwrite without --force
     forced = run(*args, "--quiet", "--force")
     assert forced.exit_code == 0 and out.read_bytes() == data
+
+
+def test_earlier_views_lift_one_pyramid_and_keep_the_cards_exact():
+    from fechtbuch.engines.clikit import read_json_file
+    from fechtbuch.engines.paths import data_path
+    from fechtbuch.puzzles.pyramiden.exercises import earlier_views
+
+    pack = read_json_file(data_path("packs", "pyramiden-uebungen.json"), "pack")
+    made = 0
+    for puzzle in pack["puzzles"]:
+        if puzzle["n"] != 2:
+            continue
+        view = notation.parse_view(puzzle["position"])
+        node, _ = node_of_view(view)
+        for text in earlier_views(puzzle["position"]):
+            earlier = notation.parse_view(text)  # a valid view: 108 cards, sizes kept
+            before, _ = node_of_view(earlier)
+            assert before.mine | node.mine == node.mine
+            assert (node.mine & ~before.mine).bit_count() == 1
+            assert before.unseen == node.unseen and len(earlier.hand) == len(view.hand)
+            made += 1
+    assert made > 0

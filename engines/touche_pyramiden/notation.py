@@ -200,11 +200,12 @@ def _split_leads(text: str) -> tuple[str, str | None]:
     return text, None
 
 
-def _parse_leads(text: str | None, config: Config) -> tuple[bool, tuple[int, ...]]:
-    """(choosing, leads) of the ``beginn=`` token; every error names it."""
-    if not config.member_choice:
+def _parse_leads(text: str | None, config: Config, over: bool) -> tuple[bool, tuple[int, ...]]:
+    """(choosing, leads) of the ``beginn=`` token; every error names it.  A game that is
+    over has no round to start, so no token."""
+    if not config.member_choice or over:
         if text is not None:
-            raise NotationError("beginn: only games with teams of several members have it")
+            raise NotationError("beginn: only a running game with teams of several members has it")
         return False, ()
     if text is None:
         raise NotationError(
@@ -243,7 +244,7 @@ def _parse_common(v: dict[str, str], leads_text: str | None = None) -> _Common:
             raise NotationError(
                 f"muster: expected the vorgabe {fixed.value!r}, got {v['muster']!r}"
             )
-    choosing, leads = _parse_leads(leads_text, config)
+    choosing, leads = _parse_leads(leads_text, config, phase is Phase.OVER)
     if choosing:
         if phase is not Phase.PLAY:
             raise NotationError("beginn: teams choose their first member once the pattern is set")

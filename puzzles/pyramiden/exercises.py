@@ -17,8 +17,14 @@ from collections.abc import Callable, Iterator
 from dataclasses import asdict, dataclass, replace
 
 from fechtbuch.engines.touche_pyramiden import notation
-from fechtbuch.engines.touche_pyramiden.board import CARD_FIELDS, FREE_MASK, JOKER
-from fechtbuch.engines.touche_pyramiden.patterns import USABLE
+from fechtbuch.engines.touche_pyramiden.board import (
+    CARD_FIELDS,
+    CARD_MASK,
+    FIELD_CARD,
+    FREE_MASK,
+    JOKER,
+)
+from fechtbuch.engines.touche_pyramiden.patterns import USABLE, mask_fields
 from fechtbuch.engines.touche_pyramiden.players import policy_mittel
 from fechtbuch.engines.touche_pyramiden.sampling import played_states, random_action, random_states
 from fechtbuch.engines.touche_pyramiden.shuffle import HashStream
@@ -26,6 +32,7 @@ from fechtbuch.engines.touche_pyramiden.state import Phase, State
 from fechtbuch.engines.touche_pyramiden.touche_in_n import (
     TouchInN,
     TouchNode,
+    live_placements,
     near_fields,
     node_of_view,
     with_budget,
@@ -229,6 +236,38 @@ def examine(view: str, max_n: int, max_nodes: int, min_n: int = 1) -> Exercise |
     )
 
 
+def earlier_views(position: str) -> Iterator[str]:
+    """The view one turn of P's earlier, as far as it can be told: for each of P's
+    pyramids in a placement two actions from complete (field order), that pyramid lifted
+    and its card back in P's hand from the discard pile, a card of P's with no live
+    field going to the discard pile instead (card counts stay exact).  Where the view
+    was a sure Touché in 2, its earlier view is often one in 3: the seed of N = 3."""
+    view = notation.parse_view(position)
+    node, pattern = node_of_view(view)
+    team = view.config.team_of(view.seat)
+    live = live_placements(pattern, node.mine, node.crowned, 2)
+    spare = [k for k in view.hand if k != JOKER and not CARD_MASK[k] & live]
+    if not spare:
+        return
+    for f in mask_fields(node.mine & live):
+        card = FIELD_CARD[f]
+        if card not in view.discard:
+            continue
+        hand = list(view.hand)
+        hand.remove(spare[0])
+        discard = list(view.discard)
+        discard.remove(card)
+        own = list(view.own)
+        own[team] &= ~(1 << f)
+        earlier = replace(
+            view,
+            hand=tuple(sorted([*hand, card])),
+            discard=(*discard, spare[0]),
+            own=tuple(own),
+        )
+        yield notation.format_view(earlier)
+
+
 def mine(
     seed: str,
     candidates: int,
@@ -245,10 +284,30 @@ def mine(
     A view in which P has not seen every joker is examined for N = 1 only: the
     opponent's joker lifts any pyramid, so a sure Touché in 2 or 3 is rare there and
     its search is long (in trial runs every N = 2 found had every joker seen).  Once
-    every N up to ``max_n`` but one has its ``per_n``, only that N is examined."""
+    every N up to ``max_n`` but one has its ``per_n``, only that N is examined.  With
+    ``max_n`` 3, every Touché in 2 found (kept or not) also has its
+    :func:`earlier_views` examined for N = 3 right after it: states of play alone
+    gave none in 3,000 views."""
     found: dict[str, Exercise] = {}
     ideas: set[str] = set()
     counts: dict[int, int] = {}
+
+    def wanted_for(node: TouchNode) -> list[int]:
+        wanted = [n for n in range(1, max_n + 1) if per_n is None or counts.get(n, 0) < per_n]
+        return [n for n in wanted if n == 1] if node.unseen[JOKER] else wanted
+
+    def keep(exercise: Exercise, dedup: str) -> None:
+        if exercise.key in ideas:
+            return  # the same idea a few moves earlier or later, or at another N
+        ideas.add(exercise.key)
+        counts[exercise.n] = counts.get(exercise.n, 0) + 1
+        found[dedup] = exercise
+        if progress:
+            progress(f"N={exercise.n} key={exercise.key} tags={','.join(exercise.tags)}")
+
+    def dedup_of(node: TouchNode) -> str:
+        return f"{node.mine}/{node.theirs}/{node.crowned}/{node.hand}"
+
     for number, view in enumerate(candidate_views(seed, candidates), 1):
         if progress and number % 100 == 0:
             progress(
@@ -258,25 +317,24 @@ def mine(
         if per_n is not None and all(counts.get(n, 0) >= per_n for n in range(1, max_n + 1)):
             break
         node, _ = node_of_view(notation.parse_view(view))
-        dedup = f"{node.mine}/{node.theirs}/{node.crowned}/{node.hand}"
-        if dedup in found:
+        dedup = dedup_of(node)
+        wanted = wanted_for(node)
+        if dedup in found or not wanted:
             continue
-        wanted = [n for n in range(1, max_n + 1) if per_n is None or counts.get(n, 0) < per_n]
-        if node.unseen[JOKER]:
-            wanted = [n for n in wanted if n == 1]
-        if not wanted:
-            continue
-        exercise = examine(view, max(wanted), max_nodes, min(wanted))
+        low = min(wanted)
+        if max(wanted) >= 3:
+            low = min(low, 2)  # a Touché in 2 seeds the earlier views
+        exercise = examine(view, max(wanted), max_nodes, low)
         if exercise is None:
             continue
-        if per_n is not None and counts.get(exercise.n, 0) >= per_n:
-            continue
-        idea = exercise.key
-        if idea in ideas:
-            continue  # the same idea a few moves earlier or later
-        ideas.add(idea)
-        counts[exercise.n] = counts.get(exercise.n, 0) + 1
-        found[dedup] = exercise
-        if progress:
-            progress(f"N={exercise.n} key={exercise.key} tags={','.join(exercise.tags)}")
+        if exercise.n == 2 and 3 in wanted:
+            for earlier in earlier_views(exercise.position):
+                before, _ = node_of_view(notation.parse_view(earlier))
+                if dedup_of(before) in found or 3 not in wanted_for(before):
+                    continue
+                deeper = examine(earlier, 3, max_nodes, 3)
+                if deeper is not None:
+                    keep(deeper, dedup_of(before))
+        if exercise.n in wanted_for(node):
+            keep(exercise, dedup)
     return sorted(found.values(), key=lambda e: (e.n, e.difficulty, e.id))

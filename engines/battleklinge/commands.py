@@ -194,7 +194,8 @@ def match(
         match_log = MatchLog(Path(log), params | {"nodes": nodes, "movetime": movetime})
         if resume:
             done = match_log.read()
-            match_log.truncate_to(done)
+            if games > len(done):  # games to play: drop a torn last line first
+                match_log.truncate_to(done)
         else:
             match_log.start(force)
         progress = match_log.append

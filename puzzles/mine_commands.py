@@ -24,7 +24,7 @@ from fechtbuch.puzzles.minekit import MineRun, mine_options, run_mine
 @mine_options(
     output="pack.json",
     rounds=DEFAULT_ROUNDS,
-    rounds_min=1,
+    round_what="one self-play game and its positions",
     seed_what="the games, the sources and the selection",
 )
 @click.option(

@@ -9,14 +9,14 @@ import click
 from fechtbuch.engines.clikit import int_range
 from fechtbuch.puzzles.minekit import MineRun, mine_options, run_mine
 from fechtbuch.puzzles.touche.exercises import EXAMINE_NODES, MAX_N
-from fechtbuch.puzzles.touche.minekind import BATCH_ROUNDS, DEFAULT_ROUNDS, KIND
+from fechtbuch.puzzles.touche.minekind import DEFAULT_ROUNDS, KIND
 
 
 @click.command("mine")
 @mine_options(
     output="touche-uebungen.json",
     rounds=DEFAULT_ROUNDS,
-    rounds_min=BATCH_ROUNDS,
+    round_what="one self-play round and the views of the player to act",
     seed_what="the self-play rounds (deals, starters, the players' choices)",
 )
 @click.option(

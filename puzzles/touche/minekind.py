@@ -53,7 +53,7 @@ class ToucheMining(MiningKind):
     command = "fechtbuch touche mine"
     batch_rounds = BATCH_ROUNDS
 
-    def task(self, params: dict, round_number: int) -> tuple:
+    def task(self, params: dict, round_number: int, pool: MinePool) -> tuple:
         return (params["seed"], round_number, params["max_nodes"])
 
     def examine_round(self, task: tuple) -> RoundYield:

@@ -51,7 +51,7 @@ def mine_command(run: MineRun, max_n: int, max_nodes: int, per_n: int | None, qu
     \b
     Example:
       fechtbuch pyramiden mine -o uebungen.json --seed 7 --rounds 300 --max 2
-      Wrote uebungen.json: 10 exercises 9 with N=1, 1 with N=2.
+      N=1: 9 N=2: 1          (after "Wrote uebungen.json: ...")
 
     Each puzzle: id, n, position (view of the seat to move), key, line, solution
     (pruned tree), tags, difficulty, pattern.  The pack records the command; the same

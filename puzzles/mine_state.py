@@ -1,10 +1,12 @@
-"""The resume state of ``fechtbuch mine``: ``OUTPUT.partial``, written after each batch.
+"""The resume state of every ``mine`` command: ``OUTPUT.partial``, written after each batch.
 
-``{"format": "fechtbuch-mine-state", "params": {...}, "next_game": 32, "pool": {...}}``
-where ``pool`` is :meth:`puzzles.mining.Pool.to_json`.  Like a pack, the state is
-checked against a strict schema (:data:`STATE_SCHEMA`, built on the pack schema's
-definitions) before anything reads it, so a damaged file is one line naming the
-JSON path, never an AttributeError half-way through mining.
+``{"format": "fechtbuch-mine-state", "rules": "battleklinge", "params": {...},
+"next_round": 32, "pool": {...}}`` where ``pool`` is
+:meth:`fechtbuch.puzzles.minekit.MinePool.to_json`.  Like a pack, the state is
+checked against a strict schema (the envelope here, each candidate against the
+game's ``candidate_schema``, built on the pack schema's definitions) before anything
+reads it, so a damaged file is one line naming the JSON path, never an
+AttributeError half-way through mining.
 """
 
 from __future__ import annotations
@@ -16,80 +18,85 @@ from pathlib import Path
 import orjson
 from fechtbuch.engines.clikit import read_json_file
 from fechtbuch.engines.errors import InputError, quote
-from fechtbuch.puzzles.battleklinge.sources import SOURCES
-from fechtbuch.puzzles.mining import Pool
+from fechtbuch.puzzles.minekit import MinePool, MiningKind
 from fechtbuch.puzzles.pack import SCHEMA_PATH, StrictValidator
 
 STATE_FORMAT = "fechtbuch-mine-state"
 
-_COUNTS = {
-    "type": "object",
-    "required": list(SOURCES),
-    "additionalProperties": False,
-    "properties": {s: {"type": "integer", "minimum": 0} for s in SOURCES},
-}
-_CANDIDATE = {
-    "allOf": [{"$ref": "#/$defs/puzzleFields"}],
-    "required": ["features", "mirror_class", "pieces", "material_gap", "game", "ply", "source"],
-    "properties": {
-        "features": {"type": "object", "additionalProperties": {"type": "number"}},
-        "mirror_class": {"type": "string"},
-        "pieces": {"type": "integer", "minimum": 0},
-        "material_gap": {"type": "integer"},
-        "game": {"type": "integer", "minimum": 0},
-        "ply": {"type": "integer", "minimum": 0},
-        "source": {"enum": list(SOURCES)},
-    },
-}
-STATE_SCHEMA_TOP = {
-    "type": "object",
-    "required": ["format", "params", "next_game", "pool"],
-    "additionalProperties": False,
-    "properties": {
-        "format": {"const": STATE_FORMAT},
-        "params": {"type": "object"},
-        "next_game": {"type": "integer", "minimum": 0},
-        "pool": {
-            "type": "object",
-            "required": ["candidates", "positions", "found", "games", "rejected"],
-            "additionalProperties": False,
-            "properties": {
-                "candidates": {"type": "array", "items": _CANDIDATE},
-                "positions": _COUNTS,
-                "found": _COUNTS,
-                "games": {"type": "integer", "minimum": 0},
-                "rejected": {"type": "integer", "minimum": 0},
+
+def state_schema(kind: MiningKind) -> dict:
+    """The schema of ``kind``'s resume state (without ``$defs``)."""
+    return {
+        "type": "object",
+        "required": ["format", "rules", "params", "next_round", "pool"],
+        "additionalProperties": False,
+        "properties": {
+            "format": {"const": STATE_FORMAT},
+            "rules": {"const": kind.rules},
+            "params": {"type": "object"},
+            "next_round": {"type": "integer", "minimum": 0},
+            "pool": {
+                "type": "object",
+                "required": ["candidates", "rounds", "counts"],
+                "additionalProperties": False,
+                "properties": {
+                    "candidates": {
+                        "type": "array",
+                        "items": {
+                            "type": "object",
+                            "required": ["round", "puzzle"],
+                            "additionalProperties": False,
+                            "properties": {
+                                "round": {"type": "integer", "minimum": 0},
+                                "puzzle": kind.candidate_schema,
+                            },
+                        },
+                    },
+                    "rounds": {"type": "integer", "minimum": 0},
+                    "counts": {
+                        "type": "object",
+                        "additionalProperties": {"type": "integer", "minimum": 0},
+                    },
+                },
             },
         },
-    },
-}
+    }
 
 
 @cache
-def _validator():
-    """The state schema with the pack schema's definitions (moves, trees, puzzle fields)."""
-    pack_schema = orjson.loads(SCHEMA_PATH.read_bytes())
-    defs = dict(pack_schema["$defs"])
+def _pack_defs() -> dict:
+    """The pack schema's definitions, with ``puzzleFields``: a puzzle's fields without
+    the ban on others (a candidate carries its mining facts as well)."""
+    defs = dict(orjson.loads(SCHEMA_PATH.read_bytes())["$defs"])
     fields = dict(defs["puzzle"])
-    fields.pop("additionalProperties")  # a candidate carries the mining fields as well
+    fields.pop("additionalProperties")
     defs["puzzleFields"] = fields
-    return StrictValidator({**STATE_SCHEMA_TOP, "$defs": defs})
+    return defs
+
+
+_VALIDATORS: dict[str, StrictValidator] = {}
+
+
+def _validator(kind: MiningKind) -> StrictValidator:
+    if kind.rules not in _VALIDATORS:
+        _VALIDATORS[kind.rules] = StrictValidator({**state_schema(kind), "$defs": _pack_defs()})
+    return _VALIDATORS[kind.rules]
 
 
 def state_path(output: Path) -> Path:
     return output.with_name(output.name + ".partial")
 
 
-def state_json(params: dict, next_game: int, pool: Pool) -> bytes:
-    state = {"format": STATE_FORMAT, "params": params, "next_game": next_game}
-    return orjson.dumps(state | {"pool": pool.to_json()})
+def state_bytes(kind: MiningKind, params: dict, next_round: int, pool: MinePool) -> bytes:
+    state = {"format": STATE_FORMAT, "rules": kind.rules, "params": params}
+    return orjson.dumps(state | {"next_round": next_round, "pool": pool.to_json()})
 
 
-def load_state(path: Path, params: dict) -> tuple[Pool, int]:
-    """(pool, next game) from a resume state made with the same ``params``; every
+def load_state(kind: MiningKind, path: Path, params: dict) -> tuple[MinePool, int]:
+    """(pool, next round) from a resume state made with the same ``params``; every
     problem (unreadable, not JSON, schema, other options) is one InputError."""
     state = read_json_file(path, "--resume")
-    errors = sorted(_validator().iter_errors(state), key=lambda e: list(e.absolute_path))
+    errors = sorted(_validator(kind).iter_errors(state), key=lambda e: list(e.absolute_path))
     if errors:
         where = "/".join(str(p) for p in errors[0].absolute_path) or "(top)"
         raise InputError(
@@ -98,16 +105,16 @@ def load_state(path: Path, params: dict) -> tuple[Pool, int]:
         )
     if state["params"] != params:
         raise InputError(
-            f"resume: {quote(str(path))} was made with other options {state['params']}"
+            f"--resume: {quote(str(path))} was made with other options {state['params']}"
         )
-    return Pool.from_json(state["pool"]), state["next_game"]
+    return MinePool.from_json(state["pool"], kind.duplicate_class), state["next_round"]
 
 
-def claim(path: Path, params: dict, force: bool) -> bool:
+def claim(kind: MiningKind, path: Path, params: dict, force: bool) -> bool:
     """Create the state file of a new run (empty pool) or refuse: without ``force`` an
     existing one belongs to an interrupted or running mine of the same OUTPUT.  Created
     exclusively (O_EXCL), so of two runs started at once one refuses before mining."""
-    data = state_json(params, 0, Pool())
+    data = state_bytes(kind, params, 0, MinePool())
     if force:
         path.unlink(missing_ok=True)
     try:

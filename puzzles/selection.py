@@ -1,128 +1,92 @@
-"""Choosing the pack from the candidate pool with OR-Tools CP-SAT.
+"""Choosing a pack from a mined pool with OR-Tools CP-SAT, for any game.
 
-Model: one boolean per candidate.
-
-Hard constraints
-  * exactly ``count`` exercises for each N;
-  * at most one exercise per self-play game (neighbouring positions of one
-    game are often the same idea one move apart).
-
-Soft constraints (each shortfall costs PENALTY points of quality, so a thin
-pool still gives a pack, and a rich one meets them all):
-  * schools: Gold and Blau attack equally often, within 1 per N;
-  * cards: each of the 16 cards appears in at least ``card_min`` exercises
-    (half the average, or what the pool has);
-  * tags: each motif appears at least ``max(1, total // 8)`` times (or as often
-    as the pool allows), and none but the two landing tags in more than 60%
-    (each exercise over the cap costs like a shortfall);
-  * difficulty bands (easy < 4, medium < 7, hard >= 7): for each N every band
-    that the pool offers for that N gets at least a quarter of that N's exercises,
-    or all its candidates if it has fewer.
-
-Objective: maximise the summed quality (:func:`quality`) minus penalties.
-CP-SAT runs with one worker, a fixed random seed and a deterministic time
-limit, so the choice is the same on every run and machine.
+One boolean per candidate (``pick[i]``).  The game states what it balances with
+the few building blocks here: hard counts (:meth:`PackModel.exactly`,
+:meth:`PackModel.at_most`), and soft ones whose every missing or surplus exercise
+costs a weight in the objective (:meth:`PackModel.at_least`,
+:meth:`PackModel.at_most_soft`, :meth:`PackModel.penalty`).  :meth:`PackModel.solve`
+maximises the summed quality scores minus the weighted penalties with one worker,
+a fixed random seed and a deterministic time limit, so the same pool gives the
+same pack on every run and machine.
 """
 
 from __future__ import annotations
 
-from fechtbuch.engines.battleklinge.cards import CARDS
-from fechtbuch.engines.errors import InputError
-from fechtbuch.puzzles.battleklinge.tags import LANDING_TAGS, TAGGERS
+from collections.abc import Sequence
 
-PENALTY = 1000
-SOURCE_BONUS = {"engine": 6, "greedy": 4}
-BANDS = (("easy", 1.0, 4.0), ("medium", 4.0, 7.0), ("hard", 7.0, 10.01))
-MOTIFS = [t for t in TAGGERS if t not in LANDING_TAGS]
+from fechtbuch.engines.errors import InputError
+
+DETERMINISTIC_SECONDS = 20.0
 
 
 class PoolTooSmall(InputError):
     """The pool cannot fill the requested pack."""
 
 
-def band(difficulty: float) -> str:
-    return next(name for name, low, high in BANDS if low <= difficulty < high)
+class PackModel:
+    """A CP-SAT model with one boolean per candidate of a pool of ``size``."""
 
+    def __init__(self, size: int) -> None:
+        from ortools.sat.python import cp_model  # heavy: imported only when a pack is chosen
 
-def quality(candidate: dict) -> int:
-    """Documented quality score (integer): natural, rich and varied exercises first.
+        self._cp_model = cp_model
+        self.model = cp_model.CpModel()
+        self.pick = [self.model.new_bool_var(f"x{i}") for i in range(size)]
+        self.penalties: dict[int, list] = {}
+        """Penalty variables by their weight in the objective, in creation order."""
 
-    10 + 3 per motif tag + pieces on the board (up to 10) - 2 per piece of
-    material the attacker is ahead + 6 for positions from engine self-play
-    and + 4 from the cautious (greedy) player, whose games look like people's.
-    """
-    motifs = sum(1 for t in candidate["tags"] if t in MOTIFS)
-    return (
-        10
-        + 3 * motifs
-        + min(candidate["pieces"], 10)
-        - 2 * max(candidate["material_gap"], 0)
-        + SOURCE_BONUS.get(candidate["source"], 0)
-    )
+    def total(self, members: Sequence[int]):
+        return sum(self.pick[i] for i in members)
 
+    def exactly(self, members: Sequence[int], count: int) -> None:
+        self.model.add(self.total(members) == count)
 
-def select(pool: list[dict], counts: dict[int, int], seed: int) -> list[dict]:
-    """The chosen candidates (in pool order); raises PoolTooSmall."""
-    from ortools.sat.python import cp_model  # heavy: imported only when a pack is chosen
+    def at_most(self, members: Sequence[int], count: int) -> None:
+        self.model.add(self.total(members) <= count)
 
-    for n, count in counts.items():
-        have = sum(1 for c in pool if c["n"] == n)
-        if have < count:
-            raise PoolTooSmall(f"pool: {have} candidates with n={n}, need {count}")
-    model = cp_model.CpModel()
-    x = [model.new_bool_var(f"x{i}") for i in range(len(pool))]
-    total = sum(counts.values())
-    penalties = []
+    def penalty(self, upper: int, name: str, weight: int):
+        """A new penalty variable 0..``upper`` costing ``weight`` per unit."""
+        var = self.model.new_int_var(0, upper, name)
+        self.penalties.setdefault(weight, []).append(var)
+        return var
 
-    def at_least(indices: list[int], minimum: int, name: str) -> None:
-        minimum = min(minimum, len(indices))
-        if minimum <= 0:
-            return
-        short = model.new_int_var(0, minimum, f"short_{name}")
-        model.add(sum(x[i] for i in indices) + short >= minimum)
-        penalties.append(short)
+    def at_least(
+        self, members: Sequence[int], want: int, name: str, weight: int, upper: int | None = None
+    ) -> None:
+        """Soft: at least ``want`` of ``members`` (each one short costs ``weight``).
+        With ``upper`` None the shortfall is bounded by ``want`` and a ``want`` of
+        0 or less adds nothing; else it is bounded by ``upper`` and always added."""
+        if upper is None:
+            if want <= 0:
+                return
+            upper = want
+        short = self.penalty(upper, name, weight)
+        self.model.add(self.total(members) + short >= want)
 
-    for n, count in counts.items():
-        ids = [i for i, c in enumerate(pool) if c["n"] == n]
-        model.add(sum(x[i] for i in ids) == count)
-        gold = [i for i in ids if pool[i]["attacker"] == "g"]
-        blau = [i for i in ids if pool[i]["attacker"] == "b"]
-        imbalance = model.new_int_var(0, count, f"imbalance_{n}")
-        model.add(sum(x[i] for i in gold) - sum(x[i] for i in blau) <= imbalance + 1)
-        model.add(sum(x[i] for i in blau) - sum(x[i] for i in gold) <= imbalance + 1)
-        penalties.append(imbalance)
-        for name, low, high in BANDS:
-            members = [i for i in ids if low <= pool[i]["difficulty"] < high]
-            at_least(members, max(1, count // 4), f"band_{n}_{name}")
-    for n in [c for c in counts if c not in {p["n"] for p in pool}]:
-        raise PoolTooSmall(f"pool: no candidates with n={n}")
-    games: dict[int, list[int]] = {}
-    for i, c in enumerate(pool):
-        games.setdefault(c["game"], []).append(i)
-    for members in games.values():
-        if len(members) > 1:
-            model.add(sum(x[i] for i in members) <= 1)
-    card_min = max(1, total * 5 // len(CARDS) // 2)
-    for card in CARDS:
-        members = [i for i, c in enumerate(pool) if card.id in c["cards"]]
-        at_least(members, card_min, f"card_{card.id}")
-    for tag in MOTIFS:
-        members = [i for i, c in enumerate(pool) if tag in c["tags"]]
-        at_least(members, max(1, total // 8), f"tag_{tag}")
-        if members:
-            excess = model.new_int_var(0, total, f"excess_{tag}")
-            model.add(sum(x[i] for i in members) <= max(1, total * 6 // 10) + excess)
-            penalties.append(excess)
-    model.maximize(sum(quality(c) * x[i] for i, c in enumerate(pool)) - PENALTY * sum(penalties))
-    solver = cp_model.CpSolver()
-    solver.parameters.num_workers = 1
-    solver.parameters.random_seed = seed % (2**31)
-    solver.parameters.max_deterministic_time = 20.0
-    # CP-SAT would catch Ctrl-C itself and return its best selection so far: a pack that
-    # depends on when the key was pressed.  Left to Python, Ctrl-C stops mining after the
-    # solve, the pool is kept, and --resume makes the same pack as an uninterrupted run.
-    solver.parameters.catch_sigint_signal = False
-    status = solver.solve(model)
-    if status not in (cp_model.OPTIMAL, cp_model.FEASIBLE):
-        raise PoolTooSmall("pool: no selection satisfies the pack's hard constraints")
-    return [c for i, c in enumerate(pool) if solver.boolean_value(x[i])]
+    def at_most_soft(
+        self, members: Sequence[int], cap: int, name: str, weight: int, upper: int
+    ) -> None:
+        """Soft: at most ``cap`` of ``members`` (each one over costs ``weight``)."""
+        over = self.penalty(upper, name, weight)
+        self.model.add(self.total(members) - over <= cap)
+
+    def solve(self, scores: Sequence[int], seed: int) -> list[int]:
+        """Indices of the chosen candidates, in pool order; PoolTooSmall if the hard
+        constraints cannot be met."""
+        cp_model = self._cp_model
+        objective = sum(s * p for s, p in zip(scores, self.pick, strict=True))
+        for weight, variables in self.penalties.items():
+            objective = objective - weight * sum(variables)
+        self.model.maximize(objective)
+        solver = cp_model.CpSolver()
+        solver.parameters.num_workers = 1
+        solver.parameters.random_seed = seed % (2**31)
+        solver.parameters.max_deterministic_time = DETERMINISTIC_SECONDS
+        # CP-SAT would catch Ctrl-C itself and return its best selection so far: a pack
+        # that depends on when the key was pressed.  Left to Python, Ctrl-C stops mining
+        # after the solve, the pool is kept, and --resume makes the same pack again.
+        solver.parameters.catch_sigint_signal = False
+        status = solver.solve(self.model)
+        if status not in (cp_model.OPTIMAL, cp_model.FEASIBLE):
+            raise PoolTooSmall("pool: no selection satisfies the pack's hard constraints")
+        return [i for i, p in enumerate(self.pick) if solver.boolean_value(p)]

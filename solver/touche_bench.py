@@ -1,8 +1,10 @@
-"""Speed of the Touché sure-win prover on the fixed bench set data/bench/touche-sure.jsonl.
+"""Speed of the Touché sure-win prover on the fixed bench set data/bench/touche-sure.jsonl,
+and the cross-check of prover, verifier and brute force.
 
     .venv/bin/python -m fechtbuch.solver.touche_bench            # print the figures
     .venv/bin/python -m fechtbuch.solver.touche_bench --n 1 2 3  # only these N
     .venv/bin/python -m fechtbuch.solver.touche_bench --make F   # (re)make the set
+    .venv/bin/python -m fechtbuch.solver.touche_bench crosscheck # prover = verifier = definition
 
 For N = 1..4: the prover's ``wins(view, N)`` on every view of the set (a fresh
 search each), total nodes, total seconds, public states (nodes) per second, the
@@ -25,6 +27,7 @@ from fechtbuch.engines.touche_duell.deal import new_round
 from fechtbuch.engines.touche_duell.notation import Level, Ruleset, format_view, parse_view, view_of
 from fechtbuch.engines.touche_duell.public import SureWinProblem
 from fechtbuch.solver.andor_prover import ProofSearch
+from fechtbuch.solver.touche_crosscheck import main as crosscheck_main
 
 
 def _pick(*parts: object) -> int:
@@ -81,17 +84,20 @@ def run(texts: list[str], ns: tuple[int, ...] = (1, 2, 3, 4)) -> list[dict]:
     return rows
 
 
-def main(argv: list[str]) -> None:
+def main(argv: list[str]) -> int:
+    if argv[:1] == ["crosscheck"]:
+        return crosscheck_main(argv[1:])
     if argv[:1] == ["--make"]:
         lines = "".join(orjson.dumps({"view": t}).decode() + "\n" for t in make_set())
         with open(argv[1], "w") as out:
             out.write(lines)
-        return
+        return 0
     path = data_file("bench", "touche-sure.jsonl")
     texts = [orjson.loads(line)["view"] for line in path.read_text().splitlines() if line]
     ns = tuple(int(n) for n in argv[1:]) if argv[:1] == ["--n"] else (1, 2, 3, 4)
     run(texts, ns)
+    return 0
 
 
 if __name__ == "__main__":
-    main(sys.argv[1:])
+    sys.exit(main(sys.argv[1:]))

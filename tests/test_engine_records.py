@@ -289,3 +289,50 @@ def test_decided_start_and_second_start_header_are_rejected():
             "Start: ssmss/5/5/5/SSMSS g ausfall,volte bindung,stoss riposte\n"
             "Start: ssmss/5/5/5/SSMSS g ausfall,volte bindung,stoss riposte\n\n"
         )
+
+
+def test_match_log_resumes_a_killed_match_to_the_same_result(tmp_path):
+    """A match killed after two games (and half a line) continues from its log with
+    --resume: the same games as one uninterrupted run, only the rest played again."""
+    args = ["match", "mittel", "leicht", "--seed", "5", "--max-plies", "12", "-j", "1"]
+
+    def games(log):  # the logged games without their thinking times
+        rows = [json.loads(line) for line in log.read_bytes().splitlines()]
+        return [{k: v for k, v in row.items() if k != "seconds"} for row in rows]
+
+    whole, part = tmp_path / "whole.jsonl", tmp_path / "part.jsonl"
+    out = CliRunner().invoke(cli.main, [*args, "--games", "4", "--log", str(whole)])
+    assert out.exit_code == 0, out.output
+    assert "0 games read from" in out.output and "4 played in this run" in out.output
+    lines = whole.read_bytes().splitlines(keepends=True)
+    assert len(lines) == 5  # the header and one line per game
+    part.write_bytes(b"".join(lines[:3]) + lines[3][:20])  # killed while writing game 2
+    resumed = CliRunner().invoke(cli.main, [*args, "--games", "4", "--log", str(part), "--resume"])
+    assert resumed.exit_code == 0, resumed.output
+    assert "2 games read from" in resumed.output and "2 played in this run" in resumed.output
+    assert games(part) == games(whole)
+    assert resumed.output.splitlines()[:4] == out.output.splitlines()[:4]
+    before = part.read_bytes()
+    # a summary of the first games only plays nothing and leaves the log alone
+    first = CliRunner().invoke(cli.main, [*args, "--games", "3", "--log", str(part), "--resume"])
+    assert "mittel vs leicht: 3 games" in first.output and "0 played in this run" in first.output
+    assert part.read_bytes() == before
+
+
+@pytest.mark.parametrize(
+    ("extra", "message"),
+    [
+        (["--resume"], "give the --log"),
+        (["--log", "{log}"], "exists; continue it with --resume"),
+        (["--log", "{log}", "--resume", "--seed", "6"], "was made with other options"),
+        (["--log", "{other}", "--resume"], "is not a match log"),
+    ],
+)
+def test_match_log_refuses_what_it_cannot_continue(tmp_path, extra, message):
+    log, other = tmp_path / "m.jsonl", tmp_path / "other.jsonl"
+    args = ["match", "mittel", "leicht", "--games", "1", "--max-plies", "4", "-j", "1"]
+    assert CliRunner().invoke(cli.main, [*args, "--log", str(log)]).exit_code == 0
+    other.write_text('{"format": "something else"}\n')
+    extra = [e.format(log=log, other=other) for e in extra]
+    out = CliRunner().invoke(cli.main, [*args, *extra])
+    assert out.exit_code == 2 and message in out.output, out.output

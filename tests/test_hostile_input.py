@@ -332,14 +332,14 @@ def test_the_reader_refuses_specials_by_name(tmp_path):
 
 def _state(**changes) -> dict:
     params = {"ns": [2, 3], "count": 6, "cards": None, "seed": 7}
-    pool = {
-        "candidates": [],
-        "positions": {"random": 0, "greedy": 0, "engine": 0},
-        "found": {"random": 0, "greedy": 0, "engine": 0},
-        "games": 0,
-        "rejected": 0,
+    pool = {"candidates": [], "rounds": 16, "counts": {"positions:random": 40}}
+    state = {
+        "format": "fechtbuch-mine-state",
+        "rules": "battleklinge",
+        "params": params,
+        "next_round": 16,
+        "pool": pool,
     }
-    state = {"format": "fechtbuch-mine-state", "params": params, "next_game": 16, "pool": pool}
     for path, value in changes.items():
         node = state
         keys = path.split("__")
@@ -358,12 +358,13 @@ def _state(**changes) -> dict:
         _state(pool=KeyError),
         _state(pool=None),
         _state(pool__candidates=[{}]),
-        _state(pool__candidates=[{"n": 2}]),
-        _state(pool__positions={}),
-        _state(pool__games="3"),
-        _state(next_game=16.0),
-        _state(next_game=-1),
+        _state(pool__candidates=[{"round": 0, "puzzle": {"n": 2}}]),
+        _state(pool__counts={"positions:random": -1}),
+        _state(pool__rounds="3"),
+        _state(next_round=16.0),
+        _state(next_round=-1),
         _state(format="other"),
+        _state(rules="touche-duell"),
         [],
         "x",
     ],

@@ -5,18 +5,18 @@ from __future__ import annotations
 import copy
 import json
 
-import fechtbuch.puzzles.mine_commands as mine_commands
+import fechtbuch.puzzles.battleklinge.mining as mining
 import orjson
 import pytest
 from clirun import run
 from fechtbuch.engines.battleklinge.position import Position
 from fechtbuch.engines.paths import data_path
 from fechtbuch.engines.seeding import HashStream
+from fechtbuch.puzzles.battleklinge.mining import examine_game, mirror_class
 from fechtbuch.puzzles.battleklinge.rating import difficulty
+from fechtbuch.puzzles.battleklinge.selection import band, quality, select
 from fechtbuch.puzzles.battleklinge.tags import TAGGERS, PuzzleFacts, tags_for
-from fechtbuch.puzzles.mining import examine_game, mirror_class
 from fechtbuch.puzzles.pack import load_pack, verify_pack
-from fechtbuch.puzzles.selection import band, quality, select
 
 SHIPPED = data_path("packs", "fechtuebungen.json")
 
@@ -65,7 +65,7 @@ def test_interrupted_run_resumes_to_the_same_pack(tmp_path, monkeypatch):
     assert run("mine", "--count", 10, "--seed", 9, "-j", 1, "-o", reference).exit_code == 0
     target = tmp_path / "pack.json"
     calls = {"n": 0}
-    real = mine_commands.examine_game
+    real = mining.examine_game
 
     def flaky(task):
         calls["n"] += 1
@@ -73,12 +73,12 @@ def test_interrupted_run_resumes_to_the_same_pack(tmp_path, monkeypatch):
             raise KeyboardInterrupt
         return real(task)
 
-    monkeypatch.setattr(mine_commands, "examine_game", flaky)
+    monkeypatch.setattr(mining, "examine_game", flaky)
     first = run("mine", "--count", 10, "--seed", 9, "-j", 1, "-o", target)
     assert first.exit_code == 130 and not target.exists()
     partial = target.with_name("pack.json.partial")
-    assert json.loads(partial.read_bytes())["next_game"] == 16
-    monkeypatch.setattr(mine_commands, "examine_game", real)
+    assert json.loads(partial.read_bytes())["next_round"] == 16
+    monkeypatch.setattr(mining, "examine_game", real)
     wrong = run("mine", "--count", 11, "--seed", 9, "-j", 1, "-o", target, "--resume")
     assert wrong.exit_code == 2 and "other options" in wrong.output
     second = run("mine", "--count", 10, "--seed", 9, "-j", 1, "-o", target, "--resume")

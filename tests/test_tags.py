@@ -14,8 +14,8 @@ from functools import cache
 
 import pytest
 from fechtbuch.engines.battleklinge.position import Position
+from fechtbuch.puzzles.battleklinge.mining import examine_position
 from fechtbuch.puzzles.battleklinge.tags import TAGGERS, PuzzleFacts
-from fechtbuch.puzzles.mining import examine_position
 
 P1 = "1m3/1s3/1M3/4S/s3S g moulinet,traverse ausfall,passata sekond"  # #1
 P2 = "ss1ss/5/3m1/2SS1/S1M1S b ausfall,traverse terz,quint volte"  # #2

@@ -7,67 +7,54 @@ rounds: every view of the player to move.
 
 from __future__ import annotations
 
-import hashlib
 import json
 
 import pytest
 from click.testing import CliRunner
 from fechtbuch import cli
-from fechtbuch.engines.touche_duell import rules
 from fechtbuch.engines.touche_duell.bruteforce import BruteForce, concrete_positions
-from fechtbuch.engines.touche_duell.deal import new_round
 from fechtbuch.engines.touche_duell.notation import (
-    Level,
-    Ruleset,
-    View,
     format_view,
     parse_view,
     view_of,
 )
 from fechtbuch.engines.touche_duell.public import SureWinProblem
+from fechtbuch.solver import touche_bench, touche_crosscheck
 from fechtbuch.solver.andor_prover import ProofSearch
 from fechtbuch.solver.andor_verifier import ProofCheck
-
-
-def _pick(*parts: object) -> int:
-    return int.from_bytes(hashlib.sha256("/".join(map(str, parts)).encode()).digest()[:8], "little")
-
-
-def random_views(label: str, count: int, max_pile: int = 15) -> list[View]:
-    """``count`` distinct views of the player to move with at most ``max_pile`` cards
-    in the pile, from seeded random rounds (standard and fortgeschritten)."""
-    views: dict[View, None] = {}
-    game = 0
-    while len(views) < count:
-        level = Level.STANDARD if game % 2 else Level.FORTGESCHRITTEN
-        p = new_round(f"{label}/{game}", game % 2, Ruleset(level))
-        ply = 0
-        while not p.phase.over and len(views) < count:
-            if len(p.pile) <= max_pile:
-                views.setdefault(view_of(p, p.mover))
-            actions = rules.legal_actions(p)
-            p = rules.apply_legal(p, actions[_pick(label, game, ply) % len(actions)])
-            ply += 1
-        game += 1
-    return list(views)
-
+from fechtbuch.solver.touche_crosscheck import crosscheck, random_views
 
 BRUTE_VIEWS = random_views("brute", 250, max_pile=2) + random_views("brute3", 40, max_pile=3)
 
 
 def test_brute_force_prover_and_verifier_agree_on_small_views():
     """290 late-round views, N = 1 and 2 (and 3 for pile <= 2): never a sure win that
-    the brute force refutes, never a miss."""
-    decided = {True: 0, False: 0}
-    for view in BRUTE_VIEWS:
-        brute = BruteForce(view.viewer)
-        for n in (1, 2, 3) if view.pile_size <= 2 else (1, 2):
-            prover = ProofSearch(SureWinProblem(view.viewer)).wins(view, n)
-            check = ProofCheck(SureWinProblem(view.viewer)).wins(view, n)
-            truth = brute.wins(view, n)
-            assert prover == check == truth, (format_view(view), n, prover, check, truth)
-            decided[truth] += 1
-    assert decided[True] >= 100 and decided[False] >= 100
+    the brute force refutes, never a miss (the benchmark command's cross-check)."""
+    results = crosscheck([v for v in BRUTE_VIEWS if v.pile_size <= 2], (1, 2, 3))
+    results += crosscheck([v for v in BRUTE_VIEWS if v.pile_size > 2], (1, 2))
+    assert [d for r in results for d in r.disagreements] == []
+    assert sum(r.false_claims for r in results) == 0
+    wins = sum(r.sure_wins for r in results)
+    decisions = sum(r.decisions for r in results)
+    assert wins >= 100 and decisions - wins >= 100
+
+
+def test_the_crosscheck_command_prints_counts_and_fails_on_a_disagreement(monkeypatch, capsys):
+    assert touche_bench.main(["crosscheck", "--set", "tiny:12:2", "--n", "1", "2"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    rows = [json.loads(line) for line in lines]
+    assert [r.get("n") for r in rows[:2]] == [1, 2] and rows[2]["decisions"] == 24
+    assert rows[2]["disagreements"] == 0 and rows[2]["views"] == 12
+
+    def prover_always_claims(view, n, brute):
+        return True, True, brute.wins(view, n)
+
+    monkeypatch.setattr(touche_crosscheck, "decide", prover_always_claims)
+    assert touche_bench.main(["crosscheck", "--set", "tiny:12:2", "--n", "1"]) == 1
+    out = capsys.readouterr().out
+    summary = json.loads(out.splitlines()[-1])
+    assert summary["false_claims"] == summary["disagreements"] > 0
+    assert out.count("DISAGREE ") == summary["disagreements"]
 
 
 PROVER_VIEWS = random_views("prover", 1000, max_pile=15)

@@ -121,7 +121,18 @@ def analyse(game: str, as_json: bool) -> None:
 )
 @MOVETIME
 @click.option("--games-out", type=click.Path(dir_okay=False), help="Write every game as JSON.")
-@click.option("--force", is_flag=True, help="Overwrite --games-out.")
+@click.option(
+    "--log",
+    type=click.Path(dir_okay=False),
+    help="Append each finished game to this JSON-lines file as it ends (for long matches).",
+)
+@click.option(
+    "--resume",
+    is_flag=True,
+    help="Continue the match in --log: play only the games not yet logged "
+    "(with --games at most the logged number: summarize that many, play none).",
+)
+@click.option("--force", is_flag=True, help="Overwrite --games-out and --log.")
 @click.option("--json", "as_json", is_flag=True, help="Print the summary as JSON.")
 def match(
     a: str,
@@ -133,6 +144,8 @@ def match(
     nodes: int | None,
     movetime: float | None,
     games_out: str | None,
+    log: str | None,
+    resume: bool,
     force: bool,
     as_json: bool,
 ) -> None:
@@ -144,7 +157,14 @@ def match(
     twice with the schools swapped; games are aborted on threefold repetition
     or after --max-plies.  Without --movetime the results are the same for any -j.
 
-    Example: fechtbuch match meister meister-2026 --games 100 --nodes 20000 -j 2
+    A long match: --log keeps every finished game; after a kill, the same
+    command with --resume plays the rest.
+
+    \b
+    Examples:
+      fechtbuch match meister meister-2026 --games 100 --nodes 20000 -j 2
+      fechtbuch match meister stark --games 200 --log ms.jsonl         # later: --resume
+      fechtbuch match meister stark --games 57 --log ms.jsonl --resume # the first 57 only
     """
     from dataclasses import asdict
 
@@ -161,8 +181,35 @@ def match(
     if nodes is not None and movetime is not None:
         raise InputError("budget: give --nodes or --movetime, not both")
     a, b = strength_from_name(a).name, strength_from_name(b).name
+    done: list = []
+    progress = None
+    if resume and not log:
+        raise InputError("--resume: give the --log of the match to continue")
+    if log:
+        from pathlib import Path
+
+        from fechtbuch.engines.battleklinge.match import MatchLog
+
+        params = {"a": a, "b": b, "seed": seed, "max_plies": max_plies}
+        match_log = MatchLog(Path(log), params | {"nodes": nodes, "movetime": movetime})
+        if resume:
+            done = match_log.read()
+            if games > len(done):  # games to play: drop a torn last line first
+                match_log.truncate_to(done)
+        else:
+            match_log.start(force)
+        progress = match_log.append
     summary, results = run_match(
-        a, b, games, seed, resolve_jobs(jobs), max_plies, nodes=nodes, movetime=movetime
+        a,
+        b,
+        games,
+        seed,
+        resolve_jobs(jobs),
+        max_plies,
+        progress=progress,
+        nodes=nodes,
+        movetime=movetime,
+        done=done,
     )
     if games_out:
         atomic_write(games_out, dump_json([asdict(r) for r in results]), force=force)
@@ -170,6 +217,9 @@ def match(
         emit_json(summary.to_dict())
     else:
         click.echo(summary.to_text())
+        if log:
+            reused = min(len(done), games)
+            click.echo(f"  {reused} games read from {log}, {games - reused} played in this run")
 
 
 COMMANDS = (hint, analyse, match)

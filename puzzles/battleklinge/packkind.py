@@ -29,9 +29,9 @@ from fechtbuch.engines.battleklinge.position import Move, NotationError, Positio
 from fechtbuch.engines.battleklinge.svg import render_svg
 from fechtbuch.engines.battleklinge.textboard import draw_position
 from fechtbuch.puzzles.battleklinge.exactjudge import judge_move
+from fechtbuch.puzzles.battleklinge.mining import mirror_class, puzzle_id
 from fechtbuch.puzzles.battleklinge.rating import difficulty, features
 from fechtbuch.puzzles.battleklinge.tags import PuzzleFacts, tags_for
-from fechtbuch.puzzles.mining import mirror_class, puzzle_id
 from fechtbuch.puzzles.pack import FULL_DEFENCES, PACK_FORMAT, PACK_VERSION
 from fechtbuch.puzzles.pack import MAX_N as V1_MAX_N
 from fechtbuch.puzzles.packkind import PackKind, Puzzle

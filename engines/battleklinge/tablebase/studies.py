@@ -38,7 +38,7 @@ class Study:
 
 
 def _puzzle_id(position: str, n: int, key: str) -> str:
-    # the same content hash as puzzles.mining.puzzle_id (engines may not import puzzles)
+    # the content hash of puzzles.battleklinge.mining.puzzle_id (engines may not import puzzles)
     digest = hashlib.sha256(f"battleklinge/{position}/{n}/{key}".encode()).hexdigest()
     return "p-" + digest[:12]
 

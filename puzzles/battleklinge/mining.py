@@ -10,8 +10,9 @@ number of workers gives the same pool):
 4. independent confirmation with the minimax verifier (exact N, single key);
 5. tags and difficulty.
 
-The pool keeps the first candidate of each mirror class (the board
-reflected left-right with every card swapped for its mirror).
+The mining loop (:mod:`fechtbuch.puzzles.minekit`) keeps the first candidate of
+each mirror class (the board reflected left-right with every card swapped for its
+mirror); :mod:`fechtbuch.puzzles.battleklinge.minekind` plugs this module into it.
 """
 
 from __future__ import annotations
@@ -23,7 +24,7 @@ from fechtbuch.engines.battleklinge import fast
 from fechtbuch.engines.battleklinge.cards import COLOR_CHARS, card_id
 from fechtbuch.engines.battleklinge.position import Position
 from fechtbuch.puzzles.battleklinge.rating import difficulty, features
-from fechtbuch.puzzles.battleklinge.sources import SOURCES, play_game
+from fechtbuch.puzzles.battleklinge.sources import play_game
 from fechtbuch.puzzles.battleklinge.tags import PuzzleFacts, tags_for
 from fechtbuch.solver.api import Prover, SolverLimit
 from fechtbuch.solver.verify import verify_exercise
@@ -132,50 +133,3 @@ def examine_game(task: tuple[int, int, tuple[int, ...], tuple[int, ...] | None])
         record.update(game=index, ply=ply, source=source)
         result.candidates.append(record)
     return result
-
-
-@dataclass
-class Pool:
-    """Candidates gathered so far, one per mirror class, in game order."""
-
-    candidates: list[dict] = field(default_factory=list)
-    seen: set[str] = field(default_factory=set)
-    positions: dict[str, int] = field(default_factory=lambda: dict.fromkeys(SOURCES, 0))
-    found: dict[str, int] = field(default_factory=lambda: dict.fromkeys(SOURCES, 0))
-    games: int = 0
-    rejected: int = 0
-
-    def add(self, game: GameYield) -> None:
-        self.games += 1
-        self.positions[game.source] += game.positions
-        self.rejected += len(game.rejected)
-        for record in game.candidates:
-            self.found[game.source] += 1
-            if record["mirror_class"] in self.seen:
-                continue
-            self.seen.add(record["mirror_class"])
-            self.candidates.append(record)
-
-    def count(self, n: int) -> int:
-        return sum(1 for c in self.candidates if c["n"] == n)
-
-    def to_json(self) -> dict:
-        return {
-            "candidates": self.candidates,
-            "positions": self.positions,
-            "found": self.found,
-            "games": self.games,
-            "rejected": self.rejected,
-        }
-
-    @classmethod
-    def from_json(cls, data: dict) -> Pool:
-        pool = cls(
-            candidates=list(data["candidates"]),
-            positions=dict(data["positions"]),
-            found=dict(data["found"]),
-            games=int(data["games"]),
-            rejected=int(data["rejected"]),
-        )
-        pool.seen = {c["mirror_class"] for c in pool.candidates}
-        return pool

@@ -1,0 +1,431 @@
+"""The mining loop every game's ``mine`` command runs, written once.
+
+A game supplies a :class:`MiningKind`: how one seeded round yields candidate
+exercises (proved, verified, tagged and rated by the game's own functions), the
+duplicate class of a candidate, when the pool is full, how CP-SAT picks the pack
+from it (:mod:`fechtbuch.puzzles.selection` does the solving) and how the chosen
+candidates become a pack.  This module does the rest, the same way for every game:
+
+* rounds ``0, 1, 2, ...`` are examined in batches of ``kind.batch_rounds``, by a
+  pool of forked workers (``-j``) or in this process; a round is a pure function of
+  its task (seed and round number are SHA-256 derived by the game), and results are
+  added in round order, so any ``-j`` gives the same pool;
+* the pool keeps the first candidate of each duplicate class;
+* after each batch the resume state ``OUTPUT.partial`` is written atomically
+  (:mod:`fechtbuch.puzzles.mine_state`); Ctrl-C keeps it, ``--resume`` continues
+  with the same options and gives the same bytes as an uninterrupted run;
+* mining stops when the kind says the pool is full, or after ``--rounds`` rounds
+  (the last batch is cut there);
+* the pack is checked against its schema and written atomically (``--force`` to
+  overwrite); the summary is printed as text or, with ``--json``, as JSON.
+
+:func:`mine_options` is the one option factory of the three ``mine`` commands.
+"""
+
+from __future__ import annotations
+
+import ctypes
+import functools
+import multiprocessing
+import os
+import signal
+import time
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import click
+from fechtbuch.engines import interrupts
+from fechtbuch.engines.clikit import (
+    atomic_write,
+    emit_json,
+    ensure_writable,
+    int_range,
+    jobs_option,
+    resolve_jobs,
+)
+from fechtbuch.engines.errors import InputError
+from fechtbuch.puzzles.pack import pack_bytes, schema_problems
+from tqdm import tqdm
+
+EXIT_INTERRUPTED = 130
+
+
+@dataclass(frozen=True)
+class Candidate:
+    """One mined exercise (the game's record: pack fields and mining facts) and the
+    seeded round it came from."""
+
+    round: int
+    puzzle: dict
+
+    def to_json(self) -> dict:
+        return {"round": self.round, "puzzle": self.puzzle}
+
+    @classmethod
+    def from_json(cls, data: dict) -> Candidate:
+        return cls(data["round"], data["puzzle"])
+
+
+@dataclass
+class RoundYield:
+    """What one round gave: its candidates in the order found, and statistics
+    (counts under names the game chooses, summed over rounds by the pool)."""
+
+    round: int
+    candidates: list[dict] = field(default_factory=list)
+    counts: dict[str, int] = field(default_factory=dict)
+    notes: list = field(default_factory=list)
+    """Anything else the kind's :meth:`MiningKind.add` needs (the pyramids: the
+    examinations a worker did ahead of the sequential keep step)."""
+
+
+@dataclass
+class MinePool:
+    """Candidates so far, one per duplicate class (the first found wins), in round
+    order, with the summed statistics of every round examined."""
+
+    candidates: list[Candidate] = field(default_factory=list)
+    classes: set[str] = field(default_factory=set)
+    rounds: int = 0
+    counts: dict[str, int] = field(default_factory=dict)
+
+    def add(self, found: RoundYield, duplicate_class: Callable[[dict], str]) -> None:
+        self.rounds += 1
+        for name, count in found.counts.items():
+            self.counts[name] = self.counts.get(name, 0) + count
+        for puzzle in found.candidates:
+            cls = duplicate_class(puzzle)
+            if cls in self.classes:
+                continue
+            self.classes.add(cls)
+            self.candidates.append(Candidate(found.round, puzzle))
+
+    def count(self, n: int) -> int:
+        """Candidates with N = ``n``."""
+        return sum(1 for c in self.candidates if c.puzzle["n"] == n)
+
+    def rounds_with(self, n: int) -> int:
+        """Different rounds that gave a candidate with N = ``n``."""
+        return len({c.round for c in self.candidates if c.puzzle["n"] == n})
+
+    def to_json(self) -> dict:
+        return {
+            "candidates": [c.to_json() for c in self.candidates],
+            "rounds": self.rounds,
+            "counts": self.counts,
+        }
+
+    @classmethod
+    def from_json(cls, data: dict, duplicate_class: Callable[[dict], str]) -> MinePool:
+        pool = cls(
+            candidates=[Candidate.from_json(c) for c in data["candidates"]],
+            rounds=int(data["rounds"]),
+            counts=dict(data["counts"]),
+        )
+        pool.classes = {duplicate_class(c.puzzle) for c in pool.candidates}
+        return pool
+
+
+class MiningKind:
+    """What a game supplies to the mining loop.  Subclass it in
+    ``puzzles/<game>/`` and override every method that raises here."""
+
+    rules: str = ""
+    """The game (the pack's ``rules``); the resume state names it."""
+    command: str = ""
+    """The command line that mines, e.g. ``fechtbuch touche mine``."""
+    batch_rounds: int = 8
+    """Rounds per batch: the pool is saved and the stop is decided after each."""
+    candidate_schema: dict = {"type": "object", "required": ["n"]}
+    """JSON schema of one pool candidate in the resume state (``$defs`` of the
+    version-1 pack schema are available as ``#/$defs/...``)."""
+
+    def ns(self, params: dict) -> tuple[int, ...]:
+        """The exercise lengths the run mines."""
+        return tuple(params["ns"])
+
+    def task(self, params: dict, round_number: int, pool: MinePool) -> tuple:
+        """The picklable work unit of one round (``pool``: as it was before the batch)."""
+        raise NotImplementedError
+
+    def examine_round(self, task: tuple) -> RoundYield:
+        """Play and examine one round (runs in a worker: deterministic, no clock)."""
+        raise NotImplementedError
+
+    def duplicate_class(self, puzzle: dict) -> str:
+        """Equal for candidates that are the same exercise up to the game's symmetry."""
+        raise NotImplementedError
+
+    def add(self, pool: MinePool, found: RoundYield, params: dict) -> None:
+        """Add one round's yield to the pool (called in round order)."""
+        pool.add(found, self.duplicate_class)
+
+    def pool_full(self, pool: MinePool, params: dict) -> bool:
+        """Enough candidates to choose the pack from: mining stops."""
+        raise NotImplementedError
+
+    def select(self, pool: MinePool, params: dict) -> list[Candidate]:
+        """The pack's candidates (CP-SAT with what the game balances); an
+        InputError when the pool cannot give a pack."""
+        raise NotImplementedError
+
+    def build_pack(self, chosen: list[Candidate], params: dict, command: str) -> dict:
+        """The pack of the chosen candidates."""
+        raise NotImplementedError
+
+    def command_text(self, params: dict, output: Path, max_rounds: int) -> str:
+        """The command recorded in the pack (the same bytes come out of it again)."""
+        raise NotImplementedError
+
+    def warm_up(self) -> None:
+        """Compile or load compiled code once before workers fork (changes no output)."""
+
+    def progress(self, pool: MinePool, params: dict) -> dict:
+        """The progress bar's figures."""
+        return {f"n{n}": pool.count(n) for n in self.ns(params)}
+
+    def summary(self, pool: MinePool, pack: dict, params: dict) -> dict:
+        """The game's fields of the summary (added to the generic ones)."""
+        return {}
+
+    def report(self, summary: dict, jobs: int) -> list[str]:
+        """The game's lines of the text summary (after "Wrote ...")."""
+        return []
+
+
+_ACTIVE: dict[str, object] = {"kind": None, "parent": 0}
+PR_SET_PDEATHSIG = 1
+
+
+def _init_worker(parent: int) -> None:
+    """Workers leave Ctrl-C to the main process, which saves the pool and stops them,
+    and die with their parent: the kernel sends SIGKILL when it exits (Linux
+    PR_SET_PDEATHSIG), and a worker whose parent is already gone leaves at once."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    try:
+        libc = ctypes.CDLL(None, use_errno=True)
+        libc.prctl(PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
+    except (OSError, AttributeError):  # not Linux: the parent-pid checks remain
+        pass
+    if os.getppid() != parent:  # the parent died before prctl took effect
+        os._exit(1)
+    _ACTIVE["parent"] = parent
+
+
+def _examine_in_worker(task: tuple) -> RoundYield:
+    """Worker entry point (forked: the kind is inherited); stops if the parent is
+    gone (the check for systems without PR_SET_PDEATHSIG)."""
+    if _ACTIVE["parent"] and os.getppid() != _ACTIVE["parent"]:
+        os._exit(1)
+    return _ACTIVE["kind"].examine_round(task)
+
+
+def _interrupted_note(partial: Path, claimed: bool, pool: MinePool, first: int, done: int) -> str:
+    """What Ctrl-C left behind, said truthfully: the state file only when it exists
+    and holds rounds (a run interrupted before its first batch removes its own)."""
+    if done == first and claimed:
+        partial.unlink(missing_ok=True)
+        return "interrupted before the first batch of rounds was done; nothing kept"
+    if not partial.exists():
+        return f"interrupted; {partial} is gone, so nothing is kept"
+    return (
+        f"interrupted: {len(pool.candidates)} candidates from {done} rounds "
+        f"({done - first} in this run) kept in {partial}; continue with --resume"
+    )
+
+
+@dataclass(frozen=True)
+class MineRun:
+    """The shared options of one ``mine`` invocation."""
+
+    output: Path
+    seed: int
+    max_rounds: int
+    jobs: int | None
+    resume: bool
+    force: bool
+    as_json: bool
+    progress: bool = True
+    """Show the progress bar (on a terminal)."""
+
+
+def run_mine(kind: MiningKind, params: dict, run: MineRun) -> int:
+    """Mine, select and write the pack; the exit code (130 after Ctrl-C)."""
+    from fechtbuch.puzzles import mine_state
+
+    ensure_writable(run.output, force=run.force)
+    jobs = resolve_jobs(run.jobs)
+    partial = mine_state.state_path(run.output)
+    pool, next_round = MinePool(), 0
+    if run.resume:
+        pool, next_round = mine_state.load_state(kind, partial, params)
+    first_round = next_round
+    started = time.perf_counter()
+    workers = None
+    claimed = False
+    bar = tqdm(
+        desc="mining",
+        unit=" rounds",
+        initial=next_round,
+        disable=None if run.progress else True,
+        leave=False,
+    )
+    try:
+        if not run.resume:  # before any work: a second run of the same output refuses
+            claimed = mine_state.claim(kind, partial, params, run.force)
+        kind.warm_up()
+        _ACTIVE["kind"] = kind
+        if jobs > 1:
+            context = multiprocessing.get_context("fork")
+            workers = context.Pool(jobs, initializer=_init_worker, initargs=(os.getpid(),))
+        while not kind.pool_full(pool, params) and next_round < run.max_rounds:
+            batch = range(next_round, min(next_round + kind.batch_rounds, run.max_rounds))
+            tasks = [kind.task(params, r, pool) for r in batch]
+            results: Iterable[RoundYield] = (
+                workers.imap(_examine_in_worker, tasks)
+                if workers
+                else map(kind.examine_round, tasks)
+            )
+            for found in results:
+                kind.add(pool, found, params)
+                bar.update(1)
+                bar.set_postfix(kind.progress(pool, params) | {"kept": len(pool.candidates)})
+            next_round = batch.stop
+            atomic_write(partial, mine_state.state_bytes(kind, params, next_round, pool), True)
+        bar.close()
+        mined = time.perf_counter() - started
+        chosen = kind.select(pool, params)
+    except KeyboardInterrupt:
+        interrupts.acknowledge()
+        if workers:
+            workers.terminate()
+            workers.join()
+            workers = None
+        bar.close()
+        note = _interrupted_note(partial, claimed, pool, first_round, next_round)
+        click.echo(note, err=True)
+        return EXIT_INTERRUPTED
+    except BaseException:
+        if claimed and next_round == 0:
+            partial.unlink(missing_ok=True)
+        raise
+    finally:
+        if workers:
+            workers.close()
+            workers.join()
+        bar.close()
+    command = kind.command_text(params, run.output, run.max_rounds)
+    pack = kind.build_pack(chosen, params, command)
+    problems = schema_problems(pack)
+    if problems:  # only a hand-edited resume state can get here; never write a bad pack
+        raise InputError(f"pack: the mined pack fails its schema: {problems[0]}")
+    atomic_write(run.output, pack_bytes(pack), force=run.force)
+    partial.unlink(missing_ok=True)
+    ns = kind.ns(params)
+    summary = {
+        "output": str(run.output),
+        "puzzles": len(pack["puzzles"]),
+        "by_n": {str(n): sum(1 for p in pack["puzzles"] if p["n"] == n) for n in ns},
+        "rounds": pool.rounds,
+        "pool": {str(n): pool.count(n) for n in ns},
+        **kind.summary(pool, pack, params),
+        "seconds_mining": round(mined, 2),
+        "seconds": round(time.perf_counter() - started, 2),
+        "command": command,
+    }
+    if run.as_json:
+        emit_json(summary)
+        return 0
+    click.echo(
+        f"Wrote {run.output}: {summary['puzzles']} exercises "
+        + ", ".join(f"{v} with N={k}" for k, v in summary["by_n"].items())
+        + "."
+    )
+    for line in kind.report(summary, jobs):
+        click.echo(line)
+    return 0
+
+
+def mine_options(
+    *, output: str, rounds: int, seed_what: str, round_what: str, rounds_alias: str | None = None
+):
+    """The options every ``mine`` command shares, with one name, default style and
+    help for each idea: -o/--output, --seed, --rounds (``rounds_alias``: an older
+    name kept working), -j/--jobs, --resume, --force, --json.  The command receives
+    them as one :class:`MineRun` argument ``run``; its own options come first in
+    ``--help``."""
+
+    def decorate(command):
+        rounds_names = ["--rounds"] + ([rounds_alias] if rounds_alias else [])
+        options = [
+            click.option(
+                "-o",
+                "--output",
+                type=click.Path(dir_okay=False, path_type=Path),
+                default=Path(output),
+                show_default=True,
+                help="The pack file to write (atomically; never over a file without --force).",
+            ),
+            click.option(
+                "--seed",
+                type=int_range(0),
+                default=1,
+                show_default=True,
+                help=f"Seed of {seed_what} (SHA-256 derived; the same seed, the same bytes).",
+            ),
+            click.option(
+                *rounds_names,
+                "max_rounds",
+                type=int_range(1),
+                default=rounds,
+                show_default=True,
+                help=f"Stop mining after this many seeded rounds even if the pool is not "
+                f"full (a round: {round_what}).",
+            ),
+            jobs_option,
+            click.option(
+                "--resume", is_flag=True, help="Continue an interrupted run from OUTPUT.partial."
+            ),
+            click.option(
+                "--force", is_flag=True, help="Overwrite OUTPUT (and start OUTPUT.partial over)."
+            ),
+            click.option("--json", "as_json", is_flag=True, help="Print the summary as JSON."),
+        ]
+
+        @functools.wraps(command)  # keeps the game's own options (``__click_params__``)
+        def wrapped(output, seed, max_rounds, jobs, resume, force, as_json, **game_options):
+            run = MineRun(output, seed, max_rounds, jobs, resume, force, as_json)
+            return command(run=run, **game_options)
+
+        own = len(getattr(wrapped, "__click_params__", []))
+        for option in reversed(options):
+            wrapped = option(wrapped)
+        params = wrapped.__click_params__  # click lists them in reverse: the game's first
+        wrapped.__click_params__ = params[own:] + params[:own]
+        return wrapped
+
+    return decorate
+
+
+def lengths_option(low: int, high: int, unit: str):
+    """``--n`` (repeatable): the exercise lengths to mine, all of ``low..high`` by default."""
+    default = " ".join(f"--n {n}" for n in range(low, high + 1))
+    return click.option(
+        "--n",
+        "ns",
+        type=int_range(low, high),
+        multiple=True,
+        help=f"Exercise length in own {unit}; repeat for several (default: {default}).",
+    )
+
+
+def count_option(default: int, maximum: int):
+    """``--count``: exercises per N in the pack."""
+    return click.option(
+        "--count",
+        type=int_range(1, maximum),
+        default=default,
+        show_default=True,
+        help="Exercises per N in the pack.",
+    )

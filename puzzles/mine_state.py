@@ -34,7 +34,7 @@ def state_schema(kind: MiningKind) -> dict:
             "format": {"const": STATE_FORMAT},
             "rules": {"const": kind.rules},
             "params": {"type": "object"},
-            "next_round": {"type": "integer", "minimum": 0, "multipleOf": kind.batch_rounds},
+            "next_round": {"type": "integer", "minimum": 0},
             "pool": {
                 "type": "object",
                 "required": ["candidates", "rounds", "counts"],

@@ -14,7 +14,8 @@ candidates become a pack.  This module does the rest, the same way for every gam
 * after each batch the resume state ``OUTPUT.partial`` is written atomically
   (:mod:`fechtbuch.puzzles.mine_state`); Ctrl-C keeps it, ``--resume`` continues
   with the same options and gives the same bytes as an uninterrupted run;
-* mining stops when the kind says the pool is full, or after ``--rounds`` rounds;
+* mining stops when the kind says the pool is full, or after ``--rounds`` rounds
+  (the last batch is cut there);
 * the pack is checked against its schema and written atomically (``--force`` to
   overwrite); the summary is printed as text or, with ``--json``, as JSON.
 
@@ -74,6 +75,9 @@ class RoundYield:
     round: int
     candidates: list[dict] = field(default_factory=list)
     counts: dict[str, int] = field(default_factory=dict)
+    notes: list = field(default_factory=list)
+    """Anything else the kind's :meth:`MiningKind.add` needs (the pyramids: the
+    examinations a worker did ahead of the sequential keep step)."""
 
 
 @dataclass
@@ -141,8 +145,8 @@ class MiningKind:
         """The exercise lengths the run mines."""
         return tuple(params["ns"])
 
-    def task(self, params: dict, round_number: int) -> tuple:
-        """The picklable work unit of one round."""
+    def task(self, params: dict, round_number: int, pool: MinePool) -> tuple:
+        """The picklable work unit of one round (``pool``: as it was before the batch)."""
         raise NotImplementedError
 
     def examine_round(self, task: tuple) -> RoundYield:
@@ -152,6 +156,10 @@ class MiningKind:
     def duplicate_class(self, puzzle: dict) -> str:
         """Equal for candidates that are the same exercise up to the game's symmetry."""
         raise NotImplementedError
+
+    def add(self, pool: MinePool, found: RoundYield, params: dict) -> None:
+        """Add one round's yield to the pool (called in round order)."""
+        pool.add(found, self.duplicate_class)
 
     def pool_full(self, pool: MinePool, params: dict) -> bool:
         """Enough candidates to choose the pack from: mining stops."""
@@ -238,6 +246,8 @@ class MineRun:
     resume: bool
     force: bool
     as_json: bool
+    progress: bool = True
+    """Show the progress bar (on a terminal)."""
 
 
 def run_mine(kind: MiningKind, params: dict, run: MineRun) -> int:
@@ -254,7 +264,13 @@ def run_mine(kind: MiningKind, params: dict, run: MineRun) -> int:
     started = time.perf_counter()
     workers = None
     claimed = False
-    bar = tqdm(desc="mining", unit=" rounds", initial=next_round, disable=None, leave=False)
+    bar = tqdm(
+        desc="mining",
+        unit=" rounds",
+        initial=next_round,
+        disable=None if run.progress else True,
+        leave=False,
+    )
     try:
         if not run.resume:  # before any work: a second run of the same output refuses
             claimed = mine_state.claim(kind, partial, params, run.force)
@@ -264,18 +280,18 @@ def run_mine(kind: MiningKind, params: dict, run: MineRun) -> int:
             context = multiprocessing.get_context("fork")
             workers = context.Pool(jobs, initializer=_init_worker, initargs=(os.getpid(),))
         while not kind.pool_full(pool, params) and next_round < run.max_rounds:
-            batch = range(next_round, next_round + kind.batch_rounds)
-            tasks = [kind.task(params, r) for r in batch]
+            batch = range(next_round, min(next_round + kind.batch_rounds, run.max_rounds))
+            tasks = [kind.task(params, r, pool) for r in batch]
             results: Iterable[RoundYield] = (
                 workers.imap(_examine_in_worker, tasks)
                 if workers
                 else map(kind.examine_round, tasks)
             )
             for found in results:
-                pool.add(found, kind.duplicate_class)
+                kind.add(pool, found, params)
                 bar.update(1)
                 bar.set_postfix(kind.progress(pool, params) | {"kept": len(pool.candidates)})
-            next_round += kind.batch_rounds
+            next_round = batch.stop
             atomic_write(partial, mine_state.state_bytes(kind, params, next_round, pool), True)
         bar.close()
         mined = time.perf_counter() - started
@@ -331,12 +347,17 @@ def run_mine(kind: MiningKind, params: dict, run: MineRun) -> int:
     return 0
 
 
-def mine_options(*, output: str, rounds: int, rounds_min: int, seed_what: str):
+def mine_options(
+    *, output: str, rounds: int, seed_what: str, round_what: str, rounds_alias: str | None = None
+):
     """The options every ``mine`` command shares, with one name, default style and
-    help for each idea: -o/--output, --seed, --rounds, -j/--jobs, --resume, --force,
-    --json.  The command receives them as one :class:`MineRun` argument ``run``."""
+    help for each idea: -o/--output, --seed, --rounds (``rounds_alias``: an older
+    name kept working), -j/--jobs, --resume, --force, --json.  The command receives
+    them as one :class:`MineRun` argument ``run``; its own options come first in
+    ``--help``."""
 
     def decorate(command):
+        rounds_names = ["--rounds"] + ([rounds_alias] if rounds_alias else [])
         options = [
             click.option(
                 "-o",
@@ -354,13 +375,13 @@ def mine_options(*, output: str, rounds: int, rounds_min: int, seed_what: str):
                 help=f"Seed of {seed_what} (SHA-256 derived; the same seed, the same bytes).",
             ),
             click.option(
-                "--rounds",
+                *rounds_names,
                 "max_rounds",
-                type=int_range(rounds_min),
+                type=int_range(1),
                 default=rounds,
                 show_default=True,
-                help="Stop mining after this many seeded rounds even if the pool is not "
-                "full (a round: one self-play game and its positions).",
+                help=f"Stop mining after this many seeded rounds even if the pool is not "
+                f"full (a round: {round_what}).",
             ),
             jobs_option,
             click.option(
@@ -385,3 +406,26 @@ def mine_options(*, output: str, rounds: int, rounds_min: int, seed_what: str):
         return wrapped
 
     return decorate
+
+
+def lengths_option(low: int, high: int, unit: str):
+    """``--n`` (repeatable): the exercise lengths to mine, all of ``low..high`` by default."""
+    default = " ".join(f"--n {n}" for n in range(low, high + 1))
+    return click.option(
+        "--n",
+        "ns",
+        type=int_range(low, high),
+        multiple=True,
+        help=f"Exercise length in own {unit}; repeat for several (default: {default}).",
+    )
+
+
+def count_option(default: int, maximum: int):
+    """``--count``: exercises per N in the pack."""
+    return click.option(
+        "--count",
+        type=int_range(1, maximum),
+        default=default,
+        show_default=True,
+        help="Exercises per N in the pack.",
+    )

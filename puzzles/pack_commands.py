@@ -6,6 +6,7 @@ from pathlib import Path
 
 import click
 from fechtbuch.engines.clikit import emit_json
+from fechtbuch.engines.playoptions import attach, plain_option, puzzle_option
 from fechtbuch.puzzles.pack import (
     PackOrder,
     PackTerms,
@@ -154,16 +155,9 @@ def pack_show(pack_file: Path, puzzle_ref: str | None) -> None:
 
 @pack.command("play")
 @click.argument("pack_file", metavar="PACK", type=PACK_FILE)
-@click.option(
-    "--puzzle",
-    "--id",
-    "puzzle_ref",
-    default="1",
-    show_default=True,
-    metavar="ID|NUMBER",
-    help="Which puzzle: its id, or its number in the list.",
-)
-def pack_play(pack_file: Path, puzzle_ref: str) -> None:
+@attach(puzzle_option("PACK"))
+@plain_option()
+def pack_play(pack_file: Path, puzzle_ref: str, plain: bool) -> None:
     """Play one puzzle of PACK (any game) in the terminal, on its solution tree.
 
     You play the side that wins; the defence answers with its longest
@@ -179,6 +173,7 @@ def pack_play(pack_file: Path, puzzle_ref: str) -> None:
     from fechtbuch.puzzles.treeplay import play_pack_puzzle
 
     data = load_pack(pack_file)
-    result = play_pack_puzzle(data, puzzle_ref, sys.stdin, click.echo)
+    colour = not plain and sys.stdout.isatty()
+    result = play_pack_puzzle(data, puzzle_ref, sys.stdin, click.echo, colour=colour)
     if result.quit:
         click.echo("Stopped.")

@@ -23,6 +23,21 @@ from fechtbuch.engines.battleklinge.terminal.session import (
 )
 from fechtbuch.engines.clikit import INT, ensure_writable, float_range
 from fechtbuch.engines.errors import InputError
+from fechtbuch.engines.playoptions import (
+    attach,
+    force_option,
+    given,
+    hotseat_option,
+    movetime_option,
+    no_warnings_option,
+    option_flag,
+    pack_option,
+    puzzle_option,
+    save_option,
+    seat_option,
+    seed_option,
+    strength_option,
+)
 from fechtbuch.puzzles.pack import FULL_DEFENCES, PackTerms, SolutionMode, find_puzzle
 from fechtbuch.puzzles.pack_commands import PACK_FILE
 from fechtbuch.puzzles.viewer import check_pack
@@ -51,33 +66,19 @@ def _hinter(seed: int):
     return hint
 
 
-def _pick_puzzle(
-    pack: dict, ref: str | None, take_next: bool, record: PlayerRecord
-) -> tuple[int, dict]:
+def _pick_puzzle(pack: dict, ref: str, take_next: bool, record: PlayerRecord) -> tuple[int, dict]:
     puzzles = pack["puzzles"]
     if take_next:
         for number, p in enumerate(puzzles, 1):
             if p["id"] not in record.exercises:
                 return number, p
         raise InputError("next: every exercise of this pack is solved already")
-    return find_puzzle(pack, ref or "1")
+    return find_puzzle(pack, ref)
 
 
 @click.command("play")
-@click.option(
-    "--strength",
-    type=click.Choice(STRENGTH_NAMES),
-    default="mittel",
-    show_default=True,
-    help="The computer's strength.",
-)
-@click.option(
-    "--school",
-    type=click.Choice(["g", "b"]),
-    default="g",
-    show_default=True,
-    help="Your school against the computer: g Gold (bottom), b Blau.",
-)
+@strength_option(STRENGTH_NAMES)
+@seat_option(click.Choice(["g", "b"]), "g", "g Gold (bottom), b Blau", aliases=("--school",))
 @click.option(
     "--cards",
     "cards_text",
@@ -94,13 +95,8 @@ def _pick_puzzle(
     default=None,
     help="Start from this position instead of a deal (computer or two players).",
 )
-@click.option(
-    "--pack",
-    "pack_file",
-    type=PACK_FILE,
-    help="Play the exercises of this pack: a file or a shipped pack's name (fechtuebungen).",
-)
-@click.option("--puzzle", "puzzle_ref", metavar="ID|NUMBER", help="Which exercise (default 1).")
+@attach(pack_option(PACK_FILE, "fechtuebungen, meisterstudien"))
+@attach(puzzle_option())
 @click.option("--next", "take_next", is_flag=True, help="The first exercise not yet solved.")
 @click.option(
     "--daily",
@@ -111,7 +107,7 @@ def _pick_puzzle(
     metavar="[DATE]",
     help="The daily duel (today, UTC, or YYYY-MM-DD).",
 )
-@click.option("--two-players", is_flag=True, help="Two people at one keyboard.")
+@hotseat_option(aliases=("--two-players",))
 @click.option("--rotate", is_flag=True, help="Two players: turn the board after every move.")
 @click.option(
     "--clock",
@@ -121,25 +117,14 @@ def _pick_puzzle(
     help="Two players: a chess clock with MINUTES per player.",
 )
 @click.option("--flip", is_flag=True, help="Draw the board from the other side.")
-@click.option("--no-warnings", is_flag=True, help="Hide the threat warnings.")
-@click.option("--seed", type=INT, default=None, help="Seed for the deal and the computer.")
-@click.option(
-    "--movetime",
-    type=float_range(0.01, 600),
-    default=None,
-    metavar="SECONDS",
-    help="The computer thinks this long per move instead of its strength's node budget.",
-)
-@click.option(
-    "--save",
-    "save_file",
-    type=click.Path(dir_okay=False, path_type=Path),
-    help="Write the game record here when the game ends.",
-)
-@click.option("--force", is_flag=True, help="Overwrite an existing --save file.")
+@no_warnings_option()
+@seed_option(INT)
+@movetime_option()
+@save_option()
+@force_option()
 def play_command(
     strength,
-    school,
+    seat,
     cards_text,
     draft,
     start_text,
@@ -147,7 +132,7 @@ def play_command(
     puzzle_ref,
     take_next,
     daily_date,
-    two_players,
+    hotseat,
     rotate,
     clock,
     flip,
@@ -160,11 +145,11 @@ def play_command(
     """Play Battleklinge in the terminal.
 
     \b
-    Against the computer:  fechtbuch play --strength stark --school b --cards angriff
+    Against the computer:  fechtbuch play --strength stark --seat b --cards angriff
     Card draft:            fechtbuch play --draft
-    Exercises:             fechtbuch play --pack data/packs/fechtuebungen.json --next
+    Exercises:             fechtbuch play --pack fechtuebungen --next
     Daily duel:            fechtbuch play --daily
-    Two players:           fechtbuch play --two-players --rotate --clock 10
+    Two players:           fechtbuch play --hotseat --rotate --clock 10
 
     At the prompt type a move ('c1c3', 'c1c3 ausfall', 'ausfall:c1c3',
     'pass ausfall') or a command: hint, undo, flip, card ID, warnings on|off,
@@ -172,16 +157,16 @@ def play_command(
     Your record per strength, solved exercises and the daily streak are kept
     in $XDG_DATA_HOME/fechtbuch/record.json.
     """
-    modes = [bool(pack_file), daily_date is not None, two_players]
+    modes = [bool(pack_file), daily_date is not None, hotseat]
     if sum(modes) > 1:
-        raise InputError("mode: choose one of --pack, --daily, --two-players")
+        raise InputError("mode: choose one of --pack, --daily, --hotseat")
     if start_text is not None and (pack_file or daily_date is not None or draft):
-        raise InputError("--position: only against the computer or with --two-players")
+        raise InputError("--position: only against the computer or with --hotseat")
     if start_text is not None and start_text.winner() is not None:
         raise InputError(f"position: the game is already decided in {start_text.to_text()!r}")
-    if (rotate or clock) and not two_players:
-        raise InputError("--rotate/--clock: only with --two-players")
-    _reject_unused_options(click.get_current_context(), pack_file, daily_date, two_players)
+    if (rotate or clock) and not hotseat:
+        raise InputError("--rotate/--clock: only with --hotseat")
+    _reject_unused_options(click.get_current_context(), pack_file, daily_date, hotseat)
     if save_file:
         ensure_writable(save_file, force=force)
     seed = seed if seed is not None else int.from_bytes(os.urandom(4), "big")
@@ -257,7 +242,7 @@ def play_command(
         _maybe_save(session, save_file, force)
         return 0
 
-    if two_players:
+    if hotseat:
         start = start_text or _deal(cards_text, rng)
         session = Session(start, {}, inp, _writer, rotate=rotate, clock_minutes=clock, **common)
         session.run()
@@ -267,7 +252,7 @@ def play_command(
     if daily_date is not None:
         return _play_daily(daily_date, inp, record, seed, save_file, force, common)
 
-    me = COLOR_CHARS.index(school)
+    me = COLOR_CHARS.index(seat)
     if start_text is not None:
         start = start_text
     else:
@@ -276,7 +261,7 @@ def play_command(
         except DraftQuit:
             click.echo("Draft left; no game.")
             return 0
-    click.echo(f"You play {COLOR_NAMES[me]} against the computer ({strength}).")
+    click.echo(f"You play {COLOR_NAMES[me]} against the computer ({strength}), seed {seed}.")
     session = Session(
         start,
         {1 - me: _computer(strength, seed, movetime)},
@@ -371,30 +356,30 @@ def utc_today() -> dt.date:
 
 
 MODE_OPTIONS = {
-    "computer": {"strength", "school", "cards_text", "draft", "start_text", "movetime"},
+    "computer": {"strength", "seat", "cards_text", "draft", "start_text", "movetime"},
     "pack": {"puzzle_ref", "take_next"},
-    "two_players": {"cards_text", "start_text", "rotate", "clock"},
+    "hotseat": {"cards_text", "start_text", "rotate", "clock"},
 }
 
 
-def _reject_unused_options(ctx: click.Context, pack_file, daily_date, two_players) -> None:
+def _reject_unused_options(ctx: click.Context, pack_file, daily_date, hotseat) -> None:
     """Options that the chosen mode would ignore are errors, not silent no-ops."""
     mode = (
         "pack"
         if pack_file
         else "daily"
         if daily_date is not None
-        else ("two_players" if two_players else "computer")
+        else ("hotseat" if hotseat else "computer")
     )
     allowed = MODE_OPTIONS.get(mode, set())
     specific = set().union(*MODE_OPTIONS.values())
     for name in sorted(specific - allowed):
-        if ctx.get_parameter_source(name) == click.core.ParameterSource.COMMANDLINE:
-            flag = next(p.opts[0] for p in ctx.command.params if p.name == name)
+        if given(ctx, name):
+            flag = option_flag(ctx, name)
             label = {
                 "pack": "--pack",
                 "daily": "--daily",
-                "two_players": "--two-players",
+                "hotseat": "--hotseat",
                 "computer": "a game against the computer",
             }[mode]
             raise InputError(f"{flag}: not used with {label}")

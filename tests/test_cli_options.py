@@ -80,3 +80,86 @@ def test_daily_export_writes_a_default_file(tmp_path, monkeypatch):
     assert (tmp_path / "daily-2027-01-01-1.json").is_file()
     again = run("daily", "export", "--from", "2027-01-01", "--days", "1")
     assert again.exit_code == 2  # never overwritten without --force
+
+
+# ---- the play commands: one name per idea (engines/playoptions.py) ------------------
+
+PLAY_COMMANDS = ("play", "touche play", "pyramiden play", "pack play")
+
+SYNONYMS = {
+    "--strength": {"--strength", "--level-of-play", "--engine", "--computer", "--opponent"},
+    "--seat": {"--seat", "--school", "--fencer", "--colour", "--color", "--side", "--player"},
+    "--seed": {"--seed"},
+    "--hotseat": {"--hotseat", "--two-players", "--people", "--humans"},
+    "--save": {"--save", "--record", "--output", "-o", "--write"},
+    "--plain": {"--plain", "--no-colour", "--no-color", "--no-colours", "--mono"},
+    "--puzzle": {"--puzzle", "--id", "--exercise", "--only"},
+    "--pack": {"--pack", "--pack-file"},
+    "--movetime": {"--movetime", "--time", "--think"},
+    "--no-warnings": {"--no-warnings", "--no-threats", "--quiet"},
+    "--force": {"--force"},
+}
+"""Every spelling of an idea that a play command might come up with: only the first
+(the :class:`~fechtbuch.engines.playoptions.PlayIdea` name) may be visible."""
+
+
+def _visible_names(option: click.Option) -> set[str]:
+    from fechtbuch.engines.playoptions import PlayOption
+
+    hidden = set(option.aliases) if isinstance(option, PlayOption) else set()
+    return {o for o in option.opts + option.secondary_opts if o not in hidden}
+
+
+def test_play_commands_name_every_shared_idea_the_same_way():
+    """Two play commands that call one idea by different names fail here: every visible
+    spelling in SYNONYMS must be the idea's one name, and made by the one factory."""
+    from fechtbuch.engines.playoptions import PlayIdea, PlayOption
+
+    canonical = {idea.value for idea in PlayIdea}
+    assert canonical == set(SYNONYMS)
+    used: dict[str, dict[str, str]] = {}
+    for name in PLAY_COMMANDS:
+        for option in COMMANDS[name].params:
+            if not isinstance(option, click.Option) or option.name == "help":
+                continue
+            for idea, spellings in SYNONYMS.items():
+                visible = _visible_names(option) & spellings
+                if not visible:
+                    continue
+                assert visible == {idea}, f"fechtbuch {name}: {sorted(visible)} is {idea} here"
+                assert isinstance(option, PlayOption) and option.idea.value == idea, (
+                    f"fechtbuch {name}: {idea} is not made by engines/playoptions.py"
+                )
+                used.setdefault(idea, {})[name] = " / ".join(
+                    f"{getattr(option, key)}" for key in ("help", "default")
+                )
+    # the same idea reads the same in every game: one default everywhere
+    for idea in ("--strength", "--seed", "--hotseat", "--save", "--force", "--plain", "--puzzle"):
+        defaults = {
+            p.default
+            for n in PLAY_COMMANDS
+            for p in COMMANDS[n].params
+            if isinstance(p, PlayOption) and p.idea.value == idea
+        }
+        assert len(defaults) == 1, (idea, defaults)
+    # the ideas every game's play has
+    for idea in ("--strength", "--seat", "--seed", "--hotseat", "--save", "--pack", "--puzzle"):
+        assert set(used[idea]) >= {"play", "touche play", "pyramiden play"}, (idea, used[idea])
+
+
+@pytest.mark.parametrize(
+    "args, old",
+    [
+        (["play", "--school", "x"], "--seat"),
+        (["touche", "play", "--fencer", "C"], "--seat"),
+        (["touche", "play", "--two-players", "--strength", "stark"], "--strength"),
+        (["pyramiden", "play", "--record", "x.txt", "--pack", "pyramiden-uebungen"], "--save"),
+        (["pack", "show", "fechtuebungen", "--id", "0"], "puzzle"),
+    ],
+)
+def test_old_option_names_still_parse(args, old):
+    """Renamed options keep their old names as hidden aliases (README history, scripts)."""
+    result = run(*args)
+    assert result.exit_code == 2 and old in result.output + result.stderr, result.output
+    assert "--school" not in run("play", "--help").output
+    assert "--record" not in run("pyramiden", "play", "--help").output

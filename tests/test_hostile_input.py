@@ -363,7 +363,6 @@ def _state(**changes) -> dict:
         _state(pool__rounds="3"),
         _state(next_round=16.0),
         _state(next_round=-1),
-        _state(next_round=5),
         _state(format="other"),
         _state(rules="touche-duell"),
         [],

@@ -454,7 +454,8 @@ def test_a_game_finishing_meanwhile_is_not_overwritten(private_record, monkeypat
         (["--next"], "--next"),
         (["--two-players", "--strength", "stark"], "--strength"),
         (["--pack", str(PACK), "--draft"], "--draft"),
-        (["--daily", "--school", "b"], "--school"),
+        (["--daily", "--school", "b"], "--seat"),  # the old name is a hidden alias
+        (["--daily", "--seat", "b"], "--seat"),
     ],
 )
 def test_options_the_mode_ignores_are_errors(args, flag):

@@ -14,15 +14,16 @@ from fechtbuch.engines.touche_duell import rules
 from fechtbuch.engines.touche_duell.deal import new_round
 from fechtbuch.engines.touche_duell.notation import Level, Ruleset, format_view, parse_view, view_of
 from fechtbuch.engines.touche_duell.public import root_problem
+from fechtbuch.puzzles.mine_state import state_bytes
+from fechtbuch.puzzles.minekit import MinePool
 from fechtbuch.puzzles.touche.exercises import (
     duplicate_class,
     examine,
-    examine_game,
     mirrored,
     non_trivial,
     verify_puzzle,
 )
-from fechtbuch.puzzles.touche.mine_command import BATCH_ROUNDS, Pool, state_bytes
+from fechtbuch.puzzles.touche.minekind import BATCH_ROUNDS, KIND
 from fechtbuch.puzzles.touche.selection import Candidate, PoolTooSmall, select
 from fechtbuch.solver.andor_prover import ProofSearch
 
@@ -123,7 +124,7 @@ def _candidate(i: int, n: int, game: int, tags: list[str], level: str = "standar
         "tags": tags,
         "difficulty": 1.0 + i % 9,
     }
-    return Candidate(puzzle, game)
+    return Candidate(game, puzzle)
 
 
 def test_selection_takes_the_count_per_n_one_per_round_and_spreads_tags():
@@ -132,7 +133,7 @@ def test_selection_takes_the_count_per_n_one_per_round_and_spreads_tags():
     chosen = select(pool, {1: 6, 2: 4})
     assert sorted(c.puzzle["n"] for c in chosen) == [1] * 6 + [2] * 4
     for n in (1, 2):
-        rounds = [c.game for c in chosen if c.puzzle["n"] == n]
+        rounds = [c.round for c in chosen if c.puzzle["n"] == n]
         assert len(rounds) == len(set(rounds))
     # the rarer motif and level are taken although their difficulty is lower
     assert any("blockiert" in c.puzzle["tags"] for c in chosen)
@@ -166,11 +167,11 @@ def test_mine_is_byte_identical_for_any_jobs_and_resumes(tmp_path):
     puzzle = pack["puzzles"][0]
     assert verify_puzzle({k: v for k, v in puzzle.items() if k != "round"}, 3) == []
 
-    pool = Pool()
+    pool = MinePool()
     for game in range(BATCH_ROUNDS):
-        pool.add(examine_game((3, game, 1500)))
+        pool.add(KIND.examine_round((3, game, 1500)), KIND.duplicate_class)
     params = {"ns": [1], "count": 1, "seed": 3, "max_nodes": 1500}
-    (tmp_path / "split.json.partial").write_bytes(state_bytes(params, BATCH_ROUNDS, pool))
+    (tmp_path / "split.json.partial").write_bytes(state_bytes(KIND, params, BATCH_ROUNDS, pool))
     again = runner.invoke(cli.main, [*MINE, "-o", str(split)])
     assert again.exit_code == 2 and "--resume" in again.output
     other = runner.invoke(cli.main, [*MINE, "--count", "2", "--resume", "-o", str(split)])

@@ -149,3 +149,38 @@ def test_pruned_tree_holds_every_reply_of_the_first_two_adversary_moves():
     extra = copy.deepcopy(puzzle)
     extra["solution"]["pass"] = "win:" + pattern.value
     assert any("not keys ['pass']" in p for p in KIND.verify_pruned(extra, 3))
+
+
+def test_mine_command_is_the_sequential_mine_for_any_jobs_and_resumes(tmp_path):
+    """The command (generic loop, workers examining ahead from the pool before the
+    batch) gives the pack of the sequential ``mine`` with -j 1 and -j 2; a run stopped
+    after its first batch (its state file as the loop writes it) and continued with
+    --resume gives the same bytes.  ``--per-n 1`` makes the pool change the questions
+    within a batch."""
+    from fechtbuch.puzzles.mine_state import state_bytes
+    from fechtbuch.puzzles.minekit import MinePool
+    from fechtbuch.puzzles.pyramiden.mine_command import build_pack
+    from fechtbuch.puzzles.pyramiden.minekind import BATCH_ROUNDS
+    from fechtbuch.puzzles.pyramiden.minekind import KIND as MINING
+
+    options = ["--seed", "2", "--candidates", "120", "--max", "1", "--per-n", "1"]
+    made = {}
+    for jobs in ("1", "2"):
+        out = tmp_path / f"j{jobs}.json"
+        result = run("pyramiden", "mine", "-o", out, *options, "-j", jobs, "--json")
+        assert result.exit_code == 0, result.output
+        made[jobs] = out.read_bytes().replace(out.name.encode(), b"X")
+    assert made["1"] == made["2"]
+    pack = json.loads(made["1"])
+    expected = build_pack(mine("2", 120, 1, 30_000, 1), 2, 1, pack["command"])
+    assert pack == json.loads(json.dumps(expected)) and pack["puzzles"]
+
+    params = {"seed": 2, "max_n": 1, "max_nodes": 30_000, "per_n": 1}
+    pool = MinePool()
+    for number in range(BATCH_ROUNDS):
+        MINING.add(pool, MINING.examine_round(MINING.task(params, number, pool)), params)
+    split = tmp_path / "split.json"
+    (tmp_path / "split.json.partial").write_bytes(state_bytes(MINING, params, BATCH_ROUNDS, pool))
+    resumed = run("pyramiden", "mine", "-o", split, *options, "--resume")
+    assert resumed.exit_code == 0, resumed.output
+    assert split.read_bytes().replace(b"split.json", b"X") == made["1"]

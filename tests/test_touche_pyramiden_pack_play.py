@@ -54,7 +54,9 @@ def test_play_refuses_a_losing_action_and_shows_a_key(pack_file):
 def test_play_quits_at_end_of_input_and_rejects_other_games_options(pack_file):
     assert _play(pack_file).exit_code == 1
     lone = CliRunner().invoke(cli.main, ["pyramiden", "play", "--puzzle", "2"])
-    assert lone.exit_code == 2 and "--puzzle needs --pack" in lone.output
+    assert lone.exit_code == 2 and "--puzzle: only with --pack" in lone.output
+    seat = _play(pack_file, extra=("--seat", "1"))
+    assert seat.exit_code == 2 and "--seat: not used with --pack" in seat.output
 
 
 def test_pack_verify_and_html_take_a_pyramid_pack(pack_file, tmp_path):

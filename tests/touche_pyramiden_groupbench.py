@@ -3,7 +3,7 @@
     python tests/touche_pyramiden_groupbench.py COUNT LIMIT
 
 The views: every exercise of the shipped pack (data/packs/pyramiden-uebungen.json),
-then the views with no unseen joker among ``mining_views("groupbench", COUNT)`` (the
+then the views with no unseen joker among ``candidate_views("groupbench", COUNT, lifted=True)`` (the
 states of seeded play and their lifted variants: the views the miner examines for
 N = 3).  For each, ``distance(view, 3)`` and the keys come twice: from the prover
 with grouped keys (the root has budget 3, ``with_budget``) and from the independent
@@ -22,7 +22,7 @@ from fechtbuch.engines.paths import data_path
 from fechtbuch.engines.touche_pyramiden import notation
 from fechtbuch.engines.touche_pyramiden.board import JOKER
 from fechtbuch.engines.touche_pyramiden.touche_in_n import TouchInN, node_of_view, with_budget
-from fechtbuch.puzzles.pyramiden.exercises import mining_views
+from fechtbuch.puzzles.pyramiden.exercises import candidate_views
 from fechtbuch.solver.andor import ProofLimit, distance, keys
 from fechtbuch.solver.andor_prover import ProofSearch
 from fechtbuch.solver.andor_verifier import ProofCheck
@@ -55,7 +55,7 @@ def compare(view: str, limit: int) -> tuple[bool | None, float, float, int | Non
 def views(count: int) -> list[str]:
     pack = read_json_file(data_path("packs", "pyramiden-uebungen.json"), "pack")
     out = [p["position"] for p in pack["puzzles"]]
-    for view in mining_views("groupbench", count):
+    for view in candidate_views("groupbench", count, lifted=True):
         node, _ = node_of_view(notation.parse_view(view))
         if not node.unseen[JOKER]:
             out.append(view)

@@ -7,11 +7,22 @@ from __future__ import annotations
 
 import os
 import sys
-from pathlib import Path
 
 import click
 from fechtbuch.engines.clikit import emit_json, ensure_writable, jobs_option, resolve_jobs
 from fechtbuch.engines.errors import InputError
+from fechtbuch.engines.playoptions import (
+    force_option,
+    given,
+    hotseat_option,
+    no_warnings_option,
+    option_flag,
+    plain_option,
+    save_option,
+    seat_option,
+    seed_option,
+    strength_option,
+)
 from fechtbuch.engines.touche_duell import rules
 from fechtbuch.engines.touche_duell.board import draw
 from fechtbuch.engines.touche_duell.deal import lot, new_round, round_seed
@@ -137,60 +148,45 @@ def new_command(seed: str, level: str, short: bool, as_json: bool) -> None:
 
 
 @touche_group.command("play")
-@click.option(
-    "--strength",
-    type=click.Choice(STRENGTHS),
-    default="mittel",
-    show_default=True,
-    help="The computer's strength.",
-)
-@click.option(
-    "--fencer",
-    type=click.Choice(["A", "B"]),
-    default="A",
-    show_default=True,
-    help="Your fencer against the computer (A starts on square 1).",
-)
-@click.option("--two-players", is_flag=True, help="Two people at one keyboard.")
+@strength_option(STRENGTHS)
+@seat_option(click.Choice(["A", "B"]), "A", "A (starts on square 1) or B", aliases=("--fencer",))
+@hotseat_option(aliases=("--two-players",))
 @_level_option
 @_short_option
-@click.option("--seed", default=None, help="Seed of the game (default: random, printed).")
-@click.option("--no-warnings", is_flag=True, help="Hide the danger warnings.")
-@click.option(
-    "--save",
-    "save_file",
-    type=click.Path(dir_okay=False, path_type=Path),
-    help="Write the game record here when the game ends.",
-)
-@click.option("--force", is_flag=True, help="Overwrite an existing --save file.")
-def play_command(strength, fencer, two_players, level, short, seed, no_warnings, save_file, force):
+@seed_option(what="the game: the lot and every shuffle")
+@no_warnings_option()
+@plain_option()
+@save_option()
+@force_option()
+def play_command(strength, seat, hotseat, level, short, seed, no_warnings, plain, save_file, force):
     """Play the Touché duel in the terminal, against the computer or two at one keyboard.
 
     \b
-    Against the computer:  fechtbuch touche play --strength stark --fencer B
-    Two players:           fechtbuch touche play --two-players --level fortgeschritten
+    Against the computer:  fechtbuch touche play --strength stark --seat B
+    Two players:           fechtbuch touche play --hotseat --level fortgeschritten
     Replayable:            fechtbuch touche play --seed 7 --save duel.txt
 
     At the prompt type an action (m+3, m-2, a3x2, l4a2x1, p, r3, -) or a command:
-    legal, hint, undo, resign, save FILE, help, quit.
+    legal, hint, undo, resign, save FILE, help, quit.  (The board has no colours;
+    --plain matters for the exercises of --pack.)
     """
     from fechtbuch.engines.touche_duell.session import Session
 
     ctx = click.get_current_context()
-    if two_players:
-        for name in ("strength", "fencer"):
-            if ctx.get_parameter_source(name) == click.core.ParameterSource.COMMANDLINE:
-                raise InputError(f"--{name}: not used with --two-players")
+    if hotseat:
+        for name in ("strength", "seat"):
+            if given(ctx, name):
+                raise InputError(f"{option_flag(ctx, name)}: not used with --hotseat")
     if save_file:
         ensure_writable(save_file, force=force)
     if seed is None:
         seed = str(int.from_bytes(os.urandom(4), "big"))
     rules_ = Ruleset(Level(level), short)
-    human = PLAYER_CHARS.index(fencer)
-    computer = {} if two_players else {1 - human: Player(strength, seed)}
+    human = PLAYER_CHARS.index(seat)
+    computer = {} if hotseat else {1 - human: Player(strength, seed)}
     names = (
         (("A", "person"), ("B", "person"))
-        if two_players
+        if hotseat
         else (
             (PLAYER_CHARS[human], "person"),
             (PLAYER_CHARS[1 - human], strength),

@@ -5,11 +5,21 @@ cli.py registers :data:`pyramiden_group`; everything game-specific stays here.
 
 from __future__ import annotations
 
+import os
 import time
 
 import click
 from fechtbuch.engines.clikit import emit_json, ensure_writable
 from fechtbuch.engines.errors import InputError
+from fechtbuch.engines.playoptions import (
+    force_option,
+    hotseat_option,
+    plain_option,
+    save_option,
+    seat_option,
+    seed_option,
+    strength_option,
+)
 from fechtbuch.engines.touche_pyramiden import notation, rules
 from fechtbuch.engines.touche_pyramiden.board import field_name
 from fechtbuch.engines.touche_pyramiden.patterns import Pattern, mask_fields
@@ -34,7 +44,7 @@ def pyramiden_group() -> None:
 
     \b
     Examples:
-      fechtbuch pyramiden play --players 2                 # you against 'stark'
+      fechtbuch pyramiden play --players 2                 # you against 'mittel'
       fechtbuch pyramiden play --players 4 --teams 2 --hotseat --plain
       fechtbuch pyramiden new --players 3 --seed abend
       fechtbuch pyramiden show "$(fechtbuch pyramiden new --players 2 --seed x)"
@@ -48,7 +58,7 @@ def pyramiden_group() -> None:
     """
 
 
-def _game_options(func):
+def _rule_options(func, with_seed: bool = True):
     options = [
         click.option(
             "--players",
@@ -78,16 +88,28 @@ def _game_options(func):
             show_default=True,
             help="The pattern of every round, or 'wahl': the chooser picks one per round.",
         ),
-        click.option(
-            "--seed",
-            default="fechtbuch",
-            show_default=True,
-            help="Seed of the dealer draw and every shuffle (letters, digits, ._-).",
-        ),
     ]
+    if with_seed:
+        options.append(
+            click.option(
+                "--seed",
+                default="fechtbuch",
+                show_default=True,
+                help="Seed of the dealer draw and every shuffle (letters, digits, ._-).",
+            )
+        )
     for option in reversed(options):
         func = option(func)
     return func
+
+
+def _game_options_without_seed(func):
+    return _rule_options(func, with_seed=False)
+
+
+def _game_options(func):
+    """Players, teams, rounds, pattern and ``--seed`` (default ``fechtbuch``)."""
+    return _rule_options(func)
 
 
 @pyramiden_group.command("new")
@@ -284,37 +306,16 @@ def _numbered(actions) -> str:
 
 
 @pyramiden_group.command("play")
-@_game_options
-@click.option(
-    "--seat",
-    type=click.IntRange(0, 5),
-    default=0,
-    show_default=True,
-    help="Your seat (seats are numbered clockwise from 0).",
-)
-@click.option(
-    "--strength",
-    type=click.Choice(STRENGTHS),
-    default="stark",
-    show_default=True,
-    help="Strength of the computer seats.",
-)
-@click.option(
-    "--hotseat",
-    is_flag=True,
-    help="Every seat is a person at this keyboard; hands are hidden between turns.",
-)
-@click.option("--plain", is_flag=True, help="No colours.")
-@click.option(
-    "--record",
-    "record_path",
-    type=click.Path(dir_okay=False),
-    default=None,
-    help="Write the game record to this file at the end.",
-)
-@click.option("--force", is_flag=True, help="Overwrite an existing --record file.")
+@_game_options_without_seed
+@seed_option(what="the dealer draw, every shuffle and the computer (letters, digits, ._-)")
+@seat_option(click.IntRange(0, 5), 0, "0-5, numbered clockwise")
+@strength_option(STRENGTHS, "the computer seats")
+@hotseat_option()
+@plain_option()
+@save_option(aliases=("--record",))
+@force_option()
 def play_command(
-    players, teams, rounds, pattern, seed, seat, strength, hotseat, plain, record_path, force
+    players, teams, rounds, pattern, seed, seat, strength, hotseat, plain, save_file, force
 ) -> None:
     """Play in the terminal: you take one seat and the computer the others.
 
@@ -325,16 +326,18 @@ def play_command(
 
     \b
     Examples:
-      fechtbuch pyramiden play --players 3 --strength mittel
+      fechtbuch pyramiden play --players 3 --strength stark
       fechtbuch pyramiden play --players 4 --teams 2 --pattern kors --rounds 4
-      fechtbuch pyramiden play --players 2 --hotseat --record abend.txt
+      fechtbuch pyramiden play --players 2 --hotseat --save abend.txt
     """
+    if seed is None:
+        seed = str(int.from_bytes(os.urandom(4), "big"))
     check_seed(seed)
     config = _config(players, teams, int(rounds), pattern)
     if seat >= players:
         raise InputError(f"seat: expected 0-{players - 1}, got {seat}")
-    if record_path:
-        ensure_writable(record_path, force)
+    if save_file:
+        ensure_writable(save_file, force)
     humans = set(range(players)) if hotseat else {seat}
     table = _Table(rules.new_game(config, seed), humans, strength, plain, hotseat, seed)
     cfg = table.state.config
@@ -361,10 +364,10 @@ def play_command(
             + ", ".join(f"Team {t + 1}: {s}" for t, s in enumerate(scores))
             + f". Sieger: Team {' und '.join(winners)}."
         )
-    if record_path:
+    if save_file:
         names = tuple((f"Seat-{s}", "mensch" if s in humans else strength) for s in range(players))
-        GameRecord(config, seed, tuple(table.actions), headers=names).write(record_path, force)
-        click.echo(f"Partie gespeichert: {record_path}")
+        GameRecord(config, seed, tuple(table.actions), headers=names).write(str(save_file), force)
+        click.echo(f"Partie gespeichert: {save_file}")
 
 
 @pyramiden_group.command("match")

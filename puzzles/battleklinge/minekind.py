@@ -52,7 +52,7 @@ class BattleklingeMining(MiningKind):
     batch_rounds = 16
     candidate_schema = _CANDIDATE_SCHEMA
 
-    def task(self, params: dict, round_number: int) -> tuple:
+    def task(self, params: dict, round_number: int, pool: MinePool) -> tuple:
         cards = None if params["cards"] is None else parse_card_list(params["cards"])
         return (params["seed"], round_number, tuple(params["ns"]), cards)
 

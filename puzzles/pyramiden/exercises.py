@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import hashlib
 from collections.abc import Callable, Iterator
-from dataclasses import asdict, dataclass, replace
+from dataclasses import asdict, dataclass, field, replace
 from itertools import combinations
 
 from fechtbuch.engines.touche_pyramiden import notation
@@ -151,22 +151,37 @@ def threat_states(count: int, label: str) -> Iterator[State]:
     return played_states(2, count, HashStream(f"threats/{label}"), lambda g: f"{label}-{g}", policy)
 
 
-def candidate_views(seed: str, count: int) -> Iterator[str]:
-    """Two-player PLAY views of the seat to move from seeded games (random play, then
-    threat-building play, alternately), each followed by its variant with every unseen
-    joker swapped into the discard pile (after it: an exercise found in the state itself
-    is the one kept)."""
+def candidate_rounds(seed: str, count: int, lifted: bool = False) -> Iterator[list[str]]:
+    """The candidate views of each of ``count`` pairs of states (one of random play,
+    one of threat-building play, the same index in each): two-player PLAY views of the
+    seat to move, each followed by its variant with every unseen joker swapped into
+    the discard pile (after it: an exercise found in the state itself is the one
+    kept), and with ``lifted`` each view by its :func:`lifted_views` (the seeds of
+    N = 3: views of play alone gave one Touché in 3 in 5,600).  Pair ``i`` does not
+    depend on ``count``."""
     sources = (
         random_states(2, count, f"pyramiden-mine-{seed}"),
         threat_states(count, f"pyramiden-mine-{seed}"),
     )
     for pair in zip(*sources, strict=False):
+        views = []
         for state in pair:
             if state.phase is Phase.PLAY and state.pattern is not None:
-                yield notation.format_view(notation.view_of(state, state.to_move))
+                found = [notation.format_view(notation.view_of(state, state.to_move))]
                 variant = jokers_seen(state)
                 if variant is not None:
-                    yield notation.format_view(notation.view_of(variant, variant.to_move))
+                    found.append(notation.format_view(notation.view_of(variant, variant.to_move)))
+                for view in found:
+                    views.append(view)
+                    if lifted:
+                        views.extend(lifted_views(view))
+        yield views
+
+
+def candidate_views(seed: str, count: int, lifted: bool = False) -> Iterator[str]:
+    """The views of :func:`candidate_rounds`, one after the other."""
+    for views in candidate_rounds(seed, count, lifted):
+        yield from views
 
 
 LIFTS = (1, 2)
@@ -225,15 +240,6 @@ def _lift(view: notation.View, team: int, fields: tuple[int, ...], spare: list[i
         own[team] &= ~(1 << f)
     earlier = replace(view, hand=tuple(sorted(hand)), discard=tuple(discard), own=tuple(own))
     return notation.format_view(earlier)
-
-
-def mining_views(seed: str, count: int, lifted: bool = True) -> Iterator[str]:
-    """:func:`candidate_views`, each followed by its :func:`lifted_views` when
-    ``lifted`` (the seeds of N = 3: views of play alone gave one Touché in 3 in 5,600)."""
-    for view in candidate_views(seed, count):
-        yield view
-        if lifted:
-            yield from lifted_views(view)
 
 
 @dataclass(frozen=True)
@@ -336,6 +342,79 @@ def earlier_views(position: str) -> Iterator[str]:
         yield notation.format_view(earlier)
 
 
+@dataclass
+class Kept:
+    """What mining has kept so far: exercises by their board-and-hand class (in the
+    order kept), the keys seen (one idea is kept once) and the count per N."""
+
+    found: dict[str, Exercise] = field(default_factory=dict)
+    ideas: set[str] = field(default_factory=set)
+    counts: dict[int, int] = field(default_factory=dict)
+
+    def full(self, max_n: int, per_n: int | None) -> bool:
+        """Every N up to ``max_n`` has ``per_n`` (never with no ``per_n``)."""
+        return per_n is not None and all(
+            self.counts.get(n, 0) >= per_n for n in range(1, max_n + 1)
+        )
+
+
+Examine = Callable[[str, int, int, int], "Exercise | None"]
+""":func:`examine` or a stand-in with the same answers (a cache of a worker's work)."""
+
+
+def dedup_of(node: TouchNode) -> str:
+    """The class an exercise is kept once per: P's and the others' fields, the crowned
+    ones and P's hand."""
+    return f"{node.mine}/{node.theirs}/{node.crowned}/{node.hand}"
+
+
+def take_view(
+    view: str,
+    kept: Kept,
+    max_n: int,
+    max_nodes: int,
+    per_n: int | None = None,
+    progress: Callable[[str], None] | None = None,
+    examine_view: Examine = examine,
+) -> None:
+    """Examine one candidate view and keep what it gives (see :func:`mine`)."""
+
+    def wanted_for(node: TouchNode) -> list[int]:
+        wanted = [n for n in range(1, max_n + 1) if per_n is None or kept.counts.get(n, 0) < per_n]
+        return [n for n in wanted if n == 1] if node.unseen[JOKER] else wanted
+
+    def keep(exercise: Exercise, dedup: str) -> None:
+        if exercise.key in kept.ideas:
+            return  # the same idea a few moves earlier or later, or at another N
+        kept.ideas.add(exercise.key)
+        kept.counts[exercise.n] = kept.counts.get(exercise.n, 0) + 1
+        kept.found[dedup] = exercise
+        if progress:
+            progress(f"N={exercise.n} key={exercise.key} tags={','.join(exercise.tags)}")
+
+    node, _ = node_of_view(notation.parse_view(view))
+    dedup = dedup_of(node)
+    wanted = wanted_for(node)
+    if dedup in kept.found or not wanted:
+        return
+    low = min(wanted)
+    if max(wanted) >= 3:
+        low = min(low, 2)  # a Touché in 2 seeds the earlier views
+    exercise = examine_view(view, max(wanted), max_nodes, low)
+    if exercise is None:
+        return
+    if exercise.n == 2 and 3 in wanted:
+        for earlier in earlier_views(exercise.position):
+            before, _ = node_of_view(notation.parse_view(earlier))
+            if dedup_of(before) in kept.found or 3 not in wanted_for(before):
+                continue
+            deeper = examine_view(earlier, 3, max_nodes, 3)
+            if deeper is not None:
+                keep(deeper, dedup_of(before))
+    if exercise.n in wanted_for(node):
+        keep(exercise, dedup)
+
+
 def mine(
     seed: str,
     candidates: int,
@@ -355,56 +434,20 @@ def mine(
     every N up to ``max_n`` but one has its ``per_n``, only that N is examined.  With
     ``max_n`` 3, every Touché in 2 found (kept or not) also has its
     :func:`earlier_views` examined for N = 3 right after it, and every view is
-    followed by its :func:`lifted_views` (:func:`mining_views`; only with ``max_n``
-    3, they are built for N = 3): states of play alone
-    gave one Touché in 3 in 5,600 views."""
-    found: dict[str, Exercise] = {}
-    ideas: set[str] = set()
-    counts: dict[int, int] = {}
+    followed by its :func:`lifted_views` (only with ``max_n`` 3: they are built for
+    N = 3): states of play alone gave one Touché in 3 in 5,600 views.
 
-    def wanted_for(node: TouchNode) -> list[int]:
-        wanted = [n for n in range(1, max_n + 1) if per_n is None or counts.get(n, 0) < per_n]
-        return [n for n in wanted if n == 1] if node.unseen[JOKER] else wanted
-
-    def keep(exercise: Exercise, dedup: str) -> None:
-        if exercise.key in ideas:
-            return  # the same idea a few moves earlier or later, or at another N
-        ideas.add(exercise.key)
-        counts[exercise.n] = counts.get(exercise.n, 0) + 1
-        found[dedup] = exercise
-        if progress:
-            progress(f"N={exercise.n} key={exercise.key} tags={','.join(exercise.tags)}")
-
-    def dedup_of(node: TouchNode) -> str:
-        return f"{node.mine}/{node.theirs}/{node.crowned}/{node.hand}"
-
-    for number, view in enumerate(mining_views(seed, candidates, max_n >= 3), 1):
+    ``fechtbuch pyramiden mine`` runs the same steps (:func:`take_view`) in the
+    generic mining loop, a round per candidate state pair
+    (:mod:`fechtbuch.puzzles.pyramiden.minekind`)."""
+    kept = Kept()
+    for number, view in enumerate(candidate_views(seed, candidates, max_n >= 3), 1):
         if progress and number % 100 == 0:
             progress(
                 f"{number} views examined: "
-                + ", ".join(f"N={n}: {counts.get(n, 0)}" for n in range(1, max_n + 1))
+                + ", ".join(f"N={n}: {kept.counts.get(n, 0)}" for n in range(1, max_n + 1))
             )
-        if per_n is not None and all(counts.get(n, 0) >= per_n for n in range(1, max_n + 1)):
+        if kept.full(max_n, per_n):
             break
-        node, _ = node_of_view(notation.parse_view(view))
-        dedup = dedup_of(node)
-        wanted = wanted_for(node)
-        if dedup in found or not wanted:
-            continue
-        low = min(wanted)
-        if max(wanted) >= 3:
-            low = min(low, 2)  # a Touché in 2 seeds the earlier views
-        exercise = examine(view, max(wanted), max_nodes, low)
-        if exercise is None:
-            continue
-        if exercise.n == 2 and 3 in wanted:
-            for earlier in earlier_views(exercise.position):
-                before, _ = node_of_view(notation.parse_view(earlier))
-                if dedup_of(before) in found or 3 not in wanted_for(before):
-                    continue
-                deeper = examine(earlier, 3, max_nodes, 3)
-                if deeper is not None:
-                    keep(deeper, dedup_of(before))
-        if exercise.n in wanted_for(node):
-            keep(exercise, dedup)
-    return sorted(found.values(), key=lambda e: (e.n, e.difficulty, e.id))
+        take_view(view, kept, max_n, max_nodes, per_n, progress)
+    return sorted(kept.found.values(), key=lambda e: (e.n, e.difficulty, e.id))

@@ -1,56 +1,27 @@
-"""``fechtbuch pyramiden mine``: a version-2 pack of Touché-in-N exercises (written atomically)."""
+"""``fechtbuch pyramiden mine``: a version-2 pack of Touché-in-N exercises, resumable
+and parallel: the generic loop (:mod:`fechtbuch.puzzles.minekit`) with the pyramid
+game's mining kind (:mod:`fechtbuch.puzzles.pyramiden.minekind`)."""
 
 from __future__ import annotations
 
-import shlex
-from collections import Counter
+import dataclasses
 
 import click
-from fechtbuch.engines import __version__
-from fechtbuch.engines.clikit import atomic_write, dump_json, int_range
-from fechtbuch.puzzles.pyramiden.exercises import Exercise, mine
+from fechtbuch.engines.clikit import int_range
+from fechtbuch.puzzles.minekit import MineRun, mine_options, run_mine
+from fechtbuch.puzzles.pyramiden.minekind import DEFAULT_ROUNDS, KIND, build_pack
 
-PACK_FORMAT = "fechtbuch-pack"
-PACK_VERSION = 2
-RULES = "touche-pyramiden"
-
-
-def build_pack(exercises: list[Exercise], seed: int, max_n: int, command: str) -> dict:
-    """The version-2 pack (docs/puzzles.md, "Pack format"): puzzles by N, difficulty, id."""
-    puzzles = sorted(
-        (e.to_json() for e in exercises), key=lambda p: (p["n"], p["difficulty"], p["id"])
-    )
-    return {
-        "format": PACK_FORMAT,
-        "version": PACK_VERSION,
-        "rules": RULES,
-        "generator": {"name": "fechtbuch", "version": __version__},
-        "seed": seed,
-        "command": command,
-        "max_n": max_n,
-        "order": "n,difficulty,id",
-        "solution": "pruned",
-        "puzzles": puzzles,
-    }
+__all__ = ["build_pack", "mine_command"]
 
 
 @click.command("mine")
-@click.option(
-    "-o", "--output", required=True, type=click.Path(dir_okay=False), help="Pack file (JSON)."
-)
-@click.option(
-    "--seed",
-    type=int,
-    default=1,
-    show_default=True,
-    help="Seed of the candidate games (any integer).",
-)
-@click.option(
-    "--candidates",
-    type=int_range(1),
-    default=300,
-    show_default=True,
-    help="States of seeded two-player games to examine (random and threat-building play).",
+@mine_options(
+    output="pyramiden-uebungen.json",
+    rounds=DEFAULT_ROUNDS,
+    round_what="a pair of seeded two-player states, one of random and one of "
+    "threat-building play, and their views",
+    rounds_alias="--candidates",
+    seed_what="the candidate games",
 )
 @click.option(
     "--max",
@@ -73,29 +44,19 @@ def build_pack(exercises: list[Exercise], seed: int, max_n: int, command: str) -
     default=None,
     help="At most this many per N; stop when every N has them.",
 )
-@click.option("--force", is_flag=True, help="Overwrite OUTPUT.")
-@click.option("--quiet", is_flag=True, help="No progress lines on stderr.")
-def mine_command(output, seed, candidates, max_n, max_nodes, per_n, force, quiet):
+@click.option("--quiet", is_flag=True, help="No progress bar on stderr.")
+def mine_command(run: MineRun, max_n: int, max_nodes: int, per_n: int | None, quiet: bool) -> int:
     """Mine "Touché in N" exercises (exactly one key, verified) into a version-2 pack.
 
     \b
     Example:
-      fechtbuch pyramiden mine -o uebungen.json --seed 7 --candidates 300 --max 2
-      N=1: 9 N=2: 1
+      fechtbuch pyramiden mine -o uebungen.json --seed 7 --rounds 300 --max 2
+      N=1: 9 N=2: 1          (after "Wrote uebungen.json: ...")
 
     Each puzzle: id, n, position (view of the seat to move), key, line, solution
     (pruned tree), tags, difficulty, pattern.  The pack records the command; the same
-    seed and options give the same file byte for byte.
+    seed and options give the same file byte for byte, for any -j.  Ctrl-C keeps
+    what was found in OUTPUT.partial; run again with --resume to continue.
     """
-    progress = None if quiet else (lambda text: click.echo(text, err=True))
-    exercises = mine(str(seed), candidates, max_n, max_nodes, per_n, progress)
-    parts = ["fechtbuch", "pyramiden", "mine", "-o", click.format_filename(output).split("/")[-1]]
-    parts += ["--seed", str(seed), "--candidates", str(candidates), "--max", str(max_n)]
-    parts += ["--max-nodes", str(max_nodes)]
-    if per_n is not None:
-        parts += ["--per-n", str(per_n)]
-    pack = build_pack(exercises, seed, max_n, shlex.join(parts))
-    atomic_write(output, dump_json(pack), force=force)
-    counts = Counter(e.n for e in exercises)
-    click.echo(" ".join(f"N={n}: {counts[n]}" for n in sorted(counts)) or "none found")
-    return 0
+    params = {"seed": run.seed, "max_n": max_n, "max_nodes": max_nodes, "per_n": per_n}
+    return run_mine(KIND, params, dataclasses.replace(run, progress=not quiet))

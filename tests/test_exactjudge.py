@@ -128,3 +128,19 @@ def test_terminal_accepts_a_winning_alternative_past_the_cut(command):
     assert f"Exact (the AND/OR prover): the sure path is lost: after {losing}" in out
     assert f"Exact (the rules): {winning[0]} keeps the win within your 1 own turn" in out
     assert "Solved: win (beyond the stored solution)." in out
+
+
+def test_the_duel_judge_agrees_with_its_full_trees():
+    """The duel's packs carry full trees: at the root they hold exactly the actions that
+    keep the win within N, so the judge must say keeps for those and loses for the rest."""
+    pack = orjson.loads(data_path("packs", "touche-uebungen.json").read_bytes())
+    chosen = [p for p in pack["puzzles"] if p["n"] == 1][:2] + [
+        p for p in pack["puzzles"] if p["n"] == 2
+    ][:1]
+    for puzzle in chosen:
+        tree = PuzzleTree(DUEL, puzzle)
+        root = tree.root
+        for text, (action, _) in sorted(tree.legal(root).items()):
+            judgement = DUEL.judge(tree.problem, root.state, action, puzzle["n"], 200_000)
+            stored = tree.step(root, text).tree is not None
+            assert judgement.verdict is (Verdict.KEEPS if stored else Verdict.LOSES), text

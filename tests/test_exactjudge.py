@@ -27,7 +27,7 @@ from fechtbuch.solver.verify import winning_first_moves
 
 PYRAMIDS = orjson.loads(data_path("packs", "pyramiden-uebungen.json").read_bytes())
 SHIPPED = orjson.loads(data_path("packs", "fechtuebungen.json").read_bytes())
-SPOT = "py-6711d0440180"
+SPOT = "py-3e5a17a6c52a"
 """A pyramid exercise whose second decision (past the cut) has winning alternatives."""
 DEEP = [SPOT, "py-a21ce441e2f5", "py-ae0fe3b3d3f9"]
 

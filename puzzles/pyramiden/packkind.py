@@ -41,7 +41,7 @@ from fechtbuch.puzzles.pyramiden.exercises import (
     tags_of,
 )
 from fechtbuch.puzzles.pyramiden.svg import board_svg
-from fechtbuch.puzzles.pyramiden.tree import cut_problems, tree_child
+from fechtbuch.puzzles.pyramiden.tree import FULL_DEFENCES, cut_problems, tree_child
 from fechtbuch.solver.andor import ProofLimit
 from fechtbuch.solver.andor_verifier import ProofCheck
 
@@ -204,6 +204,6 @@ KIND = PackKind(
     board_text=board_text,
     board_svg=state_svg,
     child=child,
-    full_defences=1,  # the tree holds every reply of the first adversary move only
+    full_defences=FULL_DEFENCES,  # the tree holds every reply of the first two adversary moves
     judge=judge_andor,
 )

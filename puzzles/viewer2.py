@@ -29,6 +29,7 @@ rules in JavaScript) and version-2 packs here.
 
 from __future__ import annotations
 
+import dataclasses
 from collections import Counter
 from typing import Any
 
@@ -101,13 +102,16 @@ class _PuzzlePages:
         return out
 
 
-def pack2_html(pack: dict) -> str:
-    """One self-contained HTML page that plays a loaded version-2 ``pack``."""
+def pack2_html(pack: dict, verdicts: bool = True) -> str:
+    """One self-contained HTML page that plays a loaded version-2 ``pack``; without
+    ``verdicts`` the actions past a pruned tree's cut are not judged (``--no-verdicts``)."""
     kind = pack_kind(pack)
+    if not verdicts:
+        kind = dataclasses.replace(kind, judge=None)
     terms = PackTerms.of(pack)
     pruned = terms.solution is SolutionMode.PRUNED
     puzzles = []
-    verdicts: Counter = Counter()
+    counted: Counter = Counter()
     for puzzle in pack["puzzles"]:
         puzzles.append(
             {
@@ -116,7 +120,7 @@ def pack2_html(pack: dict) -> str:
                 "tags": puzzle["tags"],
                 "difficulty": puzzle["difficulty"],
                 "line": puzzle["line"],
-                "nodes": _PuzzlePages(kind, puzzle, pruned, verdicts).build(),
+                "nodes": _PuzzlePages(kind, puzzle, pruned, counted).build(),
             }
         )
     data = {"title": kind.title, "pruned": pruned, "puzzles": puzzles}
@@ -128,8 +132,8 @@ def pack2_html(pack: dict) -> str:
         if kind.judge is not None:
             facts.append(
                 "other actions there judged exactly when this page was made: "
-                f"{verdicts['keeps']} keep the win, {verdicts['loses']} lose, "
-                f"{verdicts['unknown']} unknown (limit {VIEWER_NODES:,} nodes each)"
+                f"{counted['keeps']} keep the win, {counted['loses']} lose, "
+                f"{counted['unknown']} unknown (limit {VIEWER_NODES:,} nodes each)"
             )
     facts.append(f"command: {pack['command']}")
     subtitle = " \u00b7 ".join(facts)

@@ -27,7 +27,7 @@ from fechtbuch.solver.verify import winning_first_moves
 
 PYRAMIDS = orjson.loads(data_path("packs", "pyramiden-uebungen.json").read_bytes())
 SHIPPED = orjson.loads(data_path("packs", "fechtuebungen.json").read_bytes())
-SPOT = "py-6711d0440180"
+SPOT = "py-3e5a17a6c52a"
 """A pyramid exercise whose second decision (past the cut) has winning alternatives."""
 DEEP = [SPOT, "py-a21ce441e2f5", "py-ae0fe3b3d3f9"]
 
@@ -128,3 +128,46 @@ def test_terminal_accepts_a_winning_alternative_past_the_cut(command):
     assert f"Exact (the AND/OR prover): the sure path is lost: after {losing}" in out
     assert f"Exact (the rules): {winning[0]} keeps the win within your 1 own turn" in out
     assert "Solved: win (beyond the stored solution)." in out
+
+
+def test_the_duel_judge_agrees_with_its_full_trees():
+    """The duel's packs carry full trees: at the root they hold exactly the actions that
+    keep the win within N, so the judge must say keeps for those and loses for the rest."""
+    pack = orjson.loads(data_path("packs", "touche-uebungen.json").read_bytes())
+    chosen = [p for p in pack["puzzles"] if p["n"] == 1][:2] + [
+        p for p in pack["puzzles"] if p["n"] == 2
+    ][:1]
+    for puzzle in chosen:
+        tree = PuzzleTree(DUEL, puzzle)
+        root = tree.root
+        for text, (action, _) in sorted(tree.legal(root).items()):
+            judgement = DUEL.judge(tree.problem, root.state, action, puzzle["n"], 200_000)
+            stored = tree.step(root, text).tree is not None
+            assert judgement.verdict is (Verdict.KEEPS if stored else Verdict.LOSES), text
+
+
+def test_the_page_of_a_pruned_pyramid_pack_accepts_a_winning_alternative(tmp_path):
+    """pack html on the shipped pyramid exercise SPOT: past the cut the page refuses a
+    losing alternative as exactly lost and accepts a winning one (headless Chromium)."""
+    import re
+
+    from browser import self_test
+    from fechtbuch.puzzles.viewer2 import pack2_html
+
+    pack = dict(PYRAMIDS, puzzles=[_spot()])
+    html = pack2_html(pack)
+    page = tmp_path / "pyramids.html"
+    page.write_text(html, encoding="utf-8")
+    raw = re.search(r'<script type="application/json" id="fb-data">(.*?)</script>', html, re.S)
+    nodes = orjson.loads(raw.group(1).replace("<\\/", "</"))["puzzles"][0]["nodes"]
+    cut = next(n for n in nodes if n.get("stored_only"))
+    verdicts = {a["text"]: a.get("verdict") for a in cut["actions"] if a["to"] is None}
+    losing = next(t for t, v in verdicts.items() if v == "loses")
+    winning = next(t for t, v in verdicts.items() if v == "keeps")
+    key, stored = _spot()["key"], _spot()["line"][3]
+    result = self_test(page, tmp_path, 0, [key, losing, winning, stored])
+    assert result["steps"][1]["state"] == "lost"
+    assert result["steps"][1]["message"].startswith(f"Exact: The sure path is lost: after {losing}")
+    assert result["steps"][2]["state"] == "good"
+    assert result["steps"][2]["message"].startswith(f"Correct: {winning} also keeps the win")
+    assert result["final"] == "solved"

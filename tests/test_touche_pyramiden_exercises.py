@@ -92,6 +92,65 @@ def test_earlier_views_lift_one_pyramid_and_keep_the_cards_exact():
     assert made > 0
 
 
+def _pack_puzzle(n: int) -> dict:
+    from fechtbuch.engines.clikit import read_json_file
+    from fechtbuch.engines.paths import data_path
+
+    pack = read_json_file(data_path("packs", "pyramiden-uebungen.json"), "pack")
+    return next(p for p in pack["puzzles"] if p["n"] == n)
+
+
+def test_pruned_tree_holds_every_reply_of_the_first_two_adversary_moves():
+    """After the key: every opponent reply, after each every draw of P's (both the
+    adversary's), then one action per node; ``verify_pruned`` names a draw or a
+    reply that is missing, and a key that is not one."""
+    import copy
+
+    from fechtbuch.engines.touche_pyramiden.touche_in_n import with_budget
+    from fechtbuch.puzzles.pyramiden.tree import GROUP_SEPARATOR, cut_problems
+
+    puzzle = _pack_puzzle(2)
+    node, pattern = node_of_view(notation.parse_view(puzzle["position"]))
+    problem = TouchInN(pattern)
+    root = with_budget(node, 2)
+    tree = puzzle["solution"]
+    assert list(tree) == [puzzle["key"]]
+    (_, after_key), *_ = [
+        (a, c) for a, c in problem.children(root) if problem.format_action(root, a) == puzzle["key"]
+    ]
+    replies = {problem.format_action(after_key, a): c for a, c in problem.children(after_key)}
+    listed = [t for group in tree[puzzle["key"]] for t in group.split(GROUP_SEPARATOR)]
+    assert sorted(listed) == sorted(replies)
+    draws_checked = 0
+    for group, sub in tree[puzzle["key"]].items():
+        state = replies[group.split(GROUP_SEPARATOR)[0]]
+        if isinstance(sub, str):
+            continue
+        draws = {problem.format_action(state, a) for a, _ in problem.children(state)}
+        assert {t for g in sub for t in g.split(GROUP_SEPARATOR)} == draws
+        for line in sub.values():  # below the cut: the main line, one action per node
+            while isinstance(line, dict):
+                assert len(line) == 1
+                (line,) = line.values()
+        draws_checked += 1
+    assert draws_checked > 0
+    assert cut_problems(problem, ProofCheck(problem).wins, root, tree, 2) == []
+
+    cut = copy.deepcopy(puzzle)
+    groups = cut["solution"][puzzle["key"]]
+    group, sub = next((g, s) for g, s in groups.items() if isinstance(s, dict))
+    first, *rest = sorted(sub)
+    texts = first.split(GROUP_SEPARATOR)
+    moved = sub.pop(first)
+    if len(texts) > 1:
+        sub[GROUP_SEPARATOR.join(texts[1:])] = moved
+    problems = KIND.verify_pruned(cut, 3)
+    assert any(p.startswith("solution:") and texts[0] in p and "missing" in p for p in problems)
+    extra = copy.deepcopy(puzzle)
+    extra["solution"]["pass"] = "win:" + pattern.value
+    assert any("not keys ['pass']" in p for p in KIND.verify_pruned(extra, 3))
+
+
 def test_mine_command_is_the_sequential_mine_for_any_jobs_and_resumes(tmp_path):
     """The command (generic loop, workers examining ahead from the pool before the
     batch) gives the pack of the sequential ``mine`` with -j 1 and -j 2; a run stopped

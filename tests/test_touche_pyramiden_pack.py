@@ -21,7 +21,7 @@ from fechtbuch.puzzles.pyramiden.mine_command import build_pack
 from fechtbuch.puzzles.pyramiden.packkind import KIND, MAX_N
 
 PACK = "pyramiden-uebungen.json"
-PREFIX = 120
+PREFIX = 60
 """Candidate states re-mined by the test (the recorded command scans more)."""
 
 

@@ -216,3 +216,67 @@ def test_leaf_test_claims_hold():
                 elif claim is False:
                     assert problem.attacker_to_act(state) and not plain.wins(state, 1)
     assert claims > 0
+
+
+def test_grouped_keys_agree_with_exact_keys_at_n3():
+    """At N = 3 the prover with grouped keys gives the distance and keys of the
+    verifier with exact keys (leaf tests on both sides: they are checked on their own
+    above, and without them one N = 3 question costs the verifier tens of seconds), on
+    the shipped pack's Touché-in-3 exercises and on lifted views (the views mined for
+    N = 3).  More views: tests/touche_pyramiden_groupbench.py (docs/performance.md)."""
+    from fechtbuch.engines.clikit import read_json_file
+    from fechtbuch.engines.paths import data_path
+    from fechtbuch.engines.touche_pyramiden.touche_in_n import with_budget
+    from fechtbuch.puzzles.pyramiden.exercises import candidate_views, lifted_views
+    from fechtbuch.solver.andor import distance, keys
+
+    pack = read_json_file(data_path("packs", "pyramiden-uebungen.json"), "pack")
+    views = [p["position"] for p in pack["puzzles"] if p["n"] == 3][:2]
+    for view in candidate_views("grouped-3", 16):
+        views += list(lifted_views(view))[:1]
+    found = []
+    for view in views[:6]:
+        node, pattern = node_of_view(notation.parse_view(view))
+        problem = TouchInN(pattern)
+        answers = []
+        for wins, root in (
+            (ProofSearch(problem).wins, with_budget(node, 3)),
+            (ProofCheck(problem, max_nodes=400_000).wins, node),
+        ):
+            n = distance(wins, root, 3)
+            texts = (
+                [problem.format_action(root, a) for a in keys(problem, wins, root, n)] if n else []
+            )
+            answers.append((n, texts))
+        assert answers[0] == answers[1], view
+        found.append(answers[0][0])
+    assert len(found) == 6 and 3 in found and None in found
+
+
+def _node_of(view: str):
+    return node_of_view(notation.parse_view(view))
+
+
+def test_completions_are_the_children_that_complete():
+    """``TouchInN.completions`` (made from the near fields, for main lines) lists
+    exactly the actions whose child is ``WON``, at roots and at P's nodes two plies in
+    (views of play, and the shipped Touché-in-1 exercises, which complete at once)."""
+    from fechtbuch.engines.clikit import read_json_file
+    from fechtbuch.engines.paths import data_path
+    from fechtbuch.engines.touche_pyramiden.touche_in_n import P_TO_ACT, WON
+
+    pack = read_json_file(data_path("packs", "pyramiden-uebungen.json"), "pack")
+    exercises = [p["position"] for p in pack["puzzles"] if p["n"] == 1][:4]
+    checked = with_completion = 0
+    for node, pattern in [*_views(20, "completions"), *map(_node_of, exercises)]:
+        problem = TouchInN(pattern)
+        nodes = [node]
+        for _, child in list(problem.children(node))[:4]:
+            nodes += [g for _, g in list(problem.children(child))[:3] if g.phase == P_TO_ACT]
+        for state in nodes:
+            made = sorted(map(repr, problem.completions(state)))
+            won = sorted(repr(a) for a, c in problem.children(state) if c.phase == WON)
+            assert made == won, problem.format_state(state)
+            checked += 1
+            with_completion += bool(won)
+    assert checked > 50 and with_completion > 0

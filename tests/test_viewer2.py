@@ -152,6 +152,8 @@ def test_pruned_pack_embeds_exact_verdicts_past_the_cut(pack, tmp_path):
     }
     assert verdicts == {t: ("keeps" if t in hits else "loses") for t in verdicts}
     assert "other actions there judged exactly when this page was made" in html
+    plain = pack2_html(pruned, verdicts=False)  # pack html --no-verdicts
+    assert '"verdict"' not in plain and "judged exactly" not in plain and len(plain) < len(html)
     losing = next(t for t, v in verdicts.items() if v == "loses")
     steps = [*deep["line"][0:4:2], losing, *sorted(hits)[:1], keep]
     result = self_test(page, tmp_path, 0, steps)

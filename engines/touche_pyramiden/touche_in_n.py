@@ -320,6 +320,30 @@ class TouchInN(AndOrProblem[TouchNode, NodeAction]):
             out.append(Action(Kind.PASS))
         return out
 
+    def completions(self, node: TouchNode) -> list[Action]:
+        """P's actions that complete the pattern now (the children that are ``WON``,
+        in no particular order), made from the near fields alone: a main line needs
+        only the first of them, not the hundred children of a joker."""
+        if not completes_now(self.pattern, node):
+            return []
+        occ = node.mine | node.theirs | node.crowned
+        kinds = sorted(set(node.hand))
+        joker = JOKER in node.hand
+        out: list[Action] = []
+        for f in near_fields(self.pattern, node.mine, node.crowned):
+            if FREE_MASK >> f & 1:
+                if not occ >> f & 1:
+                    out.extend(Action(Kind.FREE, k, f) for k in kinds)
+            elif node.theirs >> f & 1:
+                if joker:
+                    out.append(Action(Kind.JOKER_REPLACE, JOKER, f))
+            elif not occ >> f & 1:
+                if FIELD_CARD[f] in node.hand:
+                    out.append(Action(Kind.PLACE, FIELD_CARD[f], f))
+                if joker:
+                    out.append(Action(Kind.JOKER_PLACE, JOKER, f))
+        return out
+
     def _after_p(self, node: TouchNode, action: Action) -> TouchNode:
         kind = action.kind
         if kind is Kind.PASS:

@@ -5,8 +5,8 @@ own turns (N = 1 needs at least two plausible fields: fields P's hand can take t
 leave a placement of the pattern at most one field short), exactly one key, verified
 by the independent checker: its distance, key and pruned solution tree
 (puzzles/pyramiden/tree.py) must equal the prover's.  Candidates are the states of
-seeded random games
-(``random_states``, SHA-256 driven), so a seed gives the same list byte for byte.
+seeded games (``random_states``, SHA-256 driven) and views built from them
+(:func:`jokers_seen`, :func:`lifted_views`), so a seed gives the same list byte for byte.
 Exercises are JSON-able dicts; the shared pack format wraps them elsewhere.
 """
 
@@ -15,6 +15,7 @@ from __future__ import annotations
 import hashlib
 from collections.abc import Callable, Iterator
 from dataclasses import asdict, dataclass, field, replace
+from itertools import combinations
 
 from fechtbuch.engines.touche_pyramiden import notation
 from fechtbuch.engines.touche_pyramiden.board import (
@@ -150,12 +151,14 @@ def threat_states(count: int, label: str) -> Iterator[State]:
     return played_states(2, count, HashStream(f"threats/{label}"), lambda g: f"{label}-{g}", policy)
 
 
-def candidate_rounds(seed: str, count: int) -> Iterator[list[str]]:
+def candidate_rounds(seed: str, count: int, lifted: bool = False) -> Iterator[list[str]]:
     """The candidate views of each of ``count`` pairs of states (one of random play,
     one of threat-building play, the same index in each): two-player PLAY views of the
     seat to move, each followed by its variant with every unseen joker swapped into
     the discard pile (after it: an exercise found in the state itself is the one
-    kept).  Pair ``i`` does not depend on ``count``."""
+    kept), and with ``lifted`` each view by its :func:`lifted_views` (the seeds of
+    N = 3: views of play alone gave one Touché in 3 in 5,600).  Pair ``i`` does not
+    depend on ``count``."""
     sources = (
         random_states(2, count, f"pyramiden-mine-{seed}"),
         threat_states(count, f"pyramiden-mine-{seed}"),
@@ -164,17 +167,79 @@ def candidate_rounds(seed: str, count: int) -> Iterator[list[str]]:
         views = []
         for state in pair:
             if state.phase is Phase.PLAY and state.pattern is not None:
-                views.append(notation.format_view(notation.view_of(state, state.to_move)))
+                found = [notation.format_view(notation.view_of(state, state.to_move))]
                 variant = jokers_seen(state)
                 if variant is not None:
-                    views.append(notation.format_view(notation.view_of(variant, variant.to_move)))
+                    found.append(notation.format_view(notation.view_of(variant, variant.to_move)))
+                for view in found:
+                    views.append(view)
+                    if lifted:
+                        views.extend(lifted_views(view))
         yield views
 
 
-def candidate_views(seed: str, count: int) -> Iterator[str]:
+def candidate_views(seed: str, count: int, lifted: bool = False) -> Iterator[str]:
     """The views of :func:`candidate_rounds`, one after the other."""
-    for views in candidate_rounds(seed, count):
+    for views in candidate_rounds(seed, count, lifted):
         yield from views
+
+
+LIFTS = (1, 2)
+"""How many of P's pyramids :func:`lifted_views` takes back at a time."""
+
+
+def lifted_views(position: str) -> Iterator[str]:
+    """Views a turn or two of P's earlier than ``position``, built around a placement
+    P now has at most one field short: for each placement (in mask order) and each set
+    of :data:`LIFTS` of P's pyramids on its card fields (field order), those pyramids
+    lifted, each card back in P's hand from the discard pile (the field's card, else a
+    joker P played there), and as many cards of P's that have no field in the
+    placement going to the discard pile instead (the first in card order; counts stay
+    exact).  P then has two or three fields of one placement to fill while the
+    opponent replies: the double threats, blocks and order of play that Touché in 3
+    is made of.  Nothing is yielded for a view with an unseen joker (the opponent's
+    joker lifts a pyramid: a sure Touché in 3 is all but impossible there).
+    Distinct texts, deterministic."""
+    view = notation.parse_view(position)
+    node, pattern = node_of_view(view)
+    if node.unseen[JOKER]:
+        return
+    team = view.config.team_of(view.seat)
+    made: set[str] = set()
+    for mask in USABLE[pattern]:
+        missing = mask & ~node.mine
+        if mask & node.crowned or missing.bit_count() > 1 or missing & node.theirs:
+            continue
+        fields = mask_fields(mask & node.mine & ~FREE_MASK)
+        spare = [k for k in view.hand if k != JOKER and not CARD_MASK[k] & mask]
+        for lifts in LIFTS:
+            if len(spare) < lifts:
+                continue
+            for lifted in combinations(fields, lifts):
+                earlier = _lift(view, team, lifted, spare[:lifts])
+                if earlier is not None and earlier not in made:
+                    made.add(earlier)
+                    yield earlier
+
+
+def _lift(view: notation.View, team: int, fields: tuple[int, ...], spare: list[int]) -> str | None:
+    """``view`` with P's pyramids on ``fields`` lifted (see :func:`lifted_views`)."""
+    discard = list(view.discard)
+    hand = list(view.hand)
+    for f in fields:
+        card = FIELD_CARD[f] if FIELD_CARD[f] in discard else JOKER
+        if card not in discard:
+            return None
+        discard.remove(card)
+        hand.append(card)
+    for k in spare:
+        hand.remove(k)
+        discard.append(k)
+    own = list(view.own)
+    for f in fields:
+        own[team] &= ~(1 << f)
+    earlier = replace(view, hand=tuple(sorted(hand)), discard=tuple(discard), own=tuple(own))
+    return notation.format_view(earlier)
 
 
 @dataclass(frozen=True)
@@ -368,14 +433,15 @@ def mine(
     its search is long (in trial runs every N = 2 found had every joker seen).  Once
     every N up to ``max_n`` but one has its ``per_n``, only that N is examined.  With
     ``max_n`` 3, every Touché in 2 found (kept or not) also has its
-    :func:`earlier_views` examined for N = 3 right after it: states of play alone
-    gave none in 3,000 views.
+    :func:`earlier_views` examined for N = 3 right after it, and every view is
+    followed by its :func:`lifted_views` (only with ``max_n`` 3: they are built for
+    N = 3): states of play alone gave one Touché in 3 in 5,600 views.
 
     ``fechtbuch pyramiden mine`` runs the same steps (:func:`take_view`) in the
     generic mining loop, a round per candidate state pair
     (:mod:`fechtbuch.puzzles.pyramiden.minekind`)."""
     kept = Kept()
-    for number, view in enumerate(candidate_views(seed, candidates), 1):
+    for number, view in enumerate(candidate_views(seed, candidates, max_n >= 3), 1):
         if progress and number % 100 == 0:
             progress(
                 f"{number} views examined: "

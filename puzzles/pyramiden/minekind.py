@@ -93,11 +93,14 @@ class PyramidenMining(MiningKind):
     def ns(self, params: dict) -> tuple[int, ...]:
         return tuple(range(1, params["max_n"] + 1))
 
-    def _views(self, seed: int, round_number: int) -> list[str]:
+    def _views(self, seed: int, round_number: int, lifted: bool) -> list[str]:
         """The views of round ``round_number`` (the seeded states are a stream: the
-        rounds are drawn in order and a resumed run skips to its first)."""
-        if self._rounds is None or self._rounds[0] != seed or self._rounds[2] > round_number:
-            self._rounds = (seed, exercises.candidate_rounds(str(seed), 1 << 62), 0)
+        rounds are drawn in order and a resumed run skips to its first); ``lifted``:
+        with the lifted views that seed N = 3."""
+        source = (seed, lifted)
+        if self._rounds is None or self._rounds[0] != source or self._rounds[2] > round_number:
+            rounds = exercises.candidate_rounds(str(seed), 1 << 62, lifted)
+            self._rounds = (source, rounds, 0)
         key, rounds, at = self._rounds
         while at < round_number:
             next(rounds)
@@ -107,7 +110,7 @@ class PyramidenMining(MiningKind):
         return views
 
     def task(self, params: dict, round_number: int, pool: MinePool) -> tuple:
-        views = self._views(params["seed"], round_number)
+        views = self._views(params["seed"], round_number, params["max_n"] >= 3)
         return (round_number, views, params, [c.puzzle for c in pool.candidates])
 
     def examine_round(self, task: tuple) -> RoundYield:

@@ -1,8 +1,9 @@
 """The pyramid game's :class:`~fechtbuch.puzzles.packkind.PackKind`: "Touché in N" packs.
 
 Packs are version 2 with ``rules`` ``"touche-pyramiden"`` and pruned solution trees
-(puzzles/pyramiden/tree.py: every key, every reply of the adversary's first move in
-groups of equal subtrees, then the branch's main line).  A puzzle's own field is
+(puzzles/pyramiden/tree.py: every key and every reply, in groups of equal subtrees,
+for the first two adversary moves, then the branch's main line; ``cut_problems``
+names a missing key or reply).  A puzzle's own field is
 ``pattern`` (the round's pattern, also in the position).  Verification re-derives
 every derived field with the independent verifier (``ProofCheck``): exactly N, the
 only key, the tree, the main line, id, pattern, tags, difficulty, and for N = 1 at
@@ -40,7 +41,7 @@ from fechtbuch.puzzles.pyramiden.exercises import (
     tags_of,
 )
 from fechtbuch.puzzles.pyramiden.svg import board_svg
-from fechtbuch.puzzles.pyramiden.tree import tree_child
+from fechtbuch.puzzles.pyramiden.tree import FULL_DEFENCES, cut_problems, tree_child
 from fechtbuch.solver.andor import ProofLimit
 from fechtbuch.solver.andor_verifier import ProofCheck
 
@@ -163,16 +164,19 @@ def verify_pruned(puzzle: Puzzle, max_n: int = MAX_N) -> list[str]:
     plausible = plausible_fields(problem, node)
     if n == 1 and len(plausible) < 2:
         problems.append("position: fewer than two plausible fields (a trivial Touché in 1)")
+    decider = ProofCheck(problem, max_nodes=VERIFY_MAX_NODES).wins
     try:
-        check = prove(problem, node, n, ProofCheck(problem, max_nodes=VERIFY_MAX_NODES).wins)
+        check = prove(problem, node, n, decider)
+        cut = cut_problems(problem, decider, with_budget(node, n), puzzle["solution"], n)
     except ProofLimit as limit:
         return [*problems, f"n: not verified ({limit})"]
     if check.distance != n:
         return [*problems, f"n: the sure Touché takes {check.distance or 'more than ' + str(n)}"]
     if check.keys != [puzzle["key"]]:
         return [*problems, f"key: the keys are {check.keys}"]
-    if puzzle["solution"] != check.tree:
-        problems.append("solution: not the pruned solution tree")
+    problems += [f"solution: {text}" for text in cut]
+    if not cut and puzzle["solution"] != check.tree:
+        problems.append("solution: not the pruned solution tree (below the cut: the main line)")
     if puzzle["line"] != check.line:
         problems.append(f"line: not the main line; expected {' '.join(check.line)}")
     tags = tags_of(problem, node, puzzle["key"], n)
@@ -200,6 +204,6 @@ KIND = PackKind(
     board_text=board_text,
     board_svg=state_svg,
     child=child,
-    full_defences=1,  # the tree holds every reply of the first adversary move only
+    full_defences=FULL_DEFENCES,  # the tree holds every reply of the first two adversary moves
     judge=judge_andor,
 )

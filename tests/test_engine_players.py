@@ -8,6 +8,7 @@ import random
 
 import pytest
 from fechtbuch.engines.battleklinge import fast, reference
+from fechtbuch.engines.battleklinge.negamax import WIN
 from fechtbuch.engines.battleklinge.players import STRENGTHS, ForcedPlay, Player, strength_from_name
 from fechtbuch.engines.battleklinge.position import Position
 from fechtbuch.engines.battleklinge.sampling import live_positions
@@ -110,6 +111,31 @@ def test_avoids_repeating_a_position_when_ahead():
     second = Player("stark").choose(pos, earlier)
     assert second.move != first.move
     assert fast.play(pos, second.move).key() != earlier[0].key()
+
+
+class _FreshMovesLose:
+    """A searcher that answers like the real one, except that a search restricted to
+    the moves avoiding a repetition finds only a forced loss."""
+
+    def __init__(self, real, repeating_move):
+        self.real = real
+        self.repeating_move = repeating_move
+
+    def search(self, pos, max_depth, root_moves=None, **budget):
+        result = self.real.search(pos, max_depth, root_moves=root_moves, **budget)
+        if root_moves is not None and self.repeating_move not in root_moves:
+            result.score = -(WIN - 2)
+        return result
+
+
+def test_keeps_the_repetition_rather_than_a_losing_fresh_move():
+    pos = Position.from_text("1sm2/5/1S3/5/SSMS1 g ausfall,volte bindung,stoss riposte")
+    first = Player("stark").choose(pos)
+    assert first.score > 50
+    player = Player("stark")
+    player.searcher = _FreshMovesLose(player.searcher, first.move)
+    again = player.choose(pos, [fast.play(pos, first.move)])
+    assert again.move == first.move and again.score == first.score
 
 
 def test_repeats_when_not_ahead():

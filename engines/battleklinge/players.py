@@ -45,8 +45,9 @@ table answer is never replaced by the budgeted search's.
 
 Repetition: when the chosen move scores above +0.5 students and leads to a
 position that already stood on the board in this game, the player picks the
-best move that does not (if there is one), so a winning computer does not
-steer into a threefold repetition.
+best move that does not (if there is one and it still scores above zero: a
+repetition costs at most a draw, a fresh move that loses costs more), so a
+winning computer does not steer into a threefold repetition.
 
 >>> from fechtbuch.engines.battleklinge.position import Position, START_EINSTEIGER
 >>> player = Player("stark")
@@ -378,14 +379,18 @@ class Player:
             fresh = [m for m in moves if fast.play(pos, m).key() not in seen]
             if fresh:
                 if result.scores:
-                    move = max(fresh, key=lambda m: result.scores[m])
-                    score = result.scores[move]
+                    fresh_move = max(fresh, key=lambda m: result.scores[m])
+                    fresh_score = result.scores[fresh_move]
                 else:
                     again = self.searcher.search(
                         pos, strength.max_depth, root_moves=fresh, **self._budget(started)
                     )
-                    move, score = again.move, again.score
+                    fresh_move, fresh_score = again.move, again.score
                     result.nodes += again.nodes
+                # a repetition costs at most a draw: leave it only for a move still
+                # better than that, never for a forced loss
+                if fresh_score > 0:
+                    move, score = fresh_move, fresh_score
         if distance is not None:
             # every key keeps the hit, so the exact value is known whatever the budget saw
             score = WIN - (2 * distance - 1)

@@ -132,6 +132,16 @@ class Outcome(enum.Enum):
     LOSS = "loss"
 
 
+class Verdict(enum.Enum):
+    """An exact judge's answer: does an attacker's action keep the win within the turns
+    left (a pruned exercise tree past its cut, every game)?"""
+
+    KEEPS = "keeps"
+    LOSES = "loses"
+    UNKNOWN = "unknown"
+    """A limit (nodes, time, the judge's largest bound) came first: no claim either way."""
+
+
 class AndOrProblem(ABC, Generic[State, Action]):
     """A perfect-information view for "the attacker wins within N own turns".
 

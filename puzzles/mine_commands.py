@@ -14,10 +14,16 @@ import time
 import click
 from fechtbuch.engines.battleklinge.cards import parse_card_list
 from fechtbuch.engines.battleklinge.clitypes import CARD_LIST
-from fechtbuch.engines.clikit import dump_json, int_range, jobs_option, runs_option
+from fechtbuch.engines.clikit import dump_json, jobs_option, runs_option
 from fechtbuch.engines.paths import data_file
 from fechtbuch.puzzles.battleklinge.minekind import DEFAULT_ROUNDS, KIND
-from fechtbuch.puzzles.minekit import MineRun, mine_options, run_mine
+from fechtbuch.puzzles.minekit import (
+    MineRun,
+    count_option,
+    lengths_option,
+    mine_options,
+    run_mine,
+)
 
 
 @click.command("mine")
@@ -27,20 +33,8 @@ from fechtbuch.puzzles.minekit import MineRun, mine_options, run_mine
     round_what="one self-play game and its positions",
     seed_what="the games, the sources and the selection",
 )
-@click.option(
-    "--n",
-    "ns",
-    type=int_range(2, 3),
-    multiple=True,
-    help="Exercise length in own moves; repeat for several (default: --n 2 --n 3).",
-)
-@click.option(
-    "--count",
-    type=int_range(1, 500),
-    default=6,
-    show_default=True,
-    help="Exercises per N in the pack.",
-)
+@lengths_option(2, 3, "moves")
+@count_option(6, 500)
 @click.option(
     "--cards",
     "cards_text",

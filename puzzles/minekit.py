@@ -406,3 +406,26 @@ def mine_options(
         return wrapped
 
     return decorate
+
+
+def lengths_option(low: int, high: int, unit: str):
+    """``--n`` (repeatable): the exercise lengths to mine, all of ``low..high`` by default."""
+    default = " ".join(f"--n {n}" for n in range(low, high + 1))
+    return click.option(
+        "--n",
+        "ns",
+        type=int_range(low, high),
+        multiple=True,
+        help=f"Exercise length in own {unit}; repeat for several (default: {default}).",
+    )
+
+
+def count_option(default: int, maximum: int):
+    """``--count``: exercises per N in the pack."""
+    return click.option(
+        "--count",
+        type=int_range(1, maximum),
+        default=default,
+        show_default=True,
+        help="Exercises per N in the pack.",
+    )

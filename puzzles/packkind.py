@@ -24,10 +24,37 @@ from collections.abc import Callable, Hashable
 from dataclasses import dataclass
 from typing import Any
 
-from fechtbuch.engines.game import AndOrProblem
+from fechtbuch.engines.game import AndOrProblem, Verdict
+
+__all__ = ["Judge", "Judgement", "PackKind", "Puzzle", "Verdict", "tree_child"]
 
 Puzzle = dict[str, Any]
 """One puzzle of a pack as read from JSON (validated by the schema before any kind sees it)."""
+
+
+@dataclass(frozen=True)
+class Judgement:
+    """An exact answer of :attr:`PackKind.judge` for one action."""
+
+    verdict: Verdict
+    source: str
+    """Who answered, for messages: "df-pn", "the endgame tables", "the AND/OR prover"."""
+    line: tuple[str, ...] = ()
+    """With ``KEEPS``: the main line after the action (the adversary's longest defence,
+    the solver's fastest finish, ... to the decision, ties by action text); empty when
+    the action decides at once or the judge knows the verdict but not the line."""
+    note: str = ""
+    """With ``UNKNOWN``: which limit was reached."""
+
+
+Judge = Callable[[AndOrProblem, Any, Any, int, int], Judgement]
+"""``judge(problem, state, action, turns, max_nodes)``: at the solver's ``state`` of
+``problem`` with ``turns`` own turns left, does ``action`` keep a sure win within them?
+Exact or ``UNKNOWN`` when ``max_nodes`` (or another limit of the judge) is reached;
+never a wrong claim."""
+
+JUDGE_NODES = 2_000_000
+"""The terminal's node limit per judgement (seconds for every shipped pruned pack)."""
 
 
 @dataclass(frozen=True)
@@ -62,6 +89,14 @@ class PackKind:
     (the main line plus every defence at the first two adversary moves; below them
     at least the branch's main line).  ``None``: this game's packs must
     carry full trees, and ``pack verify`` says so."""
+    full_defences: int = 2
+    """A pruned tree of this game holds every solver action that keeps the win at the
+    solver's nodes reached after fewer adversary actions than this; below, only the
+    main line (Battleklinge: two defender moves; the pyramids: the first reply)."""
+    judge: Judge | None = None
+    """Exact judgements past a pruned tree's cut (:data:`Judge`): the terminal loop asks
+    it for an action the tree does not hold there, ``pack html`` precomputes it for every
+    such action.  ``None``: such an action is only said to leave the stored part."""
     symmetry: str = "the game's symmetry"
     """What :attr:`duplicate_class` identifies, for ``pack verify``'s duplicate message
     (Battleklinge: "the mirror")."""

@@ -68,21 +68,31 @@ def render(position: str, move: Move | None, flip: bool, output: str, force: boo
     help="The HTML file to write (default: PACK's name with .html, in this folder).",
 )
 @click.option("--force", is_flag=True, help="Overwrite OUTPUT if it exists.")
-def pack_html(pack_file: Path, output: str | None, force: bool) -> None:
+@click.option(
+    "--no-verdicts",
+    is_flag=True,
+    help="Pruned packs: do not judge the actions past the cut (faster, a little smaller; "
+    "the page then only says that they leave the stored solution).",
+)
+def pack_html(pack_file: Path, output: str | None, force: bool, no_verdicts: bool) -> None:
     """Write one self-contained HTML page to browse PACK and try its puzzles.
 
     No network and no other files: open it in any browser.  Any game: a
     version-1 (Battleklinge) pack gets the board you click on (a piece, then
     its target); a version-2 pack a page that offers the legal actions as
     buttons.  Either way the defence answers with the longest resistance and
-    the page says at once whether the sure path still holds.
+    the page says at once whether the sure path still holds; past the cut of a
+    pruned tree every other action carries its exact verdict, computed now.
 
     \b
       fechtbuch pack html fechtuebungen            # writes fechtuebungen.html
     """
     output = output or f"{Path(pack_file).stem}.html"
     data = load_pack(pack_file)
-    page = viewer.pack_html(data) if data["version"] == 1 else viewer2.pack2_html(data)
+    if data["version"] == 1:
+        page = viewer.pack_html(data)
+    else:
+        page = viewer2.pack2_html(data, verdicts=not no_verdicts)
     atomic_write(output, page.encode(), force)
     click.echo(f"wrote {output} ({len(data['puzzles'])} puzzles)")
 

@@ -4,9 +4,15 @@ The solver's side is the person at the keyboard; the adversary answers from the
 puzzle's solution tree with the longest defence (docs/solver.md's tie-breaks), so
 no engine is needed and the game only supplies its
 :class:`~fechtbuch.puzzles.packkind.PackKind` (``problem`` and ``board_text``).
-An action that is legal but not in the tree is refused at once: the sure path would
-be lost (in a pruned pack, past the first two defences, it only leaves the stored
-part).  Commands: an action in the game's notation, ``legal``, ``solution`` (shows
+An action that is legal but not in the tree is refused at once where the tree holds
+every winning action: the sure path would be lost.  In a pruned pack, past the cut
+(``PackKind.full_defences``), such an action is judged exactly by the game's
+``PackKind.judge``: one that keeps the win is accepted and play goes on beyond the
+stored tree (the adversary answers from the judge's line: the longest defence; where
+no line is known the exercise ends there and says so); one that loses is refused; one
+the judge cannot settle within its node limit is refused as not judged.
+
+Commands: an action in the game's notation, ``legal``, ``solution`` (shows
 a key; the puzzle then counts as solved with help), ``undo``, ``help``, ``quit``.
 
 Input is any text stream (one command per line; end of input quits) and output
@@ -23,14 +29,9 @@ from dataclasses import dataclass, field
 from typing import TextIO
 
 from fechtbuch.engines.errors import InputError
-from fechtbuch.puzzles.pack import (
-    FULL_DEFENCES,
-    PackTerms,
-    SolutionMode,
-    find_puzzle,
-    pack_kind,
-)
-from fechtbuch.puzzles.packkind import PackKind, Puzzle
+from fechtbuch.engines.game import Outcome
+from fechtbuch.puzzles.pack import PackTerms, SolutionMode, find_puzzle, pack_kind
+from fechtbuch.puzzles.packkind import JUDGE_NODES, PackKind, Puzzle, Verdict
 from fechtbuch.puzzles.packtree import PuzzleTree, TreeNode
 
 Writer = Callable[[str], None]
@@ -58,6 +59,9 @@ class TreePlayResult:
     """The actions of both sides on the way to the end (after any undo)."""
     leaf: str | None = None
     """The rule that decided (the tree's leaf), when solved."""
+    open_end: bool = False
+    """Play went beyond the stored tree with a win proved, but no defence was known
+    to go on with, so the exercise ended there (not counted as solved)."""
 
 
 @dataclass(frozen=True)
@@ -67,6 +71,7 @@ class _Step:
     node: TreeNode
     turns_left: int
     actions: int
+    line: tuple[str, ...]
 
 
 class TreePlay:
@@ -81,8 +86,10 @@ class TreePlay:
         *,
         pruned: bool = False,
         colour: bool = False,
+        judge_nodes: int = JUDGE_NODES,
     ):
         self.kind = kind
+        self.judge_nodes = judge_nodes
         self.puzzle = puzzle
         self.tree = PuzzleTree(kind, puzzle)
         self.inp = inp
@@ -92,6 +99,8 @@ class TreePlay:
         self.result = TreePlayResult()
         self.history: list[_Step] = []
         self.turns_left: int = puzzle["n"]
+        self.line: tuple[str, ...] = ()
+        """Beyond the stored tree: the rest of the last exact judgement's main line."""
 
     def run(self) -> TreePlayResult:
         puzzle = self.puzzle
@@ -102,10 +111,14 @@ class TreePlay:
         node = self.tree.root
         while True:
             node = self._defend(node)
-            if node.is_leaf:
-                self.result.solved, self.result.leaf = True, node.tree
+            if node is None:
+                self.result.open_end = True
+                return self.result
+            leaf = self._decided(node)
+            if leaf is not None:
+                self.result.solved, self.result.leaf = True, leaf
                 help_note = " with help" if self.result.helped else ""
-                self.write(f"Solved{help_note}: {node.tree}.")
+                self.write(f"Solved{help_note}: {leaf}.")
                 return self.result
             self.write("")
             self.write(self.kind.board_text(node.state, self.colour))
@@ -119,10 +132,28 @@ class TreePlay:
                 self.result.quit = True
                 return self.result
 
-    def _defend(self, node: TreeNode) -> TreeNode:
-        """The adversary's longest defences until the person is to act (or it is decided)."""
-        while not node.is_leaf and not self.tree.solver_to_act(node):
-            reply = self.tree.longest_defence(node)
+    def _decided(self, node: TreeNode) -> str | None:
+        """The rule that decided at ``node`` (a leaf, or a win beyond the stored tree)."""
+        if node.is_leaf:
+            return node.tree
+        if node.tree is None and self.tree.problem.outcome(node.state) is Outcome.WIN:
+            return "win (beyond the stored solution)"
+        return None
+
+    def _defend(self, node: TreeNode) -> TreeNode | None:
+        """The adversary's longest defences until the person is to act (or it is
+        decided); ``None`` when beyond the stored tree no defence is known."""
+        while self._decided(node) is None and not self.tree.solver_to_act(node):
+            if node.tree is not None:
+                reply = self.tree.longest_defence(node)
+            elif self.line and self.line[0] in self.tree.legal(node):
+                reply, self.line = self.line[0], self.line[1:]
+            else:
+                self.write(
+                    "The win is proved, but no defence is known here beyond the stored "
+                    "solution, so the exercise ends without a verdict on the rest."
+                )
+                return None
             self.write(f"Defence: {reply}")
             self.result.actions.append(reply)
             node = self.tree.step(node, reply)
@@ -141,15 +172,19 @@ class TreePlay:
             self.write("Legal: " + ", ".join(sorted(legal)))
             return node
         if word == "solution":
+            if node.tree is None and not self.line:
+                self.write("No key is known here beyond the stored solution.")
+                return node
             self.result.helped = True
-            self.write(f"A key: {self.tree.best_action(node)}")
+            key = self.line[0] if node.tree is None else self.tree.best_action(node)
+            self.write(f"A key: {key}")
             return node
         if word == "undo":
             if not self.history:
                 self.write("Nothing to take back.")
                 return node
             step = self.history.pop()
-            self.turns_left = step.turns_left
+            self.turns_left, self.line = step.turns_left, step.line
             del self.result.actions[step.actions :]
             self.write("Taken back.")
             return step.node
@@ -158,27 +193,61 @@ class TreePlay:
             self.write(f"Not a legal action here: {text!r} (type legal for the list).")
             return node
         after = self.tree.step(node, action)
+        line: tuple[str, ...] = ()
         if after.tree is None:
-            self.result.mistakes += 1
-            self.write(self._off_tree_note(node, action))
-            return node
-        self.history.append(_Step(node, self.turns_left, len(self.result.actions)))
+            if node.tree is None and self.line[:1] == (action,):
+                line = self.line[1:]  # the judged line goes on: nothing new to judge
+            else:
+                judged = self._judge(node, action, legal[action][0])
+                if judged is None:
+                    self.result.mistakes += 1
+                    return node
+                line = judged
+        self.history.append(_Step(node, self.turns_left, len(self.result.actions), self.line))
         if self.tree.problem.counts_turn(node.state, legal[action][0]):
             self.turns_left -= 1
+        self.line = line
         self.result.actions.append(action)
         return after
 
-    def _off_tree_note(self, node: TreeNode, action: str) -> str:
-        if self.pruned and node.adversary_moves >= FULL_DEFENCES:
-            return (
-                f"{action} leaves the stored solution: past the first two defences this "
-                "pack keeps only the main line, so it cannot say whether it still wins. "
-                "Take another action (solution shows the stored one)."
+    def _judge(self, node: TreeNode, text: str, action) -> tuple[str, ...] | None:
+        """An action the stored tree does not hold: its line when it keeps the win
+        (the exact judge says so), else ``None`` after saying why it is refused."""
+        turns = self.turns_left
+        within = f"your {turns} own turn{'s' if turns != 1 else ''}"
+        complete = node.tree is not None and node.adversary_moves < self.kind.full_defences
+        if not self.pruned or complete:
+            self.write(
+                f"The sure path is lost: after {text} the defence holds out beyond "
+                f"{within}. Take another action (solution shows a key)."
             )
-        return (
-            f"The sure path is lost: after {action} the defence holds out beyond your "
-            f"{self.turns_left} own turns. Take another action (solution shows a key)."
+            return None
+        if self.kind.judge is None:
+            self.write(
+                f"{text} leaves the stored solution: past the cut this pack keeps only the "
+                "main line, and this game has no exact judge, so it cannot say whether it "
+                "still wins. Take another action (solution shows the stored one)."
+            )
+            return None
+        judgement = self.kind.judge(self.tree.problem, node.state, action, turns, self.judge_nodes)
+        if judgement.verdict is Verdict.KEEPS:
+            self.write(
+                f"Exact ({judgement.source}): {text} keeps the win within {within}; "
+                "play goes on beyond the stored solution."
+            )
+            return judgement.line
+        if judgement.verdict is Verdict.LOSES:
+            self.write(
+                f"Exact ({judgement.source}): the sure path is lost: after {text} the "
+                f"defence holds out beyond {within}. Take another action."
+            )
+            return None
+        self.write(
+            f"{text} leaves the stored solution and could not be judged within the limits "
+            f"of {judgement.source} ({judgement.note or 'a limit'}), so it cannot count. "
+            "Take another action (solution shows the stored one)."
         )
+        return None
 
 
 def _match(legal: dict, text: str) -> str | None:
@@ -196,9 +265,11 @@ def play_puzzle(
     *,
     pruned: bool = False,
     colour: bool = False,
+    judge_nodes: int = JUDGE_NODES,
 ) -> TreePlayResult:
     """Play one puzzle of ``kind`` on its stored tree (see the module docstring)."""
-    return TreePlay(kind, puzzle, inp, write, pruned=pruned, colour=colour).run()
+    play = TreePlay(kind, puzzle, inp, write, pruned=pruned, colour=colour, judge_nodes=judge_nodes)
+    return play.run()
 
 
 def play_pack_puzzle(

@@ -72,19 +72,39 @@
     const action = (node.actions || []).find((a) => a.text === text);
     if (!action) return;
     if (action.to === null) {
-      if (node.stored_only) {
-        setStatus("line", text + " leaves the stored solution: past the first two defences " +
-          "this pack keeps only the main line. Try another action (Solution shows it).");
-      } else {
-        setStatus("lost", "The sure path is lost: after " + text + " the defence holds out " +
-          "beyond your " + node.turns + " own turns. Try another action.");
-        rowOf(state.puzzle).classList.add("failed");
-      }
+      refuse(node, action);
       return;
     }
     state.history.push({ node: state.node, moves: state.moves.length });
     state.moves.push(text);
     enter(action.to);
+  }
+
+  // An action without a node to go to: why it is refused (the verdicts of a pruned
+  // tree's alternatives were computed by viewer2.py with the game's exact judge).
+  function refuse(node, action) {
+    const text = action.text;
+    const lost = "The sure path is lost: after " + text + " the defence holds out beyond " +
+      "your " + node.turns + " own turns. Try another action.";
+    if (action.verdict === "keeps") {
+      setStatus("good", "Correct: " + text + " also keeps the win within " + node.turns +
+        " own turns (proved exactly when this page was made" +
+        (action.line ? "; it goes on " + action.line : "") + "). This page has diagrams " +
+        "only along its own solution: play on with the stored action (Solution shows it).");
+      rowOf(state.puzzle).classList.remove("failed");
+    } else if (action.verdict === "loses") {
+      setStatus("lost", "Exact: " + lost);
+      rowOf(state.puzzle).classList.add("failed");
+    } else if (action.verdict === "unknown") {
+      setStatus("line", text + " leaves the stored solution and could not be judged within " +
+        "the node limit when this page was made. Try another action (Solution shows it).");
+    } else if (node.stored_only) {
+      setStatus("line", text + " leaves the stored solution: past the cut this pack keeps " +
+        "only the main line. Try another action (Solution shows it).");
+    } else {
+      setStatus("lost", lost);
+      rowOf(state.puzzle).classList.add("failed");
+    }
   }
 
   function takeBack() {

@@ -9,8 +9,18 @@ at the person's (the solver's) nodes the diagram, the turns left, every legal ac
 nodes the diagram and the longest defence (docs/solver.md's tie-breaks) the page
 answers with; at a leaf the diagram and the rule that decided.  Only the longest
 defence is stored below an adversary node, so the page stays small even for full
-trees.  An action the tree does not hold is refused at once: the sure path would
-be lost (in a pruned pack, past the first two defences, it leaves the stored part).
+trees.  An action the tree does not hold is refused at once where the tree holds every
+winning action: the sure path would be lost.
+
+A pruned tree holds only the main line past its cut (``PackKind.full_defences``), and
+the page cannot run a solver, so at every stored decision point past the cut the
+verdict of every other legal action is computed here with the game's exact judge
+(``PackKind.judge``, at most :data:`VIEWER_NODES` nodes each) and embedded:
+``keeps`` (the page accepts it as a winning action and shows the judge's line as text:
+the longest defence, then the fastest finish; diagrams are stored along the pack's
+own solution only, which keeps the page small, so play goes on from the stored
+action), ``loses`` (refused: the sure path is lost) or ``unknown`` (the node limit
+came first; the page says so, and its subtitle counts the verdicts).
 
 Nothing is fetched from the network or from other files.  ``pack html`` sends
 version-1 packs to :mod:`fechtbuch.puzzles.viewer` (Battleklinge's page with its
@@ -19,22 +29,29 @@ rules in JavaScript) and version-2 packs here.
 
 from __future__ import annotations
 
+import dataclasses
+from collections import Counter
 from typing import Any
 
-from fechtbuch.puzzles.pack import FULL_DEFENCES, PackTerms, SolutionMode, pack_kind
-from fechtbuch.puzzles.packkind import PackKind, Puzzle
+from fechtbuch.puzzles.pack import PackTerms, SolutionMode, pack_kind
+from fechtbuch.puzzles.packkind import PackKind, Puzzle, Verdict
 from fechtbuch.puzzles.packtree import PuzzleTree, TreeNode
 from fechtbuch.puzzles.pagekit import page
+
+VIEWER_NODES = 200_000
+"""The judge's node limit per alternative action when a page is made (``pack html``)."""
 
 
 class _PuzzlePages:
     """The reachable nodes of one puzzle, numbered in the order they are met."""
 
-    def __init__(self, kind: PackKind, puzzle: Puzzle, pruned: bool):
+    def __init__(self, kind: PackKind, puzzle: Puzzle, pruned: bool, verdicts: Counter):
         self.kind = kind
         self.tree = PuzzleTree(kind, puzzle)
         self.pruned = pruned
         self.nodes: list[dict[str, Any]] = []
+        self.verdicts = verdicts
+        """How many alternatives past the cut were judged which way (for the subtitle)."""
 
     def build(self) -> list[dict[str, Any]]:
         self._add(self.tree.root, self.tree.puzzle["n"])
@@ -55,25 +72,46 @@ class _PuzzlePages:
             return index
         entry["turns"] = turns_left
         entry["best"] = tree.best_action(node)
-        entry["stored_only"] = self.pruned and node.adversary_moves >= FULL_DEFENCES
+        past_cut = self.pruned and node.adversary_moves >= self.kind.full_defences
+        entry["stored_only"] = past_cut
         actions = []
         for text, (action, _) in sorted(tree.legal(node).items()):
             after = tree.step(node, text)
-            target = None
+            left = turns_left - self._spent(node, action)
             if after.tree is not None:
-                spent = 1 if tree.problem.counts_turn(node.state, action) else 0
-                target = self._add(after, turns_left - spent)
-            actions.append({"text": text, "to": target})
+                actions.append({"text": text, "to": self._add(after, left)})
+            elif past_cut and self.kind.judge is not None:
+                actions.append(self._judged(node, text, action, turns_left))
+            else:
+                actions.append({"text": text, "to": None})
         entry["actions"] = actions
         return index
 
+    def _spent(self, node: TreeNode, action: Any) -> int:
+        return 1 if self.tree.problem.counts_turn(node.state, action) else 0
 
-def pack2_html(pack: dict) -> str:
-    """One self-contained HTML page that plays a loaded version-2 ``pack``."""
+    def _judged(self, node: TreeNode, text: str, action: Any, turns_left: int) -> dict[str, Any]:
+        """An alternative past the cut, with its exact verdict (module docstring)."""
+        judge = self.kind.judge
+        assert judge is not None
+        judgement = judge(self.tree.problem, node.state, action, turns_left, VIEWER_NODES)
+        self.verdicts[judgement.verdict.value] += 1
+        out: dict[str, Any] = {"text": text, "to": None, "verdict": judgement.verdict.value}
+        if judgement.verdict is Verdict.KEEPS:
+            out["line"] = " ".join(judgement.line)  # text only: diagrams would double the page
+        return out
+
+
+def pack2_html(pack: dict, verdicts: bool = True) -> str:
+    """One self-contained HTML page that plays a loaded version-2 ``pack``; without
+    ``verdicts`` the actions past a pruned tree's cut are not judged (``--no-verdicts``)."""
     kind = pack_kind(pack)
+    if not verdicts:
+        kind = dataclasses.replace(kind, judge=None)
     terms = PackTerms.of(pack)
     pruned = terms.solution is SolutionMode.PRUNED
     puzzles = []
+    counted: Counter = Counter()
     for puzzle in pack["puzzles"]:
         puzzles.append(
             {
@@ -82,7 +120,7 @@ def pack2_html(pack: dict) -> str:
                 "tags": puzzle["tags"],
                 "difficulty": puzzle["difficulty"],
                 "line": puzzle["line"],
-                "nodes": _PuzzlePages(kind, puzzle, pruned).build(),
+                "nodes": _PuzzlePages(kind, puzzle, pruned, counted).build(),
             }
         )
     data = {"title": kind.title, "pruned": pruned, "puzzles": puzzles}
@@ -90,7 +128,13 @@ def pack2_html(pack: dict) -> str:
     facts = [f"{len(puzzles)} puzzles", f"made by {generator['name']} {generator['version']}"]
     facts.append(f"seed {pack['seed']}")
     if pruned:
-        facts.append("solution trees pruned to the main line below the first two defences")
+        facts.append("solution trees pruned to the main line past the first defences")
+        if kind.judge is not None:
+            facts.append(
+                "other actions there judged exactly when this page was made: "
+                f"{counted['keeps']} keep the win, {counted['loses']} lose, "
+                f"{counted['unknown']} unknown (limit {VIEWER_NODES:,} nodes each)"
+            )
     facts.append(f"command: {pack['command']}")
     subtitle = " \u00b7 ".join(facts)
     title = f"fechtbuch: {kind.title} puzzles ({len(puzzles)})"

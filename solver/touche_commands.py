@@ -121,9 +121,10 @@ def touche_solve_command(view, max_n, as_json, verify, max_nodes, tree_file, for
     Wins count by a hit, the opponent blocked or the hand comparison (tree leaves
     say which: win:treffer, win:blockiert, win:vergleich).  JSON fields: root,
     max, status (found/none/unknown), distance, keys, main_line, tree_nodes,
-    nodes, seconds, verified, note.  Exit status, as `fechtbuch solve`: 0 with an
-    answer (a sure win, or none within --max), 1 when a limit made it unknown or
-    --verify failed, 2 on bad input.
+    nodes, seconds, verified (null: the verifier reached the node limit), note.
+    Exit status, as `fechtbuch solve`: 0 with an answer (a sure win, or none within
+    --max), 1 when a limit made it unknown or --verify failed or gave up, 2 on bad
+    input.
     """
     result = solve_view(view, max_n, max_nodes=max_nodes, verify=verify, with_tree=bool(tree_file))
     chance = None
@@ -141,7 +142,10 @@ def touche_solve_command(view, max_n, as_json, verify, max_nodes, tree_file, for
         if chance is not None:
             click.echo(chance_text(chance))
         if verify and result.status != "unknown":
-            click.echo("Verified." if result.verified else f"VERIFICATION FAILED. {result.note}")
+            if result.verified is None:
+                click.echo(f"Not verified: {result.note}.")
+            else:
+                click.echo("Verified." if result.verified else "VERIFICATION FAILED.")
     if result.status == "unknown" or (verify and not result.verified):
         return 1
     return 0

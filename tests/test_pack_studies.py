@@ -122,7 +122,7 @@ def _forces(pos: Position, move: Move, left: int) -> bool:
         return True
     if left == 1:
         return False
-    return SolverJudge(tables=False).after_move(after, left - 1).verdict is Verdict.FORCED
+    return SolverJudge(tables=False).after_move(after, left - 1).verdict is Verdict.KEEPS
 
 
 def _off_tree_spot(pack: dict) -> OffTreeSpot:

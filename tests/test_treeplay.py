@@ -4,13 +4,14 @@ driven through a text stream with Battleklinge's kind on real shipped exercises.
 from __future__ import annotations
 
 import copy
+import dataclasses
 import io
 
 import orjson
 import pytest
 from clirun import assert_one_line_error, run
 from fechtbuch.engines.battleklinge import reference
-from fechtbuch.engines.battleklinge.position import Position
+from fechtbuch.engines.battleklinge.position import Move, Position
 from fechtbuch.engines.errors import InputError
 from fechtbuch.engines.paths import data_path
 from fechtbuch.puzzles.battleklinge.packkind import KIND
@@ -87,9 +88,9 @@ def test_end_of_input_and_quit_stop_the_loop():
     assert result.quit and result.actions == DEEP["line"][:2]
 
 
-def test_pruned_pack_says_when_a_move_leaves_the_stored_part():
-    """Past the first two defences a pruned tree holds one move: another winning
-    move is not 'lost', it only leaves the stored part."""
+def _pruned_deep() -> tuple[dict, str, str, bool]:
+    """DEEP as a pruned pack (one move below the first two defences): the pack, the
+    stored move there, another legal move, and whether that one hits (by the rules)."""
     pack = build_pack_v2(
         KIND,
         [copy.deepcopy(DEEP)],
@@ -100,14 +101,41 @@ def test_pruned_pack_says_when_a_move_leaves_the_stored_part():
         solution=SolutionMode.PRUNED,
     )
     puzzle = pack["puzzles"][0]
-    keep, wrong = cut_third_attacker_move(puzzle)
+    keep, other = cut_third_attacker_move(puzzle)
+    pos = Position.from_text(puzzle["position"])
+    for text in puzzle["line"][:4]:
+        pos = reference.play(pos, Move.from_text(text))
+    hits = reference.play(pos, Move.from_text(other)).winner() == pos.turn
+    return pack, keep, other, hits
+
+
+def test_pruned_pack_judges_a_move_past_the_cut_exactly():
+    """Past the first two defences a pruned tree holds one move; another is judged by
+    the game's exact judge (here with one own move left: by the rules)."""
+    pack, keep, other, hits = _pruned_deep()
     out: list[str] = []
-    lines = [*puzzle["line"][0:4:2], wrong, keep]
+    lines = [*pack["puzzles"][0]["line"][0:4:2], other, keep]
     result = play_pack_puzzle(
         pack, "1", io.StringIO("\n".join(lines) + "\n"), out.append, verify=False
     )
     text = "\n".join(out)
-    assert f"{wrong} leaves the stored solution" in text and "sure path is lost" not in text
+    if hits:
+        assert f"Exact (the rules): {other} keeps the win within your 1 own turn" in text
+    else:
+        assert f"Exact (the rules): the sure path is lost: after {other}" in text
+    assert result.solved and result.mistakes == (0 if hits else 1)
+
+
+def test_without_a_judge_a_move_past_the_cut_only_leaves_the_stored_part():
+    pack, keep, other, _ = _pruned_deep()
+    out: list[str] = []
+    lines = [*pack["puzzles"][0]["line"][0:4:2], other, keep]
+    kind = dataclasses.replace(KIND, judge=None)
+    result = play_puzzle(
+        kind, pack["puzzles"][0], io.StringIO("\n".join(lines) + "\n"), out.append, pruned=True
+    )
+    text = "\n".join(out)
+    assert f"{other} leaves the stored solution" in text and "sure path is lost" not in text
     assert result.solved
 
 

@@ -14,7 +14,7 @@ import pytest
 from browser import self_test
 from clirun import run
 from fechtbuch.engines.battleklinge import reference
-from fechtbuch.engines.battleklinge.position import Position
+from fechtbuch.engines.battleklinge.position import Move, Position
 from fechtbuch.engines.clikit import dump_json
 from fechtbuch.engines.paths import data_path
 from fechtbuch.puzzles.battleklinge.packkind import KIND
@@ -129,13 +129,41 @@ def test_wrong_action_hint_and_take_back(pack, page_file, tmp_path):
     assert result["steps"][3]["state"] == "play"
 
 
-def test_pruned_pack_says_the_move_leaves_the_stored_part(pack, tmp_path):
+def test_pruned_pack_embeds_exact_verdicts_past_the_cut(pack, tmp_path):
+    """Past the cut of a pruned tree every other legal action carries its exact verdict
+    (computed by pack html): a hit is accepted as correct, anything else refused as lost."""
     pruned = copy.deepcopy(pack)
     pruned["solution"] = SolutionMode.PRUNED.value
     deep = pruned["puzzles"][0]
-    keep, other = cut_third_attacker_move(deep)
+    keep, _ = cut_third_attacker_move(deep)
+    html = pack2_html(pruned)
     page = tmp_path / "pruned.html"
-    page.write_text(pack2_html(pruned), encoding="utf-8")
-    result = self_test(page, tmp_path, 0, [*deep["line"][0:4:2], other, keep])
-    assert result["steps"][2]["message"].startswith(f"{other} leaves the stored solution")
+    page.write_text(html, encoding="utf-8")
+    nodes = page_data(html)["puzzles"][0]["nodes"]
+    cut = next(n for n in nodes if n.get("stored_only"))
+    pos = Position.from_text(deep["position"])
+    for text in deep["line"][:4]:
+        pos = reference.play(pos, Move.from_text(text))
+    verdicts = {a["text"]: a.get("verdict") for a in cut["actions"] if a["to"] is None}
+    hits = {
+        m.to_text()
+        for m in reference.legal_moves(pos)
+        if reference.play(pos, m).winner() == pos.turn and m.to_text() != keep
+    }
+    assert verdicts == {t: ("keeps" if t in hits else "loses") for t in verdicts}
+    assert "other actions there judged exactly when this page was made" in html
+    plain = pack2_html(pruned, verdicts=False)  # pack html --no-verdicts
+    assert '"verdict"' not in plain and "judged exactly" not in plain and len(plain) < len(html)
+    losing = next(t for t, v in verdicts.items() if v == "loses")
+    steps = [*deep["line"][0:4:2], losing, *sorted(hits)[:1], keep]
+    result = self_test(page, tmp_path, 0, steps)
+    lost = result["steps"][2]
+    assert lost["state"] == "lost" and lost["message"].startswith(
+        f"Exact: The sure path is lost: after {losing}"
+    )
+    if hits:
+        also = result["steps"][3]
+        assert also["state"] == "good" and also["message"].startswith(
+            f"Correct: {sorted(hits)[0]} also keeps the win within 1 own turns"
+        )
     assert result["final"] == "solved"

@@ -28,6 +28,7 @@ from fechtbuch.engines.battleklinge.game import HitProblem
 from fechtbuch.engines.battleklinge.position import Move, NotationError, Position
 from fechtbuch.engines.battleklinge.svg import render_svg
 from fechtbuch.engines.battleklinge.textboard import draw_position
+from fechtbuch.puzzles.battleklinge.exactjudge import judge_move
 from fechtbuch.puzzles.battleklinge.mining import mirror_class, puzzle_id
 from fechtbuch.puzzles.battleklinge.rating import difficulty, features
 from fechtbuch.puzzles.battleklinge.tags import PuzzleFacts, tags_for
@@ -319,5 +320,7 @@ KIND = PackKind(
     board_text=board_text,
     board_svg=board_svg,
     verify_pruned=verify_pruned_puzzle,
+    full_defences=FULL_DEFENCES,
+    judge=judge_move,
     symmetry="the mirror",
 )

@@ -30,6 +30,7 @@ from fechtbuch.engines.touche_pyramiden.touche_in_n import (
     node_of_view,
     with_budget,
 )
+from fechtbuch.puzzles.andorjudge import judge_andor
 from fechtbuch.puzzles.packkind import PackKind, Puzzle
 from fechtbuch.puzzles.pyramiden.exercises import (
     difficulty_of,
@@ -199,4 +200,6 @@ KIND = PackKind(
     board_text=board_text,
     board_svg=state_svg,
     child=child,
+    full_defences=1,  # the tree holds every reply of the first adversary move only
+    judge=judge_andor,
 )

@@ -5,7 +5,7 @@ from __future__ import annotations
 import click
 from fechtbuch.engines.clikit import emit_json, float_range, int_range
 from fechtbuch.engines.touche_pyramiden.touche_in_n import TouchInN, parse_touch_view, with_budget
-from fechtbuch.solver.andor_grouped import DEFAULT_MAX_NODES, AndOrAnswer, solve_problem
+from fechtbuch.solver.andor_solve import DEFAULT_MAX_NODES, AndOrAnswer, solve_problem
 
 MAX_TURNS = 4
 

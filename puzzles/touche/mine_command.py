@@ -7,7 +7,13 @@ from __future__ import annotations
 
 import click
 from fechtbuch.engines.clikit import int_range
-from fechtbuch.puzzles.minekit import MineRun, mine_options, run_mine
+from fechtbuch.puzzles.minekit import (
+    MineRun,
+    count_option,
+    lengths_option,
+    mine_options,
+    run_mine,
+)
 from fechtbuch.puzzles.touche.exercises import EXAMINE_NODES, MAX_N
 from fechtbuch.puzzles.touche.minekind import DEFAULT_ROUNDS, KIND
 
@@ -19,16 +25,8 @@ from fechtbuch.puzzles.touche.minekind import DEFAULT_ROUNDS, KIND
     round_what="one self-play round and the views of the player to act",
     seed_what="the self-play rounds (deals, starters, the players' choices)",
 )
-@click.option(
-    "--n",
-    "ns",
-    type=int_range(1, MAX_N),
-    multiple=True,
-    help="Exercise length in own turns; repeat for several (default: --n 1 --n 2 --n 3).",
-)
-@click.option(
-    "--count", type=int_range(1, 200), default=12, show_default=True, help="Exercises per N."
-)
+@lengths_option(1, MAX_N, "turns")
+@count_option(12, 200)
 @click.option(
     "--max-nodes",
     type=int_range(100),

@@ -14,6 +14,7 @@ from collections.abc import Hashable
 
 from fechtbuch.engines.touche_duell.notation import NotationError, parse_view
 from fechtbuch.engines.touche_duell.public import SureWinProblem, root_problem
+from fechtbuch.puzzles.andorjudge import judge_andor
 from fechtbuch.puzzles.packkind import PackKind, Puzzle
 from fechtbuch.puzzles.touche.board import board_svg, board_text
 from fechtbuch.puzzles.touche.exercises import MAX_N, RULES, duplicate_class, verify_puzzle
@@ -44,4 +45,5 @@ KIND = PackKind(
     board_text=board_text,
     board_svg=board_svg,
     symmetry="the mirror (the fencers' sides swapped)",
+    judge=judge_andor,
 )

@@ -20,7 +20,6 @@ solver or endgame table; this layer imports neither), and so is every later move
 
 from __future__ import annotations
 
-import enum
 import os
 import time
 from collections.abc import Callable
@@ -40,6 +39,7 @@ from fechtbuch.engines.battleklinge.terminal.moveinput import read_move
 from fechtbuch.engines.battleklinge.terminal.warnings import card_gift_lines, warning_lines
 from fechtbuch.engines.battleklinge.textboard import draw_position
 from fechtbuch.engines.errors import InputError
+from fechtbuch.engines.game import Verdict
 
 Chooser = Callable[[Position, list[Position]], Move]
 Writer = Callable[..., None]
@@ -58,15 +58,6 @@ class Outcome:
     how: str
     helped: bool = False
     exercise_solved: bool = False
-
-
-class Verdict(enum.Enum):
-    """Whether a move past the stored part of a pruned tree still forces the hit."""
-
-    FORCED = "forced"
-    NOT_FORCED = "not forced"
-    UNKNOWN = "unknown"
-    """The judge reached a limit (nodes, time, its largest bound): no claim either way."""
 
 
 @dataclass(frozen=True)
@@ -432,10 +423,10 @@ class Session:
             return
         left = ex.own_moves_left
         if left == 0:
-            judgement = Judgement(Verdict.NOT_FORCED, "the rules")
+            judgement = Judgement(Verdict.LOSES, "the rules")
         else:
             judgement = ex.judge.after_move(pos, left)
-        if judgement.verdict is Verdict.FORCED:
+        if judgement.verdict is Verdict.KEEPS:
             ex.defence = judgement.defence
             self.write(
                 f"Exact ({judgement.source}): {text} still forces the hit "
@@ -443,7 +434,7 @@ class Session:
             )
             return
         ex.path_lost = True
-        if judgement.verdict is Verdict.NOT_FORCED:
+        if judgement.verdict is Verdict.LOSES:
             self.write(
                 f"Exact ({judgement.source}): the sure path is lost: {text} does not "
                 f"force the hit within the {left} own move{'s' if left != 1 else ''} left. "

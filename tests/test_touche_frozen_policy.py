@@ -1,18 +1,53 @@
 """The frozen mining policy of the Touché duel (``engines/touche_duell/frozen2026``).
 
+* A digest of two self-play rounds as ``touche mine`` plays them pins the policy:
+  it changes only when the frozen copy, the rules or the public-state definition
+  change (then every mined pack must be re-mined, and this digest with it).
+* The digest is computed with the live players broken on purpose, so the policy
+  provably never calls them (the import contract in .importlinter says the same).
 * Its exact tactics (plain recursion over the public-state problem) agree with the
   solver's verifier, and the key it plays is a key of the solver's sure win.
 """
 
 from __future__ import annotations
 
+import hashlib
+
+import orjson
 import pytest
+from fechtbuch.engines.touche_duell import players
 from fechtbuch.engines.touche_duell.frozen2026.policy import SureWins, sure_win_key
 from fechtbuch.engines.touche_duell.notation import format_action, format_view
 from fechtbuch.engines.touche_duell.public import SureWinProblem
+from fechtbuch.puzzles.touche import exercises, minebench
 from fechtbuch.solver.andor import keys
 from fechtbuch.solver.andor_verifier import ProofCheck
 from fechtbuch.solver.touche_crosscheck import random_views
+
+PINNED_ROUNDS = {
+    # (seed, round): SHA-256 of the round's views as mining plays them
+    (1, 0): "8b2d661bc2a3c95e355e0e98a8165b98207e8fcd728cdc328cf3f06bd7453c71",
+    (1, 1): "31e6f1172e59d0542e58127c97526466b3920d9921cde6c82ee7f73bf9e5a201",
+}
+
+
+def _rounds_digest(seed: int, game: int) -> str:
+    exercises.rounds_views.cache_clear()
+    texts = "\n".join(format_view(v) for v in exercises.rounds_views(seed, game))
+    return hashlib.sha256(texts.encode()).hexdigest()
+
+
+def test_mining_self_play_is_pinned_and_never_asks_the_live_players(monkeypatch):
+    def broken(*args, **kwargs):
+        raise AssertionError("the frozen mining policy called the live players")
+
+    for name in ("stark_choice", "stark_score", "_stark_score", "rollout", "halving_search"):
+        monkeypatch.setattr(players, name, broken)
+    monkeypatch.setattr(players.Player, "choose", broken)
+    assert exercises.PLAYER == "meister-2026"
+    found = {key: _rounds_digest(*key) for key in PINNED_ROUNDS}
+    assert found == PINNED_ROUNDS
+
 
 VIEWS = random_views("frozen-tactics", 30, max_pile=4)
 
@@ -35,3 +70,12 @@ def test_the_exact_tactics_agree_with_the_solver(turns):
                 format_action(key),
             )
     assert wins >= 3
+
+
+def test_the_mining_bench_prints_self_play_and_proof_rows(capsys):
+    assert minebench.main(["selfplay", "--rounds", "1", "--samples", "4"]) == 0
+    assert minebench.main(["proofs", "--rounds", "1", "--max-nodes", "300"]) == 0
+    rows = [orjson.loads(line) for line in capsys.readouterr().out.splitlines()]
+    assert rows[0]["samples"] == 4 and rows[0]["rounds"] == 1 and rows[0]["moves"] > 0
+    piles = [row["pile"] for row in rows[1:]]
+    assert piles == sorted(piles) and sum(row["views"] for row in rows[1:]) > 0

@@ -2,7 +2,8 @@
 
 An exercise is a view of the player to act with a sure win in exactly N (N = 1, 2,
 3) own turns and exactly one key (docs/solver.md, "Sure wins under hidden
-cards"), found in seeded self-play (:data:`PLAYER` on both sides) at the levels
+cards"), found in seeded self-play (:data:`PLAYER` on both sides: the frozen
+meister of :mod:`fechtbuch.engines.touche_duell.frozen2026`) at the levels
 standard and fortgeschritten, proved by df-pn and confirmed by the independent
 verifier.  No exercise is trivial: the player has a choice, and for N = 1 the key
 is a quiet action or another attack or lunge is legal (and fails).
@@ -17,11 +18,13 @@ from __future__ import annotations
 
 import hashlib
 import math
-from collections.abc import Iterator
 from dataclasses import dataclass, field
+from functools import lru_cache
 
 from fechtbuch.engines.touche_duell import rules
 from fechtbuch.engines.touche_duell.deal import lot, new_round
+from fechtbuch.engines.touche_duell.frozen2026.policy import NAME as FROZEN_PLAYER
+from fechtbuch.engines.touche_duell.frozen2026.policy import MiningPlayer
 from fechtbuch.engines.touche_duell.notation import (
     NOBODY,
     TRACK,
@@ -36,7 +39,6 @@ from fechtbuch.engines.touche_duell.notation import (
     parse_view,
     view_of,
 )
-from fechtbuch.engines.touche_duell.players import Player
 from fechtbuch.engines.touche_duell.public import root_problem, view_actions
 from fechtbuch.solver.andor import ProofLimit, keys
 from fechtbuch.solver.andor_prover import ProofSearch
@@ -45,11 +47,24 @@ from fechtbuch.solver.andor_solve import FOUND, AndOrSolution, solve_andor
 RULES = "touche-duell"
 MAX_N = 3
 LEVELS = (Level.STANDARD, Level.FORTGESCHRITTEN)
-PLAYER = "stark"
-"""The self-play strength on both sides (see :func:`rounds_views`)."""
+PLAYER = FROZEN_PLAYER
+"""The self-play policy on both sides (see :func:`rounds_views`): frozen, so that a
+change of the live players never changes a mined pack."""
 EXAMINE_NODES = 5_000
 """Node limit of the proof attempt per view (a view beyond it is skipped: mining
 never waits on one hard view; the pack records every limit in its command)."""
+DEEP_PILE = 9
+"""Views with at most this many pile cards get the whole node limit; views with more
+get :data:`FAR_SHARE` of it.  No sure win within 3 turns turned up with 10 or more
+pile cards in 120 measured rounds, yet those views took 70% of the proof time
+(docs/performance.md, "Mining the Touché pack")."""
+FAR_SHARE = 10
+"""Views beyond :data:`DEEP_PILE` are proved with ``max_nodes // FAR_SHARE`` nodes."""
+RETRY_FACTOR = 10
+"""A view that reached the limit and precedes a sure win of the same player (in
+its next two views) is proved again with this many times the limit: the view just
+before a sure win in 1 or 2 is where sure wins in 3 live, and they need more
+nodes (4 N = 3 exercises from 68 such views of 120 rounds, none at 5,000 nodes)."""
 TAGS = (
     "drei-gleiche",
     "zaehlen",
@@ -214,17 +229,31 @@ def round_seed(seed: int, game: int) -> str:
     return f"touche-uebungen/{seed}/{game}"
 
 
-def rounds_views(seed: int, game: int) -> Iterator[View]:
+@lru_cache(maxsize=64)
+def rounds_views(seed: int, game: int) -> tuple[View, ...]:
     """Every view of the player to act in self-play round ``game`` of ``seed``:
     even rounds standard, odd rounds fortgeschritten, :data:`PLAYER` on both sides,
-    the deal, the starter and the players' choices all SHA-256 derived."""
+    the deal, the starter and the players' choices all SHA-256 derived.  (Cached:
+    the roll-outs cost about as much as the proofs, and a resumed or repeated
+    examination of a round in one process plays it once.)"""
     deal = round_seed(seed, game)
     position = new_round(deal, lot(deal), Ruleset(LEVELS[game % 2]))
-    players = [Player(PLAYER, seed=f"{deal}/A"), Player(PLAYER, seed=f"{deal}/B")]
+    players = [MiningPlayer(f"{deal}/A"), MiningPlayer(f"{deal}/B")]
+    views = []
     while not position.phase.over:
         view = view_of(position, position.mover)
-        yield view
+        views.append(view)
         position = rules.apply(position, players[position.mover].choose(view))
+    return tuple(views)
+
+
+def node_limit(view: View, max_nodes: int) -> int:
+    """The proof budget of one view (see :data:`DEEP_PILE`)."""
+    return max_nodes if view.pile_size <= DEEP_PILE else max(1, max_nodes // FAR_SHARE)
+
+
+SURE = frozenset({"exercise", "keys", "trivial", "rejected"})
+"""Reasons that mean the view has a sure win within 3."""
 
 
 @dataclass
@@ -237,16 +266,24 @@ class GameResult:
 
 
 def examine_game(task: tuple[int, int, int]) -> GameResult:
-    """Examine every view of one round (a worker's unit: deterministic, no clock)."""
+    """Examine every view of one round (a worker's unit: deterministic, no clock):
+    each view with its :func:`node_limit`, then once more with :data:`RETRY_FACTOR`
+    times ``max_nodes`` each view that reached its limit and comes just before a
+    sure win of the same player."""
     seed, game, max_nodes = task
     result = GameResult(game)
     seen: set[str] = set()
+    found: list[tuple[View, Examined]] = []
     for view in rounds_views(seed, game):
         cls = duplicate_class(view)
-        if cls in seen:
-            continue
-        seen.add(cls)
-        examined = examine(view, max_nodes)
+        if cls not in seen:
+            seen.add(cls)
+            found.append((view, examine(view, node_limit(view, max_nodes))))
+    for index, (view, examined) in enumerate(found):
+        if examined.reason == "limit" and view.pile_size <= DEEP_PILE:
+            later = [e for v, e in found[index + 1 :] if v.viewer == view.viewer][:2]
+            if any(e.reason in SURE for e in later):
+                examined = examine(view, RETRY_FACTOR * max_nodes)
         result.reasons[examined.reason] = result.reasons.get(examined.reason, 0) + 1
         if examined.puzzle is not None:
             result.puzzles.append(examined.puzzle)

@@ -37,8 +37,8 @@ from fechtbuch.puzzles.touche.minekind import DEFAULT_ROUNDS, KIND
 def mine_command(run: MineRun, ns: tuple[int, ...], count: int, max_nodes: int) -> int:
     """Mine "sicherer Treffer" exercises: sure wins in exactly N own turns.
 
-    Seeded self-play rounds (standard and fortgeschritten, the computer at
-    strength stark on both sides); every view of the player to act is proved by
+    Seeded self-play rounds (standard and fortgeschritten, the frozen mining
+    policy meister-2026 on both sides); every view of the player to act is proved by
     df-pn (a sure win whatever the opponent holds and the pile brings), kept with
     exactly one key and N = 1 not trivial, confirmed by the independent verifier,
     deduplicated up to the mirror, tagged and rated.  CP-SAT picks the pack for

@@ -68,6 +68,16 @@ def test_every_broken_field_is_named(exercises, change, field):
     assert problems and problems[0].startswith(f"{field}:"), problems
 
 
+def test_a_tree_above_the_shipping_limit_is_no_exercise(exercises, monkeypatch):
+    from fechtbuch.puzzles.packtree import count_nodes
+    from fechtbuch.puzzles.touche import exercises as module
+
+    inner = count_nodes(exercises[0]["solution"])[0]
+    monkeypatch.setattr(module, "MAX_TREE_NODES", inner - 1)
+    assert examine(parse_view(FOUND[0])).reason == "large"
+    assert verify_puzzle(exercises[0]) == [f"solution: {inner} inner nodes, more than {inner - 1}"]
+
+
 def test_a_view_without_sure_win_is_no_exercise():
     assert examine(parse_view("standard 1-23 0:0 B zug ?5/23444 00000 ?15")).reason == "none"
 

@@ -40,6 +40,7 @@ from fechtbuch.engines.touche_duell.notation import (
     view_of,
 )
 from fechtbuch.engines.touche_duell.public import root_problem, view_actions
+from fechtbuch.puzzles.packtree import count_nodes
 from fechtbuch.solver.andor import ProofLimit, keys
 from fechtbuch.solver.andor_prover import ProofSearch
 from fechtbuch.solver.andor_solve import FOUND, AndOrSolution, solve_andor
@@ -65,6 +66,11 @@ RETRY_FACTOR = 10
 its next two views) is proved again with this many times the limit: the view just
 before a sure win in 1 or 2 is where sure wins in 3 live, and they need more
 nodes (4 N = 3 exercises from 68 such views of 120 rounds, none at 5,000 nodes)."""
+MAX_TREE_NODES = 12_000
+"""Largest solution tree (inner nodes) a shipped exercise may have.  A few sure wins
+in 3 have trees of 25,000 to 150,000 nodes (up to 4.5 MB of JSON each): a pack of
+them grew to 50 MB and took minutes to verify and play through, for exercises no
+reader walks through whole.  Such views count as ``large``."""
 TAGS = (
     "drei-gleiche",
     "zaehlen",
@@ -195,7 +201,8 @@ class Examined:
     puzzle: dict | None
     reason: str
     """``exercise``, ``none`` (no sure win within 3), ``limit``, ``keys`` (more than
-    one key), ``trivial`` or ``rejected`` (the independent verifier disagreed)."""
+    one key), ``trivial``, ``rejected`` (the independent verifier disagreed) or
+    ``large`` (a solution tree above :data:`MAX_TREE_NODES`)."""
 
 
 def examine(view: View, max_nodes: int = EXAMINE_NODES) -> Examined:
@@ -222,6 +229,8 @@ def examine(view: View, max_nodes: int = EXAMINE_NODES) -> Examined:
         or result.keys != [problem.format_action(view, found[0])]
     ):
         return Examined(None, "rejected")
+    if count_nodes(result.tree)[0] > MAX_TREE_NODES:
+        return Examined(None, "large")
     return Examined(puzzle_of(view, result), "exercise")
 
 
@@ -252,7 +261,7 @@ def node_limit(view: View, max_nodes: int) -> int:
     return max_nodes if view.pile_size <= DEEP_PILE else max(1, max_nodes // FAR_SHARE)
 
 
-SURE = frozenset({"exercise", "keys", "trivial", "rejected"})
+SURE = frozenset({"exercise", "keys", "trivial", "rejected", "large"})
 """Reasons that mean the view has a sure win within 3."""
 
 
@@ -316,4 +325,7 @@ def verify_puzzle(puzzle: dict, max_n: int = MAX_N) -> list[str]:
             problems.append(f"{name}: does not match the re-derived value")
     if not non_trivial(view, n, puzzle["key"]):
         problems.append("key: trivial (the only action, or for N = 1 the only attack)")
+    inner = count_nodes(result.tree)[0]
+    if inner > MAX_TREE_NODES:
+        problems.append(f"solution: {inner} inner nodes, more than {MAX_TREE_NODES}")
     return problems

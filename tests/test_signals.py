@@ -122,10 +122,10 @@ def test_ctrl_c_during_start_up_and_work(tmp_path):
 
 
 def assert_truthful_mine_note(err: str, partial: Path) -> None:
-    """'kept in X.partial' only when that file exists and holds finished games."""
+    """'kept in X.partial' only when that file exists and holds finished rounds."""
     if "kept in" in err:
         state = json.loads(partial.read_bytes())
-        assert state["next_game"] > 0 and f"from {state['next_game']} games" in err
+        assert state["next_round"] > 0 and f"from {state['next_round']} rounds" in err
     else:
         assert not partial.exists(), err
 
@@ -139,7 +139,7 @@ def test_mine_interrupted_then_resumed_gives_the_same_bytes(tmp_path):
 
     def one_batch_saved() -> bool:
         try:
-            return json.loads(partial.read_bytes())["next_game"] >= 16
+            return json.loads(partial.read_bytes())["next_round"] >= 16
         except (OSError, ValueError):
             return False
 

@@ -38,7 +38,7 @@ from fechtbuch.engines.touche_duell.notation import (
     View,
     view_of,
 )
-from fechtbuch.engines.touche_duell.public import PublicState, SureWinProblem
+from fechtbuch.engines.touche_duell.public import PublicState, SureWinProblem, position_of
 
 NAME = "meister-2026"
 MINING_SAMPLES = 24
@@ -314,19 +314,7 @@ def determinise(view: View, stream: HashStream) -> Position:
         j = stream.below(i + 1)
         cards[i], cards[j] = cards[j], cards[i]
     other = tuple(cards[: view.other_size].count(v) for v in range(1, 6))
-    hands = (view.hand, other) if view.viewer == 0 else (other, view.hand)
-    return Position(
-        view.rules,
-        view.squares,
-        view.score,
-        view.mover,
-        view.phase,
-        view.attack,
-        view.winner,
-        hands,  # type: ignore[arg-type]
-        view.discard,
-        tuple(cards[view.other_size :]),
-    )
+    return position_of(view, other, tuple(cards[view.other_size :]))  # type: ignore[arg-type]
 
 
 def rollout(position: Position, me: int, limit: int = 200) -> float:

@@ -32,7 +32,7 @@ from __future__ import annotations
 
 import json
 import time
-from collections.abc import Hashable, Sequence
+from collections.abc import Hashable, Iterator, Sequence
 from dataclasses import dataclass, field
 from enum import Enum
 from typing import Any
@@ -91,10 +91,6 @@ class Style:
     tree_keys_first: bool
     """An attacker node of the tree asks for all its keys before it builds their
     subtrees (else key by key, each subtree at once)."""
-    timed_view: bool
-    """The problem is wrapped (:class:`_Timed`) even without a time limit.  The
-    wrapper hides the problem's ``needs_turn`` and ``iter_children`` hints and its
-    ``counts_turn`` default, which changes the node count (not the answers)."""
 
 
 FLAT = Style(
@@ -104,7 +100,6 @@ FLAT = Style(
     replies_bound_first=True,
     line_retightens=True,
     tree_keys_first=False,
-    timed_view=False,
 )
 GROUPED = Style(
     replies=Replies.GROUPED,
@@ -113,7 +108,6 @@ GROUPED = Style(
     replies_bound_first=False,
     line_retightens=False,
     tree_keys_first=True,
-    timed_view=True,
 )
 
 
@@ -205,9 +199,11 @@ def outcome_text(problem: AndOrProblem, state: Any) -> str:
 
 
 class _Timed(AndOrProblem):
-    """``problem`` with a deadline: listing children past it raises ``ProofLimit``."""
+    """``problem`` with a deadline: listing children past it raises ``ProofLimit``.
+    Every hint of the problem's is passed on (``needs_turn``, ``iter_children``,
+    ``counts_turn``, ``wins_at_once``), so a time limit changes no node count."""
 
-    def __init__(self, problem: AndOrProblem, deadline: float | None):
+    def __init__(self, problem: AndOrProblem, deadline: float):
         self.inner = problem
         self.deadline = deadline
 
@@ -217,13 +213,23 @@ class _Timed(AndOrProblem):
     def outcome(self, state):
         return self.inner.outcome(state)
 
-    def children(self, state) -> Sequence:
-        if self.deadline is not None and time.monotonic() > self.deadline:
+    def _check(self) -> None:
+        if time.monotonic() > self.deadline:
             raise ProofLimit("the time limit was reached")
+
+    def children(self, state) -> Sequence:
+        self._check()
         return self.inner.children(state)
+
+    def iter_children(self, state) -> Iterator:
+        self._check()
+        return self.inner.iter_children(state)
 
     def counts_turn(self, state, action) -> bool:
         return self.inner.counts_turn(state, action)
+
+    def needs_turn(self, state) -> bool:
+        return self.inner.needs_turn(state)
 
     def wins_at_once(self, state) -> bool | None:
         return self.inner.wins_at_once(state)
@@ -386,9 +392,8 @@ def solve(
     """
     started = time.perf_counter()
     original = problem
-    if style.timed_view or time_limit is not None:
-        deadline = None if time_limit is None else time.monotonic() + time_limit
-        problem = _Timed(problem, deadline)
+    if time_limit is not None:
+        problem = _Timed(problem, time.monotonic() + time_limit)
     solver = _Solver(problem, style, max_nodes, leaves=original)
     result = AndOrSolution(problem.format_state(root), max_n, UNKNOWN)
     try:

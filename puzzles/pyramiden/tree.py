@@ -115,15 +115,24 @@ class PackTree:
             _, text, child = best
             result = {text: self.line(child, turns - 1)}
         else:
+            # the longest defence, ties by text: replies in text order, so the first one
+            # that lasts all ``turns`` (no defence lasts longer) ends the search
+            replies = sorted(
+                (
+                    (problem.format_action(state, action), child)
+                    for action, child in problem.children(state)
+                ),
+                key=lambda item: item[0],
+            )
             best = None
-            for action, child in problem.children(state):
-                text = problem.format_action(state, action)
+            for text, child in replies:
                 dist = self.distance(child, turns)
                 if dist is None:
                     raise AssertionError("a defence refutes the proof")
-                score = (-dist, text)
-                if best is None or score < best[0]:
-                    best = (score, text, child)
+                if best is None or dist > best[0]:
+                    best = (dist, text, child)
+                if dist == turns:
+                    break
             _, text, child = best
             result = {text: self.line(child, turns)}
         self._lines[memo] = result

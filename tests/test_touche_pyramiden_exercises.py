@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 
 from fechtbuch.engines.touche_pyramiden import notation
+from fechtbuch.engines.touche_pyramiden.board import parse_card
 from fechtbuch.engines.touche_pyramiden.touche_in_n import TouchInN, node_of_view
 from fechtbuch.puzzles.pyramiden.exercises import mine, plausible_fields
 from fechtbuch.puzzles.pyramiden.packkind import KIND
@@ -184,3 +185,64 @@ def test_mine_command_is_the_sequential_mine_for_any_jobs_and_resumes(tmp_path):
     resumed = run("pyramiden", "mine", "-o", split, *options, "--resume")
     assert resumed.exit_code == 0, resumed.output
     assert split.read_bytes().replace(b"split.json", b"X") == made["1"]
+
+
+SAFE_FIELD_VIEW = (
+    "pyramiden-1 sicht=0 spieler=2 teams=2 runden=4 vorgabe=linie runde=2 muster=linie zug=0"
+    " start=1 punkte=0,1 pass=0 brett=............../.....x......../.....x......../"
+    ".....x..1.2.2./.....x......../.....x..2.1.../............../....1......... "
+    "hand=8D,KD,2C,6C,7C/#5 stapel=#46/#45 ablage=6D,JC,KD,XX,XX,XX,XX beiseite=#0 seed=?"
+)
+"""A view :func:`safe_field_views` built in a trial run (seed 1, round 800): P's line
+misses f2, g3 and the free field h4, every KD (g3's card) is seen, a 6C (f2's) is not."""
+
+
+def test_safe_field_view_is_a_touche_in_3_whose_key_takes_the_blockable_field():
+    from fechtbuch.puzzles.pyramiden.exercises import examine, safe_field_views
+
+    exercise = examine(SAFE_FIELD_VIEW, 3, 20_000, 3)
+    assert exercise is not None and exercise.n == 3
+    assert exercise.key == "6C:f2"  # g3 first would let the opponent block f2
+    assert "safe-field" in exercise.tags and "double-threat" not in exercise.tags
+    assert examine(SAFE_FIELD_VIEW, 3, 20_000, 1) is None  # N = 1 bar: plausible fields
+    # the builder leaves a view that already has the shape as it is; the other order
+    # (g3 first) needs a KD unseen, and both are seen
+    assert dict(safe_field_views(SAFE_FIELD_VIEW)) == {SAFE_FIELD_VIEW: "6C:f2"}
+
+
+def test_safe_field_views_move_cards_with_exact_counts():
+    from dataclasses import replace
+
+    from fechtbuch.puzzles.pyramiden.exercises import safe_field_views
+
+    view = notation.parse_view(SAFE_FIELD_VIEW)
+    # one KD back among the unseen cards (a 9H seen instead): both orders can be built
+    discard = tuple(parse_card("9H") if k == parse_card("KD") else k for k in view.discard)
+    start = replace(view, discard=discard)
+    node, _ = node_of_view(start)
+    made = dict(safe_field_views(notation.format_view(start)))
+    assert sorted(made.values()) == ["6C:f2", "KD:g3"]
+    for text, key in made.items():
+        other = notation.parse_view(text)  # a valid view: 108 cards, sizes kept
+        after, _ = node_of_view(other)
+        assert (after.mine, after.theirs, after.crowned) == (node.mine, node.theirs, node.crowned)
+        assert len(other.hand) == len(view.hand) and len(other.discard) == len(view.discard)
+        assert sum(after.unseen) == sum(node.unseen)
+        first = parse_card(key.split(":")[0])
+        second = parse_card("KD" if key == "6C:f2" else "6C")
+        assert first in other.hand and second in other.hand
+        assert after.unseen[second] == 0 < after.unseen[first]
+
+
+def test_safe_field_views_need_every_joker_seen():
+    from dataclasses import replace
+
+    from fechtbuch.puzzles.pyramiden.exercises import safe_field_views
+
+    view = notation.parse_view(SAFE_FIELD_VIEW)
+    # a joker back among the unseen cards (a 6D seen instead): the opponent's joker
+    # could take any field, so nothing is built
+    discard = (*view.discard[:-1], view.discard[0])
+    joker_unseen = notation.format_view(replace(view, discard=discard))
+    assert node_of_view(notation.parse_view(joker_unseen))[0].unseen[52] == 1
+    assert list(safe_field_views(joker_unseen)) == []

@@ -3,7 +3,7 @@
     python tests/touche_pyramiden_groupbench.py COUNT LIMIT
 
 The views: every exercise of the shipped pack (data/packs/pyramiden-uebungen.json),
-then the views with no unseen joker among ``candidate_views("groupbench", COUNT, lifted=True)`` (the
+then the views with no unseen joker among ``candidate_views("groupbench", COUNT, deep=True)`` (the
 states of seeded play and their lifted variants: the views the miner examines for
 N = 3).  For each, ``distance(view, 3)`` and the keys come twice: from the prover
 with grouped keys (the root has budget 3, ``with_budget``) and from the independent
@@ -55,7 +55,7 @@ def compare(view: str, limit: int) -> tuple[bool | None, float, float, int | Non
 def views(count: int) -> list[str]:
     pack = read_json_file(data_path("packs", "pyramiden-uebungen.json"), "pack")
     out = [p["position"] for p in pack["puzzles"]]
-    for view in candidate_views("groupbench", count, lifted=True):
+    for view in candidate_views("groupbench", count, deep=True):
         node, _ = node_of_view(notation.parse_view(view))
         if not node.unseen[JOKER]:
             out.append(view)

@@ -29,7 +29,7 @@ from fechtbuch.engines.touche_pyramiden.patterns import USABLE, mask_fields
 from fechtbuch.engines.touche_pyramiden.players import policy_mittel
 from fechtbuch.engines.touche_pyramiden.sampling import played_states, random_action, random_states
 from fechtbuch.engines.touche_pyramiden.shuffle import HashStream
-from fechtbuch.engines.touche_pyramiden.state import Phase, State
+from fechtbuch.engines.touche_pyramiden.state import Action, Kind, Phase, State
 from fechtbuch.engines.touche_pyramiden.touche_in_n import (
     TouchInN,
     TouchNode,
@@ -103,7 +103,26 @@ def tags_of(problem: TouchInN, node: TouchNode, key: str, n: int) -> list[str]:
             if problem.format_action(node, action) == key:
                 if len(near_fields(problem.pattern, child.mine, child.crowned)) >= 2:
                     tags.add("double-threat")
+                if leaves_safe_placement(problem, child, n - 1):
+                    tags.add("safe-field")
     return sorted(tags)
+
+
+def leaves_safe_placement(problem: TouchInN, node: TouchNode, turns: int) -> bool:
+    """Whether P has a placement whose missing fields, at most ``turns`` and at least
+    one a card field, the opponent cannot take: card fields whose card it has seen
+    every copy of (with every joker seen), and free fields (taken by the opponent
+    only to complete its own pattern)."""
+    if node.unseen[JOKER]:
+        return False
+    taken = node.theirs | node.crowned
+    for mask in USABLE[problem.pattern]:
+        missing = mask & ~node.mine
+        if mask & taken or not missing & ~FREE_MASK or missing.bit_count() > turns:
+            continue
+        if all(node.unseen[FIELD_CARD[f]] == 0 for f in mask_fields(missing & ~FREE_MASK)):
+            return True
+    return False
 
 
 def jokers_seen(state: State) -> State | None:
@@ -151,20 +170,32 @@ def threat_states(count: int, label: str) -> Iterator[State]:
     return played_states(2, count, HashStream(f"threats/{label}"), lambda g: f"{label}-{g}", policy)
 
 
-def candidate_rounds(seed: str, count: int, lifted: bool = False) -> Iterator[list[str]]:
+@dataclass(frozen=True)
+class RoundViews:
+    """The candidate views of one round: ``views`` are examined for every N still
+    wanted, ``built`` (:func:`safe_field_views`: view and the key it was built for)
+    for N = 3 only."""
+
+    views: tuple[str, ...]
+    built: tuple[tuple[str, str], ...] = ()
+
+
+def candidate_rounds(seed: str, count: int, deep: bool = False) -> Iterator[RoundViews]:
     """The candidate views of each of ``count`` pairs of states (one of random play,
     one of threat-building play, the same index in each): two-player PLAY views of the
     seat to move, each followed by its variant with every unseen joker swapped into
     the discard pile (after it: an exercise found in the state itself is the one
-    kept), and with ``lifted`` each view by its :func:`lifted_views` (the seeds of
-    N = 3: views of play alone gave one Touché in 3 in 5,600).  Pair ``i`` does not
-    depend on ``count``."""
+    kept).  With ``deep`` (mining N = 3) each view is followed by its
+    :func:`lifted_views` (views of play alone gave one Touché in 3 in 5,600), and the
+    round's views of play have their :func:`safe_field_views` built.  Pair ``i`` does
+    not depend on ``count``."""
     sources = (
         random_states(2, count, f"pyramiden-mine-{seed}"),
         threat_states(count, f"pyramiden-mine-{seed}"),
     )
     for pair in zip(*sources, strict=False):
-        views = []
+        views: list[str] = []
+        built: list[tuple[str, str]] = []
         for state in pair:
             if state.phase is Phase.PLAY and state.pattern is not None:
                 found = [notation.format_view(notation.view_of(state, state.to_move))]
@@ -173,15 +204,16 @@ def candidate_rounds(seed: str, count: int, lifted: bool = False) -> Iterator[li
                     found.append(notation.format_view(notation.view_of(variant, variant.to_move)))
                 for view in found:
                     views.append(view)
-                    if lifted:
+                    if deep:
                         views.extend(lifted_views(view))
-        yield views
+                        built.extend(v for v in safe_field_views(view) if v not in built)
+        yield RoundViews(tuple(views), tuple(built))
 
 
-def candidate_views(seed: str, count: int, lifted: bool = False) -> Iterator[str]:
-    """The views of :func:`candidate_rounds`, one after the other."""
-    for views in candidate_rounds(seed, count, lifted):
-        yield from views
+def candidate_views(seed: str, count: int, deep: bool = False) -> Iterator[str]:
+    """The ``views`` of :func:`candidate_rounds`, one after the other (not the built ones)."""
+    for round_views in candidate_rounds(seed, count, deep):
+        yield from round_views.views
 
 
 LIFTS = (1, 2)
@@ -242,6 +274,73 @@ def _lift(view: notation.View, team: int, fields: tuple[int, ...], spare: list[i
     return notation.format_view(earlier)
 
 
+def safe_field_views(position: str) -> Iterator[tuple[str, str]]:
+    """Views built for Touché in 3 from ``position`` around a *safe field*, one the
+    opponent cannot take because it has seen every copy of its card (and every joker).
+
+    For each placement (mask order) with one free field that P's pyramids fill but for
+    the free field and two card fields ``a`` and ``b`` (neither the opponent's nor
+    crowned), in both orders: P's hand is given the cards of ``a`` and ``b`` (each
+    missing one from the unseen cards, for P's first card in hand order that is not a
+    joker or one of the two, which becomes unseen), and every unseen copy of ``b``'s
+    card goes to the discard pile in place of its first card that is not a joker and
+    has no field in the placement (which becomes unseen; counts stay exact).  ``a``'s
+    card must stay unseen.  P then wins in 3 by taking ``a`` first (the opponent's
+    reply can block only ``a``), then ``b``, then the free field, which the opponent may
+    take only to complete its own pattern; taking ``b`` first lets the opponent block
+    ``a``, so the key is unique.  Built only where no joker is unseen and the opponent
+    has no placement it could complete with two actions (its threats would cost P a
+    turn), so the prover usually confirms it; it decides every claim.  Yields each
+    view with the key it is built for (taking ``a``); distinct texts, deterministic.
+    """
+    view = notation.parse_view(position)
+    node, pattern = node_of_view(view)
+    if node.unseen[JOKER] or live_placements(pattern, node.theirs, node.crowned | node.mine, 2):
+        return
+    made: set[str] = set()
+    for mask in USABLE[pattern]:
+        missing = mask & ~node.mine
+        if mask & (node.theirs | node.crowned) or missing.bit_count() != 3:
+            continue
+        if not missing & FREE_MASK:
+            continue
+        first, second = mask_fields(missing & ~FREE_MASK)
+        for a, b in ((first, second), (second, first)):
+            built = _with_safe_field(view, list(node.unseen), mask, a, b)
+            if built is not None and built not in made:
+                made.add(built)
+                yield built, notation.format_action(Action(Kind.PLACE, FIELD_CARD[a], a))
+
+
+def _with_safe_field(
+    view: notation.View, unseen: list[int], mask: int, a: int, b: int
+) -> str | None:
+    """``view`` with P holding the cards of ``a`` and ``b`` and every copy of ``b``'s
+    seen (see :func:`safe_field_views`), or ``None`` if the cards do not allow it."""
+    card_a, card_b = FIELD_CARD[a], FIELD_CARD[b]
+    hand, discard = list(view.hand), list(view.discard)
+    for card in (card_a, card_b):
+        if card in hand:
+            continue
+        spare = [k for k in hand if k not in (card_a, card_b, JOKER)]
+        if not unseen[card] or not spare:
+            return None
+        hand.remove(spare[0])
+        unseen[spare[0]] += 1
+        hand.append(card)
+        unseen[card] -= 1
+    while unseen[card_b]:
+        spare = [i for i, k in enumerate(discard) if k != JOKER and not CARD_MASK[k] & mask]
+        if not spare:
+            return None
+        unseen[discard[spare[0]]] += 1
+        discard[spare[0]] = card_b
+        unseen[card_b] -= 1
+    if not unseen[card_a]:
+        return None  # a safe too: either order would win, no unique key
+    return notation.format_view(replace(view, hand=tuple(sorted(hand)), discard=tuple(discard)))
+
+
 @dataclass(frozen=True)
 class Proof:
     """Distance, keys, tree and main line of one view under one decider."""
@@ -281,8 +380,8 @@ def examine(view: str, max_n: int, max_nodes: int, min_n: int = 1) -> Exercise |
     node, pattern = node_of_view(notation.parse_view(view))
     problem = TouchInN(pattern)
     plausible = plausible_fields(problem, node)
-    if len(plausible) < 2:
-        return None
+    if len(plausible) < 2 and min_n < 3:
+        return None  # N = 1 needs two plausible fields; N = 2 keeps that bar too
     try:
         search = ProofSearch(problem, max_nodes=max_nodes)
         if min_n > 1 and search.wins(with_budget(node, max_n), min_n - 1):
@@ -376,8 +475,14 @@ def take_view(
     per_n: int | None = None,
     progress: Callable[[str], None] | None = None,
     examine_view: Examine = examine,
+    job: Job | None = None,
 ) -> None:
-    """Examine one candidate view and keep what it gives (see :func:`mine`)."""
+    """Examine one candidate view and keep what it gives (see :func:`mine`); a
+    ``job`` with ``only_n`` for that N alone, and a built view not at all when the
+    idea it was built for is kept already (its examination is the costly kind)."""
+    only_n = job.only_n if job else None
+    if job and job.built_for in kept.ideas:
+        return
 
     def wanted_for(node: TouchNode) -> list[int]:
         wanted = [n for n in range(1, max_n + 1) if per_n is None or kept.counts.get(n, 0) < per_n]
@@ -395,10 +500,12 @@ def take_view(
     node, _ = node_of_view(notation.parse_view(view))
     dedup = dedup_of(node)
     wanted = wanted_for(node)
+    if only_n is not None:
+        wanted = [n for n in wanted if n == only_n]
     if dedup in kept.found or not wanted:
         return
     low = min(wanted)
-    if max(wanted) >= 3:
+    if max(wanted) >= 3 and only_n is None:
         low = min(low, 2)  # a Touché in 2 seeds the earlier views
     exercise = examine_view(view, max(wanted), max_nodes, low)
     if exercise is None:
@@ -441,13 +548,36 @@ def mine(
     generic mining loop, a round per candidate state pair
     (:mod:`fechtbuch.puzzles.pyramiden.minekind`)."""
     kept = Kept()
-    for number, view in enumerate(candidate_views(seed, candidates, max_n >= 3), 1):
-        if progress and number % 100 == 0:
-            progress(
-                f"{number} views examined: "
-                + ", ".join(f"N={n}: {kept.counts.get(n, 0)}" for n in range(1, max_n + 1))
-            )
+    number = 0
+    for round_views in candidate_rounds(seed, candidates, max_n >= 3):
         if kept.full(max_n, per_n):
             break
-        take_view(view, kept, max_n, max_nodes, per_n, progress)
+        for job in round_jobs(round_views):
+            number += 1
+            if progress and number % 100 == 0:
+                progress(
+                    f"{number} views examined: "
+                    + ", ".join(f"N={n}: {kept.counts.get(n, 0)}" for n in range(1, max_n + 1))
+                )
+            if kept.full(max_n, per_n):
+                break
+            take_view(job.view, kept, max_n, max_nodes, per_n, progress, job=job)
     return sorted(kept.found.values(), key=lambda e: (e.n, e.difficulty, e.id))
+
+
+@dataclass(frozen=True)
+class Job:
+    """One view to take: ``only_n``, the only N it is examined for (``None``: every N
+    still wanted); ``built_for``, the key a built view was made for."""
+
+    view: str
+    only_n: int | None = None
+    built_for: str | None = None
+
+
+def round_jobs(round_views: RoundViews) -> Iterator[Job]:
+    """The views of one round in the order they are taken."""
+    for view in round_views.views:
+        yield Job(view)
+    for view, key in round_views.built:
+        yield Job(view, 3, key)

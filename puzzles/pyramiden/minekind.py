@@ -80,6 +80,23 @@ class _Recorded:
         return self.calls[key]
 
 
+def _take_round(views: exercises.RoundViews, kept: Kept, params: dict, recorded: _Recorded) -> None:
+    """:func:`take_view` for each view of one round, in order, until the pool is full."""
+    for job in exercises.round_jobs(views):
+        if kept.full(params["max_n"], params["per_n"]):
+            break
+        take_view(
+            job.view,
+            kept,
+            params["max_n"],
+            params["max_nodes"],
+            params["per_n"],
+            None,
+            recorded,
+            job,
+        )
+
+
 class PyramidenMining(MiningKind):
     """``fechtbuch pyramiden mine`` (module doc)."""
 
@@ -93,13 +110,13 @@ class PyramidenMining(MiningKind):
     def ns(self, params: dict) -> tuple[int, ...]:
         return tuple(range(1, params["max_n"] + 1))
 
-    def _views(self, seed: int, round_number: int, lifted: bool) -> list[str]:
+    def _views(self, seed: int, round_number: int, deep: bool) -> exercises.RoundViews:
         """The views of round ``round_number`` (the seeded states are a stream: the
-        rounds are drawn in order and a resumed run skips to its first); ``lifted``:
-        with the lifted views that seed N = 3."""
-        source = (seed, lifted)
+        rounds are drawn in order and a resumed run skips to its first); ``deep``:
+        with the lifted and built views that seed N = 3."""
+        source = (seed, deep)
         if self._rounds is None or self._rounds[0] != source or self._rounds[2] > round_number:
-            rounds = exercises.candidate_rounds(str(seed), 1 << 62, lifted)
+            rounds = exercises.candidate_rounds(str(seed), 1 << 62, deep)
             self._rounds = (source, rounds, 0)
         key, rounds, at = self._rounds
         while at < round_number:
@@ -116,31 +133,22 @@ class PyramidenMining(MiningKind):
     def examine_round(self, task: tuple) -> RoundYield:
         round_number, views, params, kept_puzzles = task
         pool = MinePool(candidates=[Candidate(0, p) for p in kept_puzzles])
-        kept, recorded = _kept(pool), _Recorded()
-        for view in views:
-            if kept.full(params["max_n"], params["per_n"]):
-                break
-            take_view(
-                view, kept, params["max_n"], params["max_nodes"], params["per_n"], None, recorded
-            )
+        recorded = _Recorded()
+        _take_round(views, _kept(pool), params, recorded)
         calls = [
             [list(key), None if e is None else e.to_json()] for key, e in recorded.calls.items()
         ]
-        return RoundYield(round_number, [], {"views": len(views)}, [views, calls])
+        count = len(views.views) + len(views.built)
+        return RoundYield(round_number, [], {"views": count}, [views, calls])
 
     def add(self, pool: MinePool, found: RoundYield, params: dict) -> None:
         views, calls = found.notes
         known = {tuple(k): None if e is None else Exercise(**e) for k, e in calls}
         recorded, kept = _Recorded(known), _kept(pool)
         before = len(kept.found)
-        for view in views:
-            if kept.full(params["max_n"], params["per_n"]):
-                break
-            take_view(
-                view, kept, params["max_n"], params["max_nodes"], params["per_n"], None, recorded
-            )
+        _take_round(views, kept, params, recorded)
         pool.rounds += 1
-        pool.counts["views"] = pool.counts.get("views", 0) + len(views)
+        pool.counts["views"] = pool.counts.get("views", 0) + found.counts["views"]
         pool.counts["examined here"] = (
             pool.counts.get("examined here", 0) + len(recorded.calls) - len(known)
         )

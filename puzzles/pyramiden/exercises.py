@@ -6,7 +6,8 @@ leave a placement of the pattern at most one field short), exactly one key, veri
 by the independent checker: its distance, key and pruned solution tree
 (puzzles/pyramiden/tree.py) must equal the prover's.  Candidates are the states of
 seeded games (``random_states``, SHA-256 driven) and views built from them
-(:func:`jokers_seen`, :func:`lifted_views`), so a seed gives the same list byte for byte.
+(:func:`jokers_seen`, :func:`lifted_views`, :func:`safe_field_views`), so a seed gives
+the same list byte for byte.
 Exercises are JSON-able dicts; the shared pack format wraps them elsewhere.
 """
 
@@ -542,7 +543,9 @@ def mine(
     ``max_n`` 3, every Touché in 2 found (kept or not) also has its
     :func:`earlier_views` examined for N = 3 right after it, and every view is
     followed by its :func:`lifted_views` (only with ``max_n`` 3: they are built for
-    N = 3): states of play alone gave one Touché in 3 in 5,600 views.
+    N = 3): states of play alone gave one Touché in 3 in 5,600 views.  Each round's
+    views of play also have their :func:`safe_field_views` built (with ``max_n`` 3),
+    examined after the round's other views and for N = 3 only.
 
     ``fechtbuch pyramiden mine`` runs the same steps (:func:`take_view`) in the
     generic mining loop, a round per candidate state pair

@@ -116,7 +116,8 @@ class PackTree:
             result = {text: self.line(child, turns - 1)}
         else:
             # the longest defence, ties by text: replies in text order, so the first one
-            # that lasts all ``turns`` (no defence lasts longer) ends the search
+            # that lasts all ``turns`` (no defence lasts longer) ends the search; the
+            # replies after it are not asked (the root's proof already covers them)
             replies = sorted(
                 (
                     (problem.format_action(state, action), child)

@@ -213,7 +213,7 @@ def test_safe_field_view_is_a_touche_in_3_whose_key_takes_the_blockable_field():
 def test_safe_field_views_move_cards_with_exact_counts():
     from dataclasses import replace
 
-    from fechtbuch.puzzles.pyramiden.exercises import safe_field_views
+    from fechtbuch.puzzles.pyramiden.exercises import discard_backs_board, safe_field_views
 
     view = notation.parse_view(SAFE_FIELD_VIEW)
     # one KD back among the unseen cards (a 9H seen instead): both orders can be built
@@ -228,6 +228,7 @@ def test_safe_field_views_move_cards_with_exact_counts():
         assert (after.mine, after.theirs, after.crowned) == (node.mine, node.theirs, node.crowned)
         assert len(other.hand) == len(view.hand) and len(other.discard) == len(view.discard)
         assert sum(after.unseen) == sum(node.unseen)
+        assert discard_backs_board(other)  # no card a pyramid needs left the pile
         first = parse_card(key.split(":")[0])
         second = parse_card("KD" if key == "6C:f2" else "6C")
         assert first in other.hand and second in other.hand
@@ -246,3 +247,62 @@ def test_safe_field_views_need_every_joker_seen():
     joker_unseen = notation.format_view(replace(view, discard=discard))
     assert node_of_view(notation.parse_view(joker_unseen))[0].unseen[52] == 1
     assert list(safe_field_views(joker_unseen)) == []
+
+
+def test_joker_variants_keep_the_cards_that_back_the_board():
+    """Swapping unseen jokers into the discard pile keeps the board backed (the joker
+    backs the pyramid whose card left, as if it had been placed with the joker): every
+    variant is a view real play can reach."""
+    from fechtbuch.engines.touche_pyramiden.sampling import random_states
+    from fechtbuch.engines.touche_pyramiden.state import Phase
+    from fechtbuch.puzzles.pyramiden.exercises import discard_backs_board, jokers_seen
+
+    variants = 0
+    for state in random_states(2, 60, "backed-board"):
+        if state.phase is not Phase.PLAY:
+            continue
+        assert discard_backs_board(notation.view_of(state, state.to_move))
+        variant = jokers_seen(state)
+        if variant is not None:
+            view = notation.view_of(variant, variant.to_move)
+            assert discard_backs_board(view) and node_of_view(view)[0].unseen[52] == 0
+            variants += 1
+    assert variants >= 20
+
+
+def test_a_view_whose_board_card_left_the_discard_pile_is_caught():
+    from dataclasses import replace
+
+    from fechtbuch.puzzles.pyramiden.exercises import discard_backs_board
+
+    view = notation.parse_view(SAFE_FIELD_VIEW)
+    assert discard_backs_board(view)
+    # the 6D played on the board replaced by a card no pyramid has: no 6D, and the
+    # four jokers already back four other pyramids
+    discard = tuple(parse_card("9H") if k == parse_card("6D") else k for k in view.discard)
+    assert not discard_backs_board(replace(view, discard=discard))
+
+
+def test_built_views_are_examined_for_n3_only_and_once_per_idea():
+    """``take_view`` with a built view's job: only N = 3 is asked (without the
+    plausible-field bar), and not at all once the idea it was built for is kept."""
+    from fechtbuch.puzzles.pyramiden.exercises import Job, Kept, take_view
+
+    asked = []
+
+    def examine_view(view, max_n, max_nodes, min_n):
+        asked.append((max_n, min_n))
+        return None
+
+    kept = Kept(counts={1: 0, 2: 0, 3: 0})
+    take_view(
+        SAFE_FIELD_VIEW, kept, 3, 20_000, 12, None, examine_view, Job(SAFE_FIELD_VIEW, 3, "6C:f2")
+    )
+    assert asked == [(3, 3)]
+    kept.ideas.add("6C:f2")
+    take_view(
+        SAFE_FIELD_VIEW, kept, 3, 20_000, 12, None, examine_view, Job(SAFE_FIELD_VIEW, 3, "6C:f2")
+    )
+    assert asked == [(3, 3)]
+    take_view(SAFE_FIELD_VIEW, kept, 3, 20_000, 12, None, examine_view)  # a view of play
+    assert asked == [(3, 3), (3, 1)]

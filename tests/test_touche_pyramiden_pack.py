@@ -48,6 +48,16 @@ def test_envelope_and_counts(pack):
     assert len(set(classes)) == len(classes)
 
 
+def test_every_position_is_one_real_play_can_reach(pack):
+    """Each pyramid of the round has its card or a joker on the discard pile (the mining
+    builds views by moving cards: none may take a played card back)."""
+    from fechtbuch.engines.touche_pyramiden import notation
+    from fechtbuch.puzzles.pyramiden.exercises import discard_backs_board
+
+    for puzzle in pack["puzzles"]:
+        assert discard_backs_board(notation.parse_view(puzzle["position"])), puzzle["id"]
+
+
 def test_every_puzzle_verifies(pack):
     for puzzle in pack["puzzles"]:
         assert KIND.verify_pruned(puzzle, pack["max_n"]) == [], puzzle["id"]

@@ -14,7 +14,7 @@ Exercises are JSON-able dicts; the shared pack format wraps them elsewhere.
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import asdict, dataclass, field, replace
 from itertools import combinations
 
@@ -331,7 +331,14 @@ def _with_safe_field(
         hand.append(card)
         unseen[card] -= 1
     while unseen[card_b]:
-        spare = [i for i, k in enumerate(discard) if k != JOKER and not CARD_MASK[k] & mask]
+        # a card may leave the discard pile only if the pile still backs the board
+        spare = [
+            i
+            for i, k in enumerate(discard)
+            if k != JOKER
+            and not CARD_MASK[k] & mask
+            and _backs(view, [*discard[:i], card_b, *discard[i + 1 :]])
+        ]
         if not spare:
             return None
         unseen[discard[spare[0]]] += 1
@@ -340,6 +347,27 @@ def _with_safe_field(
     if not unseen[card_a]:
         return None  # a safe too: either order would win, no unique key
     return notation.format_view(replace(view, hand=tuple(sorted(hand)), discard=tuple(discard)))
+
+
+def discard_backs_board(view: notation.View) -> bool:
+    """Whether the discard pile holds, for each pyramid of the round on a card field,
+    its card or a joker, one card per pyramid: a card played goes face up on the
+    discard pile and nothing takes it back within a round (``pyramiden-1``), so a view
+    of real play always does.  (A necessary count, not a sufficient one: a joker that
+    removed a pyramid backs none.)"""
+    return _backs(view, view.discard)
+
+
+def _backs(view: notation.View, discard: Sequence[int]) -> bool:
+    board = 0
+    for own in view.own:
+        board |= own
+    board &= ~FREE_MASK
+    counts = [0] * (JOKER + 1)
+    for k in discard:
+        counts[k] += 1
+    short = sum(max(0, (board & CARD_MASK[k]).bit_count() - counts[k]) for k in range(JOKER))
+    return short <= counts[JOKER]
 
 
 @dataclass(frozen=True)

@@ -284,9 +284,9 @@ def test_a_view_whose_board_card_left_the_discard_pile_is_caught():
 
 
 def test_built_views_are_examined_for_n3_only_and_once_per_idea():
-    """``take_view`` with a built view's job: only N = 3 is asked (without the
-    plausible-field bar), and not at all once the idea it was built for is kept."""
-    from fechtbuch.puzzles.pyramiden.exercises import Job, Kept, take_view
+    """``take_view`` with a built view (``only_n`` 3, ``built_for`` its key): only N = 3
+    is asked (without the plausible-field bar), and not at all once that idea is kept."""
+    from fechtbuch.puzzles.pyramiden.exercises import Kept, take_view
 
     asked = []
 
@@ -295,14 +295,10 @@ def test_built_views_are_examined_for_n3_only_and_once_per_idea():
         return None
 
     kept = Kept(counts={1: 0, 2: 0, 3: 0})
-    take_view(
-        SAFE_FIELD_VIEW, kept, 3, 20_000, 12, None, examine_view, Job(SAFE_FIELD_VIEW, 3, "6C:f2")
-    )
+    take_view(SAFE_FIELD_VIEW, kept, 3, 20_000, 12, None, examine_view, 3, "6C:f2")
     assert asked == [(3, 3)]
     kept.ideas.add("6C:f2")
-    take_view(
-        SAFE_FIELD_VIEW, kept, 3, 20_000, 12, None, examine_view, Job(SAFE_FIELD_VIEW, 3, "6C:f2")
-    )
+    take_view(SAFE_FIELD_VIEW, kept, 3, 20_000, 12, None, examine_view, 3, "6C:f2")
     assert asked == [(3, 3)]
     take_view(SAFE_FIELD_VIEW, kept, 3, 20_000, 12, None, examine_view)  # a view of play
     assert asked == [(3, 3), (3, 1)]

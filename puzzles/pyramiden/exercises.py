@@ -504,13 +504,13 @@ def take_view(
     per_n: int | None = None,
     progress: Callable[[str], None] | None = None,
     examine_view: Examine = examine,
-    job: Job | None = None,
+    only_n: int | None = None,
+    built_for: str | None = None,
 ) -> None:
-    """Examine one candidate view and keep what it gives (see :func:`mine`); a
-    ``job`` with ``only_n`` for that N alone, and a built view not at all when the
-    idea it was built for is kept already (its examination is the costly kind)."""
-    only_n = job.only_n if job else None
-    if job and job.built_for in kept.ideas:
+    """Examine one candidate view and keep what it gives (see :func:`mine`): with
+    ``only_n`` for that N alone; a view built for the key ``built_for`` not at all
+    when that idea is kept already (its examination is the costly kind)."""
+    if built_for is not None and built_for in kept.ideas:
         return
 
     def wanted_for(node: TouchNode) -> list[int]:
@@ -561,8 +561,8 @@ def mine(
 ) -> list[Exercise]:
     """Exercises from ``candidates`` seeded states, deduplicated by board and hand,
     and by the key (the same idea a move later, or at another N), at most ``per_n``
-    for each N; sorted by N, then difficulty, then id.  ``progress`` also hears every
-    hundredth view examined.
+    for each N; sorted by N, then difficulty, then id.  ``progress`` hears every
+    exercise kept and the counts every 25 rounds.
 
     A view in which P has not seen every joker is examined for N = 1 only: the
     opponent's joker lifts any pyramid, so a sure Touché in 2 or 3 is rare there and
@@ -575,40 +575,38 @@ def mine(
     views of play also have their :func:`safe_field_views` built (with ``max_n`` 3),
     examined after the round's other views and for N = 3 only.
 
-    ``fechtbuch pyramiden mine`` runs the same steps (:func:`take_view`) in the
+    ``fechtbuch pyramiden mine`` runs the same steps (:func:`take_round`) in the
     generic mining loop, a round per candidate state pair
     (:mod:`fechtbuch.puzzles.pyramiden.minekind`)."""
     kept = Kept()
-    number = 0
-    for round_views in candidate_rounds(seed, candidates, max_n >= 3):
+    for number, round_views in enumerate(candidate_rounds(seed, candidates, max_n >= 3), 1):
         if kept.full(max_n, per_n):
             break
-        for job in round_jobs(round_views):
-            number += 1
-            if progress and number % 100 == 0:
-                progress(
-                    f"{number} views examined: "
-                    + ", ".join(f"N={n}: {kept.counts.get(n, 0)}" for n in range(1, max_n + 1))
-                )
-            if kept.full(max_n, per_n):
-                break
-            take_view(job.view, kept, max_n, max_nodes, per_n, progress, job=job)
+        take_round(round_views, kept, max_n, max_nodes, per_n, progress)
+        if progress and number % 25 == 0:
+            progress(
+                f"{number} rounds examined: "
+                + ", ".join(f"N={n}: {kept.counts.get(n, 0)}" for n in range(1, max_n + 1))
+            )
     return sorted(kept.found.values(), key=lambda e: (e.n, e.difficulty, e.id))
 
 
-@dataclass(frozen=True)
-class Job:
-    """One view to take: ``only_n``, the only N it is examined for (``None``: every N
-    still wanted); ``built_for``, the key a built view was made for."""
-
-    view: str
-    only_n: int | None = None
-    built_for: str | None = None
-
-
-def round_jobs(round_views: RoundViews) -> Iterator[Job]:
-    """The views of one round in the order they are taken."""
+def take_round(
+    round_views: RoundViews,
+    kept: Kept,
+    max_n: int,
+    max_nodes: int,
+    per_n: int | None = None,
+    progress: Callable[[str], None] | None = None,
+    examine_view: Examine = examine,
+) -> None:
+    """:func:`take_view` for each view of one round until the pool is full: the
+    views of play first, then the built ones (for N = 3 only)."""
     for view in round_views.views:
-        yield Job(view)
+        if kept.full(max_n, per_n):
+            return
+        take_view(view, kept, max_n, max_nodes, per_n, progress, examine_view)
     for view, key in round_views.built:
-        yield Job(view, 3, key)
+        if kept.full(max_n, per_n):
+            return
+        take_view(view, kept, max_n, max_nodes, per_n, progress, examine_view, 3, key)

@@ -4,7 +4,7 @@ generic loop (:mod:`fechtbuch.puzzles.minekit`).
 A round is one pair of seeded states (:func:`~fechtbuch.puzzles.pyramiden.exercises.
 candidate_rounds`: one of random play, one of threat-building play) and its candidate
 views.  Keeping is sequential by nature (:func:`~fechtbuch.puzzles.pyramiden.
-exercises.take_view`: which N a view is searched for depends on what was kept
+exercises.take_round`: which N a view is searched for depends on what was kept
 before, and one idea is kept once), so a worker runs the same steps on its round
 ahead, from the pool as it was before the batch, and hands back every examination it
 did; :meth:`PyramidenMining.add` then takes the views in round order with the pool
@@ -26,7 +26,7 @@ from fechtbuch.engines.touche_pyramiden import notation
 from fechtbuch.engines.touche_pyramiden.touche_in_n import node_of_view
 from fechtbuch.puzzles.minekit import Candidate, MinePool, MiningKind, RoundYield
 from fechtbuch.puzzles.pyramiden import exercises
-from fechtbuch.puzzles.pyramiden.exercises import Exercise, Kept, take_view
+from fechtbuch.puzzles.pyramiden.exercises import Exercise, Kept
 
 PACK_FORMAT = "fechtbuch-pack"
 PACK_VERSION = 2
@@ -80,23 +80,6 @@ class _Recorded:
         return self.calls[key]
 
 
-def _take_round(views: exercises.RoundViews, kept: Kept, params: dict, recorded: _Recorded) -> None:
-    """:func:`take_view` for each view of one round, in order, until the pool is full."""
-    for job in exercises.round_jobs(views):
-        if kept.full(params["max_n"], params["per_n"]):
-            break
-        take_view(
-            job.view,
-            kept,
-            params["max_n"],
-            params["max_nodes"],
-            params["per_n"],
-            None,
-            recorded,
-            job,
-        )
-
-
 class PyramidenMining(MiningKind):
     """``fechtbuch pyramiden mine`` (module doc)."""
 
@@ -134,7 +117,15 @@ class PyramidenMining(MiningKind):
         round_number, views, params, kept_puzzles = task
         pool = MinePool(candidates=[Candidate(0, p) for p in kept_puzzles])
         recorded = _Recorded()
-        _take_round(views, _kept(pool), params, recorded)
+        exercises.take_round(
+            views,
+            _kept(pool),
+            params["max_n"],
+            params["max_nodes"],
+            params["per_n"],
+            None,
+            recorded,
+        )
         calls = [
             [list(key), None if e is None else e.to_json()] for key, e in recorded.calls.items()
         ]
@@ -146,7 +137,9 @@ class PyramidenMining(MiningKind):
         known = {tuple(k): None if e is None else Exercise(**e) for k, e in calls}
         recorded, kept = _Recorded(known), _kept(pool)
         before = len(kept.found)
-        _take_round(views, kept, params, recorded)
+        exercises.take_round(
+            views, kept, params["max_n"], params["max_nodes"], params["per_n"], None, recorded
+        )
         pool.rounds += 1
         pool.counts["views"] = pool.counts.get("views", 0) + found.counts["views"]
         pool.counts["examined here"] = (

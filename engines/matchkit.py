@@ -15,6 +15,13 @@ outcome, from A's side, is ``win``, ``loss`` or a game-specific name for neither
 0.625
 >>> round(elo_difference(0.75))
 191
+
+The score's interval comes two ways.  ``tally`` gives the Wilson interval over games,
+which treats the games as independent.  The two games of a deal are not (the deal's
+luck favours the same seat twice), so ``Tally.deal_*`` also gives the interval over
+deals: each complete deal scores 0, 1/4, 1/2, 3/4 or 1, and the interval is the mean
+deal score plus or minus 1.96 standard errors (the pentanomial model of engine
+testing).  Where the seats matter, it is the narrower and the honest one.
 """
 
 from __future__ import annotations
@@ -72,7 +79,7 @@ def wilson_interval(score: float, n: int, z: float = 1.96) -> tuple[float, float
 
 def elo_difference(score: float) -> float:
     """Elo difference for an expected score in (0, 1) under the logistic model."""
-    return -400.0 * math.log10(1.0 / score - 1.0)
+    return -400.0 * math.log10(1.0 / score - 1.0) + 0.0  # + 0.0: an even score is +0, not -0
 
 
 def finite_elo(score: float) -> float | None:
@@ -96,9 +103,76 @@ class Tally:
     elo: float | None
     elo_low: float | None
     elo_high: float | None
+    deals: int = 0
+    """Complete deals (games 2k and 2k+1 both played) behind the deal interval."""
+    deal_low: float | None = None
+    deal_high: float | None = None
+    deal_elo_low: float | None = None
+    deal_elo_high: float | None = None
 
     def elo_text(self) -> str:
         return elo_text(self.score, self.elo, self.elo_low, self.elo_high)
+
+    def deal_text(self) -> str:
+        """The Elo interval over deals, for a line of its own in a match report."""
+        return deal_text(self.deals, self.deal_low, self.deal_high)
+
+
+def _elo_bound(score: float) -> str:
+    elo = finite_elo(score)
+    return f"{elo:+.0f}" if elo is not None else "+inf" if score > 0.5 else "-inf"
+
+
+MIN_DEALS = 20
+"""Fewest complete deals for an interval over deals: below, the normal approximation
+of the mean deal score is not to be trusted (the interval over games still is)."""
+
+
+def deal_text(deals: int, low: float | None, high: float | None) -> str:
+    """The Elo interval of a score interval over deals, as a line of a match report.
+
+    >>> deal_text(200, 0.75, 0.8)
+    'by deal (200 deals, each played from both sides): 95% interval [+191, +241]'
+    >>> deal_text(3, None, None)
+    'by deal: 3 deals, too few for an interval (20 needed, each played from both sides)'
+    """
+    if low is None or high is None:
+        return (
+            f"by deal: {deals} deals, too few for an interval ({MIN_DEALS} needed, each "
+            "played from both sides)"
+            if deals < MIN_DEALS
+            else f"by deal: {deals} deals all scored alike, no interval"
+        )
+    return (
+        f"by deal ({deals} deals, each played from both sides): "
+        f"95% interval [{_elo_bound(low)}, {_elo_bound(high)}]"
+    )
+
+
+def deal_interval(
+    outcomes: Sequence[str], z: float = 1.96
+) -> tuple[int, float | None, float | None]:
+    """``(deals, low, high)``: the interval of the mean deal score over the complete
+    deals of ``outcomes`` (in game order: games 2k and 2k+1 share deal k).  The bounds
+    are None below MIN_DEALS deals, or when every deal scored the same (a standard
+    error of 0 says nothing about the next deal).
+
+    >>> deals, low, high = deal_interval(["win", "win", "win", "loss"] * 50)
+    >>> deals, round(low, 3), round(high, 3)
+    (100, 0.701, 0.799)
+    >>> deal_interval(["win", "win"] * 30)
+    (30, None, None)
+    """
+    deals = len(outcomes) // 2
+    if deals < MIN_DEALS:
+        return deals, None, None
+    scores = [(points(outcomes[2 * k]) + points(outcomes[2 * k + 1])) / 2 for k in range(deals)]
+    mean = sum(scores) / deals
+    variance = sum((x - mean) ** 2 for x in scores) / (deals - 1)
+    if variance == 0:
+        return deals, None, None
+    half = z * math.sqrt(variance / deals)
+    return deals, max(0.0, mean - half), min(1.0, mean + half)
 
 
 def elo_text(score: float, elo: float | None, low: float | None, high: float | None) -> str:
@@ -116,13 +190,15 @@ def elo_text(score: float, elo: float | None, low: float | None, high: float | N
 
 
 def tally(outcomes: Iterable[str]) -> Tally:
-    """Count outcomes (``win``, ``loss``, anything else half a point) and estimate Elo."""
+    """Count outcomes (``win``, ``loss``, anything else half a point) and estimate Elo;
+    the outcomes come in game order, for the interval over deals."""
     outcomes = list(outcomes)
     n = len(outcomes)
     wins = sum(o == WIN for o in outcomes)
     losses = sum(o == LOSS for o in outcomes)
     score = sum(points(o) for o in outcomes) / n if n else 0.5
     low, high = wilson_interval(score, n)
+    deals, deal_low, deal_high = deal_interval(outcomes)
     return Tally(
         n,
         wins,
@@ -134,6 +210,11 @@ def tally(outcomes: Iterable[str]) -> Tally:
         finite_elo(score),
         finite_elo(low),
         finite_elo(high),
+        deals,
+        deal_low,
+        deal_high,
+        None if deal_low is None else finite_elo(deal_low),
+        None if deal_high is None else finite_elo(deal_high),
     )
 
 
@@ -176,7 +257,10 @@ __all__ = [
     "LOSS",
     "WIN",
     "Slot",
+    "MIN_DEALS",
     "Tally",
+    "deal_interval",
+    "deal_text",
     "elo_difference",
     "elo_text",
     "finite_elo",

@@ -33,6 +33,43 @@ def test_tally_counts_half_points_and_elo():
     assert "not finite" in everything.elo_text()
 
 
+def test_deal_interval_is_the_mean_deal_score_plus_or_minus_two_standard_errors():
+    # 24 deals scoring 1, 1/2, 1/2, 3/4, 1/4, 1 four times over (an unfinished 49th
+    # game is left out)
+    deal_games = [("win", "win"), ("win", "loss"), ("loss", "win"), ("win", "draw")]
+    deal_games += [("draw", "loss"), ("win", "win")]
+    outcomes = [o for _ in range(4) for pair in deal_games for o in pair] + ["loss"]
+    scores = [1, 0.5, 0.5, 0.75, 0.25, 1] * 4
+    mean = sum(scores) / 24
+    sd = (sum((x - mean) ** 2 for x in scores) / 23) ** 0.5
+    deals, low, high = matchkit.deal_interval(outcomes)
+    assert deals == 24
+    assert low == pytest.approx(mean - 1.96 * sd / 24**0.5)
+    assert high == pytest.approx(mean + 1.96 * sd / 24**0.5)
+    total = matchkit.tally(outcomes)
+    assert (total.deals, total.deal_low, total.deal_high) == (deals, low, high)
+    assert total.deal_elo_low == pytest.approx(matchkit.elo_difference(low))
+
+
+def test_deal_interval_is_narrower_when_the_seat_decides():
+    # 90 deals won by their first seat, 10 won twice by A: the games look like a coin
+    # toss, the deals show A ahead
+    outcomes = ["win", "loss"] * 90 + ["win", "win"] * 10
+    total = matchkit.tally(outcomes)
+    assert total.elo_low < 0 < total.deal_elo_low
+    assert total.deal_high - total.deal_low < (total.high - total.low) / 2
+    assert total.deal_text().startswith("by deal (100 deals")
+
+
+def test_no_deal_interval_from_few_deals_or_deals_all_alike():
+    assert matchkit.deal_interval(["win", "loss"] * (matchkit.MIN_DEALS - 1) + ["win"]) == (
+        matchkit.MIN_DEALS - 1, None, None,
+    )  # fmt: skip
+    alike = matchkit.tally(["win", "win"] * 40)
+    assert alike.deal_elo_low is None and "all scored alike" in alike.deal_text()
+    assert "too few" in matchkit.tally(["win", "win"] * 3).deal_text()
+
+
 def test_wilson_interval_against_the_formula_at_one_point():
     # 70 of 100: the Wilson interval is 0.604-0.781 (standard tables)
     low, high = matchkit.wilson_interval(0.7, 100)
@@ -51,6 +88,8 @@ def _battleklinge_digest(a: str, b: str, games: int, seed: int, **kw) -> str:
     totals = summary.to_dict()
     for timing in ("a_seconds_per_move", "b_seconds_per_move", "wall_seconds"):
         totals.pop(timing)
+    for later in ("deals", "deal_low", "deal_high"):  # added after the digests
+        totals.pop(later)
     text = json.dumps({"games": payload, "summary": totals}, sort_keys=True)
     return hashlib.sha256(text.encode()).hexdigest()
 
@@ -101,3 +140,4 @@ def test_pyramid_match_pairs_share_deals(monkeypatch):
     assert seeds[0][1] == ("A:mittel", "B:leicht") and seeds[1][1] == ("B:leicht", "A:mittel")
     assert result.a_wins + result.b_wins + result.draws == 4
     assert result.low <= result.a_score <= result.high
+    assert result.deals == 2 and result.deal_low is None  # too few deals for an interval

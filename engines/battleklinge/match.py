@@ -36,6 +36,7 @@ from fechtbuch.engines.battleklinge.position import Position
 from fechtbuch.engines.battleklinge.sampling import random_cards, random_deal
 from fechtbuch.engines.errors import InputError, quote
 from fechtbuch.engines.matchkit import (
+    deal_text,
     elo_difference,
     elo_text,
     per_move,
@@ -150,6 +151,9 @@ class MatchSummary:
     elo: float | None
     elo_low: float | None
     elo_high: float | None
+    deals: int
+    deal_low: float | None
+    deal_high: float | None
     a_seconds_per_move: float
     b_seconds_per_move: float
     wall_seconds: float
@@ -164,6 +168,7 @@ class MatchSummary:
             f"(repetition {self.aborted_repetition}, move cap {self.aborted_cap})",
             f"  score {100 * self.score:.1f}% for {self.a} (aborted games count half)",
             "  Elo difference " + self.elo_text(),
+            "  " + deal_text(self.deals, self.deal_low, self.deal_high),
             f"  seconds per move: {self.a} {self.a_seconds_per_move:.3f}, "
             f"{self.b} {self.b_seconds_per_move:.3f}; wall {self.wall_seconds:.1f} s",
         ]
@@ -196,6 +201,9 @@ def summarize(a: str, b: str, seed: int, results: list[GameResult], wall: float)
         elo=total.elo,
         elo_low=total.elo_low,
         elo_high=total.elo_high,
+        deals=total.deals,
+        deal_low=total.deal_low,
+        deal_high=total.deal_high,
         a_seconds_per_move=per_move(
             [r.seconds[0] for r in results], [r.move_counts[0] for r in results]
         ),

@@ -133,6 +133,7 @@ class MatchSummary:
                 f"  score {100 * t.score:.1f}% for {self.a} "
                 f"(95% interval {100 * t.low:.1f}-{100 * t.high:.1f}%)",
                 "  Elo difference " + t.elo_text(),
+                "  " + t.deal_text(),
                 f"  seconds per move: {self.a} {self.a_seconds_per_move:.4f}, "
                 f"{self.b} {self.b_seconds_per_move:.4f}; wall {self.wall_seconds:.1f} s",
             ]

@@ -407,7 +407,7 @@ def match_command(a, b, players, games, seed, rounds, as_json) -> None:
     Example:
       fechtbuch pyramiden match stark mittel --players 4 --games 200 --seed ladder
     """
-    from fechtbuch.engines.matchkit import elo_text
+    from fechtbuch.engines.matchkit import deal_text, elo_text
     from fechtbuch.engines.touche_pyramiden.match import match
 
     check_seed(seed)
@@ -424,6 +424,7 @@ def match_command(a, b, players, games, seed, rounds, as_json) -> None:
         f"  95% interval of the score {result.low:.3f}-{result.high:.3f}; Elo difference "
         + elo_text(result.a_score, result.elo, result.elo_low, result.elo_high)
     )
+    click.echo("  " + deal_text(result.deals, result.deal_low, result.deal_high))
     for name, seconds in sorted(result.per_move.items()):
         click.echo(f"  {name}: {seconds * 1000:.1f} ms per move")
 

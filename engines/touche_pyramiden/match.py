@@ -68,6 +68,9 @@ class MatchResult:
     elo: float | None = None
     elo_low: float | None = None
     elo_high: float | None = None
+    deals: int = 0
+    deal_low: float | None = None
+    deal_high: float | None = None
 
     @property
     def a_score(self) -> float:
@@ -90,6 +93,9 @@ class MatchResult:
             "elo": self.elo,
             "elo_low": self.elo_low,
             "elo_high": self.elo_high,
+            "deals": self.deals,
+            "deal_low": None if self.deal_low is None else round(self.deal_low, 4),
+            "deal_high": None if self.deal_high is None else round(self.deal_high, 4),
             "seconds": round(self.seconds, 2),
             "seconds_per_move": {k: round(v, 5) for k, v in self.per_move.items()},
         }
@@ -148,6 +154,7 @@ def match(
     total = tally(outcomes)
     result.low, result.high = total.low, total.high
     result.elo, result.elo_low, result.elo_high = total.elo, total.elo_low, total.elo_high
+    result.deals, result.deal_low, result.deal_high = total.deals, total.deal_low, total.deal_high
     result.seconds = time.perf_counter() - start
     result.per_move = {k: total_seconds[k] / total_moves[k] for k in total_seconds}
     return result

@@ -152,10 +152,10 @@ def match(
     """Play strength A against strength B and print the score and Elo difference.
 
     A and B: leicht, mittel, stark, meister, or for measuring meister-2026 (the
-    frozen engine of 2026-11-30), meister-plain and meister-no{pvs,lmr,qthreat,
-    ext,tt2,asp} (one search feature off).  Random card sets, each deal played
-    twice with the schools swapped; games are aborted on threefold repetition
-    or after --max-plies.  Without --movetime the results are the same for any -j.
+    frozen engine of 2026-11-30), meister-plain and meister-no{pvs,lmr,ext}
+    (one search feature off).  Random card sets, each deal played twice with
+    the schools swapped; games are aborted on threefold repetition or after
+    --max-plies.  Without --movetime the results are the same for any -j.
 
     A long match: --log keeps every finished game; after a kill, the same
     command with --resume plays the rest.

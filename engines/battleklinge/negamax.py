@@ -17,17 +17,17 @@ the exact hit search of search.HitSearch stays a plain full-width alpha-beta):
                   depth >= 3, searched one ply shallower (two from the seventh
                   on at depth >= 5) unless the side to move is threatened or the
                   move threatens a hit; re-searched at full depth when they beat alpha.
-``FEAT_QTHREAT``  quiescence does not stand pat while the opponent threatens an
-                  immediate hit (master capture or banner): every move is tried
-                  (for two plies below the horizon), so threats are seen.
 ``FEAT_EXT``      a move that threatens an immediate hit is searched one ply
                   deeper (check extension), while the ply is below ``stats[S_EXTPLY]``.
-``FEAT_TT2``      two-tier table: buckets of two entries, depth-preferred and
-                  always-replace (else one entry per slot, depth-preferred per key).
 
 Forced results stay proofs: reductions and extensions change which lines are
 searched, never how a hit is scored, and quiescence never scores a loss while a
-stand-pat or an evasion remains (see search.py for the exactness promise).
+stand-pat remains (see search.py for the exactness promise).
+
+Tried and dropped, because matches did not show them to gain (docs/strength.md):
+quiescence that answers a threatened hit with every move (-8 Elo over 1,200 games),
+aspiration windows at the root (+2 over 1,200 games), a two-tier table (-29 and -11
+over 400 games each).
 """
 
 from __future__ import annotations
@@ -79,14 +79,8 @@ STATS_SIZE = 6
 
 FEAT_PVS = 1
 FEAT_LMR = 2
-FEAT_QTHREAT = 4
 FEAT_EXT = 8
-FEAT_TT2 = 16
-FEAT_ASP = 32
-"""Aspiration windows at the root (used by the driver, search.py)."""
-FEAT_ALL = FEAT_PVS | FEAT_LMR | FEAT_QTHREAT | FEAT_EXT | FEAT_TT2 | FEAT_ASP
-QTHREAT_PLIES = 2
-"""How far below the horizon quiescence answers threats with every move."""
+FEAT_ALL = FEAT_PVS | FEAT_LMR | FEAT_EXT
 
 STACK_ROWS = 11
 """Per-ply arrays of the kernel (rows of Searcher.stack)."""
@@ -160,9 +154,7 @@ def negamax(
     feats = stats[S_FEATURES] if quiesce else 0
     pvs = (feats & FEAT_PVS) != 0
     lmr = (feats & FEAT_LMR) != 0
-    qthreat = (feats & FEAT_QTHREAT) != 0
     ext = (feats & FEAT_EXT) != 0
-    tt2 = (feats & FEAT_TT2) != 0
     ext_ply = stats[S_EXTPLY]
     for i in range(STATE_SIZE):
         states[0, i] = st0[i]
@@ -199,14 +191,13 @@ def negamax(
                 else:
                     me = st[F_TURN]
                     threat = 0
-                    if qthreat or lmr or ext:
+                    if lmr or ext:
                         threat = 1 if threatens(st, 1 - me) else 0
                     threatened[k] = threat
                     if ext and threat and k > 0 and ply < ext_ply and d >= 0:
                         d += 1
                         depths[k] = d
-                    evade = qthreat and threat and d > -QTHREAT_PLIES and d <= 0
-                    if d <= 0 and not evade:
+                    if d <= 0:
                         if not quiesce:
                             finished = True
                             ret = evaluate(st, weights) if leaf == LEAF_STATIC else 0
@@ -234,31 +225,9 @@ def negamax(
                                 counts[k] = m_count
                                 index[k] = 0
                                 alpha_orig[k] = alphas[k]
-                    elif d <= 0:
-                        # evasions below the horizon: every move, no stand-pat
-                        if k >= MAX_PLY - 2:
-                            finished = True
-                            ret = evaluate(st, weights)
-                        else:
-                            opp = st[F_PIECES + 1 - me]
-                            n = gen_moves(st, moves[k])
-                            for i in range(n):
-                                mv = moves[k, i]
-                                if not move_is_pass(mv) and (opp >> move_target(mv)) & 1:
-                                    keys[k, i] = 1
-                                else:
-                                    keys[k, i] = 0
-                            counts[k] = n
-                            index[k] = 0
-                            best[k] = -INF
-                            alpha_orig[k] = alphas[k]
                     else:
                         h = st[F_HASH]
                         slot = h & tt_mask
-                        if tt2:
-                            slot = slot & ~1
-                            if tt_key[slot] != h and tt_key[slot + 1] == h:
-                                slot = slot + 1
                         hash_move = -1
                         if tt_key[slot] == h:
                             hash_move = tt_move[slot]
@@ -347,7 +316,7 @@ def negamax(
                             )
                         _store(
                             tt_key, tt_move, tt_score, tt_depth, tt_flag, st, depths[k],
-                            _to_tt(best[k], ply), mv, TT_LOWER, tt2,
+                            _to_tt(best[k], ply), mv, TT_LOWER,
                         )  # fmt: skip
         if not finished:
             i = index[k]
@@ -401,7 +370,7 @@ def negamax(
                 flag = TT_EXACT if best[k] > alpha_orig[k] else TT_UPPER
                 _store(
                     tt_key, tt_move, tt_score, tt_depth, tt_flag, states[k], depths[k],
-                    _to_tt(best[k], ply0 + k), best_move[k], flag, tt2,
+                    _to_tt(best[k], ply0 + k), best_move[k], flag,
                 )  # fmt: skip
         if k == 0:
             return ret, best_move[0]
@@ -409,28 +378,13 @@ def negamax(
 
 
 @njit(cache=True, inline="always")
-def _store(tt_key, tt_move, tt_score, tt_depth, tt_flag, st, depth, score, move, flag, tt2):
+def _store(tt_key, tt_move, tt_score, tt_depth, tt_flag, st, depth, score, move, flag):
     h = st[F_HASH]
     slot = h & (tt_key.shape[0] - 1)
-    if tt2:
-        # bucket of two: [0] keeps the deepest entry, [1] always takes the newest
-        slot = slot & ~1
-        if tt_key[slot] == h:
-            if tt_depth[slot] > depth:
-                return
-        elif depth >= tt_depth[slot]:
-            if tt_key[slot] != 0:
-                tt_key[slot + 1] = tt_key[slot]
-                tt_move[slot + 1] = tt_move[slot]
-                tt_score[slot + 1] = tt_score[slot]
-                tt_depth[slot + 1] = tt_depth[slot]
-                tt_flag[slot + 1] = tt_flag[slot]
-        else:
-            slot = slot + 1
-            if tt_key[slot] == h and tt_depth[slot] > depth:
-                return
     # depth-preferred within a slot, but a new position always replaces an old one
-    elif tt_key[slot] == h and tt_depth[slot] > depth:
+    # (a two-tier bucket of depth-preferred and always-replace entries scored -29 at
+    # 100,000 nodes and -11 at 300,000 in 400-game matches: docs/strength.md)
+    if tt_key[slot] == h and tt_depth[slot] > depth:
         return
     tt_key[slot] = h
     tt_move[slot] = move

@@ -12,8 +12,7 @@ stark     iterative deepening, 60,000 nodes; exact forced play         none
 meister   iterative deepening, 1,500,000 nodes; exact forced play      none
 ========  ===========================================================  ============
 
-Search: PVS, late-move reductions, threat-aware quiescence, threat extensions, a
-two-tier table and aspiration windows (search.py); evaluation: the fitted weights
+Search: PVS, late-move reductions and threat extensions (search.py); evaluation: the fitted weights
 with square tables (evaluate.py).  ``movetime`` replaces the node budget by a time
 per move (forced-play checks included), ``nodes`` by another node budget; the
 frozen ``meister-2026`` (FROZEN_STRENGTHS) plays with the 2026 search and weights.
@@ -128,10 +127,7 @@ def _ablations() -> dict[str, Strength]:
     for label, bit in (
         ("pvs", nm.FEAT_PVS | nm.FEAT_LMR),  # LMR needs PVS's null windows
         ("lmr", nm.FEAT_LMR),
-        ("qthreat", nm.FEAT_QTHREAT),
         ("ext", nm.FEAT_EXT),
-        ("tt2", nm.FEAT_TT2),
-        ("asp", nm.FEAT_ASP),
     ):
         name = f"meister-no{label}"
         out[name] = Strength(name, 32, base.max_nodes, 0.0, False, True, features=FEAT_ALL & ~bit)

@@ -17,8 +17,7 @@ side to move has an immediately winning move (capturing the enemy master, or
 its master stepping onto the enemy banner) is scored at once.
 
 Search features (bits ``FEAT_*`` of negamax.py, all on by default): PVS at
-every node, late-move reductions, threat-aware quiescence, threat extensions,
-a two-tier table, and aspiration windows at the root (this driver).
+every node, late-move reductions and threat extensions.
 
 Time limits: the compiled kernel cannot read a clock, so the driver gives each
 root-move call a node budget from the time left and the nodes per second
@@ -60,8 +59,6 @@ from fechtbuch.engines.battleklinge.fast import (
 )
 from fechtbuch.engines.battleklinge.negamax import (  # noqa: F401  (re-exported)
     FEAT_ALL,
-    FEAT_ASP,
-    FEAT_TT2,
     INF,
     LEAF_QUIESCE,
     LEAF_STATIC,
@@ -222,20 +219,7 @@ class Searcher:
         scores: dict[int, int] = {}
         for depth in range(1, max_depth + 1):
             self.stats[S_EXTPLY] = depth
-            windows = [(-INF, INF)]
-            if (
-                self.features & FEAT_ASP
-                and not all_scores
-                and depth >= 4
-                and abs(best_score) < MATE_BOUND
-            ):
-                windows.insert(0, (best_score - ASPIRATION, best_score + ASPIRATION))
-            for lo, hi in windows:
-                it = self._root_iteration(
-                    st, order, depth, lo, hi, all_scores, node_cap, started, deadline
-                )
-                if not it.complete or (lo, hi) == (-INF, INF) or lo < it.score < hi:
-                    break
+            it = self._root_iteration(st, order, depth, all_scores, node_cap, started, deadline)
             if not it.complete:
                 # a cut iteration counts only if it proved a new move better than the
                 # previous best (searched first); otherwise keep the last depth
@@ -272,11 +256,11 @@ class Searcher:
         )
 
     def _root_iteration(
-        self, st, order, depth, lo, hi, all_scores, node_cap, started, deadline
+        self, st, order, depth, all_scores, node_cap, started, deadline
     ) -> _Iteration:
-        """One root iteration with the window ``(lo, hi)``; PVS over the root moves."""
+        """One root iteration, full window; PVS over the root moves."""
         child = np.zeros(STATE_SIZE, dtype=np.int64)
-        alpha, beta = lo, hi
+        alpha, beta = -INF, INF
         out = _Iteration(best=None, score=-INF, scores={}, complete=True)
         for i, code in enumerate(order):
             make_move(st, code, child)
@@ -304,8 +288,6 @@ class Searcher:
                 out.best, out.score = code, v
             if v > alpha:
                 alpha = v
-            if alpha >= beta and not all_scores:
-                break  # the aspiration window failed high: the driver widens it
             if (
                 deadline is not None
                 and depth > 1
@@ -354,15 +336,11 @@ class Searcher:
     def _probe_move(self, h: int) -> int | None:
         mask = self.tt_key.shape[0] - 1
         slot = h & mask
-        slots = (slot & ~1, (slot & ~1) + 1) if self.features & FEAT_TT2 else (slot,)
-        for sl in slots:
-            if int(self.tt_key[sl]) == h and self.tt_move[sl] >= 0:
-                return int(self.tt_move[sl])
+        if int(self.tt_key[slot]) == h and self.tt_move[slot] >= 0:
+            return int(self.tt_move[slot])
         return None
 
 
-ASPIRATION = 35
-"""Half width of the root's aspiration window, centi-students."""
 NEXT_ITERATION = 0.5
 """Under a time limit, no new iteration starts after this share of the time."""
 

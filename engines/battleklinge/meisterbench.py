@@ -27,6 +27,7 @@ import click
 from fechtbuch.engines.battleklinge import fast
 from fechtbuch.engines.battleklinge.position import START_EINSTEIGER, Move, Position
 from fechtbuch.engines.battleklinge.search import HitSearch, Searcher
+from fechtbuch.engines.paths import data_path
 
 
 def make_middlegames(count: int, seed: int) -> list[str]:
@@ -56,6 +57,16 @@ def make_middlegames(count: int, seed: int) -> list[str]:
     return out
 
 
+POSITIONS = click.option(
+    "--positions",
+    "path",
+    type=click.Path(exists=True, dir_okay=False),
+    default=lambda: str(data_path("bench", "middlegame.txt")),
+    show_default="data/bench/middlegame.txt",
+    help="The middle-game positions, one a line.",
+)
+
+
 def read_positions(path: str, limit: int | None) -> list[Position]:
     with open(path, encoding="utf-8") as handle:
         rows = [Position.from_text(line.strip()) for line in handle if line.strip()]
@@ -82,7 +93,7 @@ def middlegames(output: str, count: int, seed: int, force: bool) -> None:
 
 
 @main.command()
-@click.option("--positions", "path", default="data/bench/middlegame.txt", show_default=True)
+@POSITIONS
 @click.option("--limit", type=int, default=None, help="Only the first N positions.")
 @click.option("--movetime", "times", type=float, multiple=True, default=(0.1, 1.0))
 @click.option("--tt-bits", type=int, default=20, show_default=True)
@@ -139,7 +150,7 @@ def budget_line(label: str, budget: float, used: list[float]) -> str:
 
 
 @main.command()
-@click.option("--positions", "path", default="data/bench/middlegame.txt", show_default=True)
+@POSITIONS
 @click.option("--limit", type=int, default=40, show_default=True)
 @click.option("--movetime", "times", type=float, multiple=True, default=(0.1, 0.5, 1.0))
 def movetime(path: str, limit: int, times: tuple[float, ...]) -> None:
@@ -166,7 +177,13 @@ def movetime(path: str, limit: int, times: tuple[float, ...]) -> None:
 
 
 @main.command()
-@click.option("--suite", "path", default="data/bench/tactics.jsonl", show_default=True)
+@click.option(
+    "--suite",
+    "path",
+    type=click.Path(exists=True, dir_okay=False),
+    default=lambda: str(data_path("bench", "tactics.jsonl")),
+    show_default="data/bench/tactics.jsonl",
+)
 @click.option("--movetime", "seconds", type=float, default=None)
 @click.option("--nodes", type=int, default=None)
 @click.option("--engine", type=click.Choice(["live", "2026"]), default="live", show_default=True)

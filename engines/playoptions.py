@@ -36,6 +36,7 @@ class PlayIdea(enum.Enum):
     NO_WARNINGS = "--no-warnings"
     PLAIN = "--plain"
     MOVETIME = "--movetime"
+    CLOCK = "--clock"
     PACK = "--pack"
     PUZZLE = "--puzzle"
 
@@ -170,6 +171,18 @@ def movetime_option() -> Decorator:
         default=None,
         metavar="SECONDS",
         help="The computer thinks this long per move instead of its strength's budget.",
+    )
+
+
+def clock_option(help: str) -> Decorator:
+    """``--clock MINUTES``: a game clock, the same minutes for every side."""
+    return _option(
+        PlayIdea.CLOCK,
+        "clock",
+        type=float_range(0.05, 600),
+        default=None,
+        metavar="MINUTES",
+        help=help,
     )
 
 

@@ -21,10 +21,12 @@ from fechtbuch.engines.battleklinge.terminal.session import (
     longest_defence,
     write_record,
 )
-from fechtbuch.engines.clikit import INT, ensure_writable, float_range
+from fechtbuch.engines.clikit import INT, ensure_writable
+from fechtbuch.engines.clock import GameClock
 from fechtbuch.engines.errors import InputError
 from fechtbuch.engines.playoptions import (
     attach,
+    clock_option,
     force_option,
     given,
     hotseat_option,
@@ -47,11 +49,20 @@ def _writer(text: str, newline: bool = True) -> None:
     click.echo(text, nl=newline)
 
 
-def _computer(strength: str, seed: int, movetime: float | None = None):
+def _computer(
+    strength: str, seed: int, movetime: float | None = None, clock: GameClock | None = None
+):
+    """The computer's move chooser; with a clock it thinks what the clock allows."""
     from fechtbuch.engines.battleklinge.players import Player
 
     player = Player(strength, seed=seed, movetime=movetime)
-    return lambda pos, earlier: player.choose(pos, earlier).move
+
+    def choose(pos: Position, earlier) -> Move:
+        if clock is not None:
+            player.movetime = clock.think_time(pos.turn)
+        return player.choose(pos, earlier).move
+
+    return choose
 
 
 def _hinter(seed: int):
@@ -109,12 +120,9 @@ def _pick_puzzle(pack: dict, ref: str, take_next: bool, record: PlayerRecord) ->
 )
 @hotseat_option(aliases=("--two-players",))
 @click.option("--rotate", is_flag=True, help="Two players: turn the board after every move.")
-@click.option(
-    "--clock",
-    type=float_range(0.1, 600),
-    default=None,
-    metavar="MINUTES",
-    help="Two players: a chess clock with MINUTES per player.",
+@clock_option(
+    "A game clock with MINUTES per side: two players, or you against the "
+    "computer (it plans each move from the time it has left; who runs out loses)."
 )
 @click.option("--flip", is_flag=True, help="Draw the board from the other side.")
 @no_warnings_option()
@@ -149,6 +157,7 @@ def play_command(
     Card draft:            fechtbuch play --draft
     Exercises:             fechtbuch play --pack fechtuebungen --next
     Daily duel:            fechtbuch play --daily
+    With a clock:          fechtbuch play --strength meister --clock 5
     Two players:           fechtbuch play --hotseat --rotate --clock 10
 
     At the prompt type a move ('c1c3', 'c1c3 ausfall', 'ausfall:c1c3',
@@ -164,8 +173,10 @@ def play_command(
         raise InputError("--position: only against the computer or with --hotseat")
     if start_text is not None and start_text.winner() is not None:
         raise InputError(f"position: the game is already decided in {start_text.to_text()!r}")
-    if (rotate or clock) and not hotseat:
-        raise InputError("--rotate/--clock: only with --hotseat")
+    if rotate and not hotseat:
+        raise InputError("--rotate: only with --hotseat")
+    if clock is not None and movetime is not None:
+        raise InputError("--clock: the computer's time comes from the clock; drop --movetime")
     _reject_unused_options(click.get_current_context(), pack_file, daily_date, hotseat)
     if save_file:
         ensure_writable(save_file, force=force)
@@ -244,7 +255,8 @@ def play_command(
 
     if hotseat:
         start = start_text or _deal(cards_text, rng)
-        session = Session(start, {}, inp, _writer, rotate=rotate, clock_minutes=clock, **common)
+        game_clock = None if clock is None else GameClock.minutes(clock)
+        session = Session(start, {}, inp, _writer, rotate=rotate, clock=game_clock, **common)
         session.run()
         _maybe_save(session, save_file, force)
         return 0
@@ -262,11 +274,13 @@ def play_command(
             click.echo("Draft left; no game.")
             return 0
     click.echo(f"You play {COLOR_NAMES[me]} against the computer ({strength}), seed {seed}.")
+    game_clock = None if clock is None else GameClock.minutes(clock)
     session = Session(
         start,
-        {1 - me: _computer(strength, seed, movetime)},
+        {1 - me: _computer(strength, seed, movetime, game_clock)},
         inp,
         _writer,
+        clock=game_clock,
         hinter=_hinter(seed),
         names=_names(me, "You", strength.capitalize()),
         **common,
@@ -356,7 +370,7 @@ def utc_today() -> dt.date:
 
 
 MODE_OPTIONS = {
-    "computer": {"strength", "seat", "cards_text", "draft", "start_text", "movetime"},
+    "computer": {"strength", "seat", "cards_text", "draft", "start_text", "movetime", "clock"},
     "pack": {"puzzle_ref", "take_next"},
     "hotseat": {"cards_text", "start_text", "rotate", "clock"},
 }

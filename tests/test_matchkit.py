@@ -88,27 +88,49 @@ def _battleklinge_digest(a: str, b: str, games: int, seed: int, **kw) -> str:
     totals = summary.to_dict()
     for timing in ("a_seconds_per_move", "b_seconds_per_move", "wall_seconds"):
         totals.pop(timing)
-    for later in ("deals", "deal_low", "deal_high"):  # added after the digests
+    for later in ("deals", "deal_low", "deal_high", "on_time"):  # added after the digests
         totals.pop(later)
     text = json.dumps({"games": payload, "summary": totals}, sort_keys=True)
     return hashlib.sha256(text.encode()).hexdigest()
 
 
 def test_battleklinge_matches_unchanged_by_the_shared_harness():
-    """Digests of every move, outcome and total of two matches, recorded with the
-    match code from before the harness was shared (commit 13def4c)."""
+    """Digests of every move, outcome and total of two matches.  First recorded with
+    the match code from before the harness was shared (commit 13def4c); re-recorded
+    when the search dropped three features (commit 165a336: leicht and mittel search
+    too), with commit 03b83cd still giving the first digests."""
     from fechtbuch.engines.battleklinge.players import use_hit_oracle
     from fechtbuch.solver.hits import SolverHits
 
     use_hit_oracle(SolverHits)
     assert (
         _battleklinge_digest("mittel", "leicht", 8, 7)
-        == "32fee57be8e027d217338559e9114cbc74973377eff41e429d1f79b79a2949d6"
+        == "68e9df1d3861e60e7117afda678d99514ef055d2c8e21d0e00a578b269fdddd9"
     )
     assert (
         _battleklinge_digest("leicht", "mittel", 6, 11, max_plies=60)
-        == "bc5de60fc5110225d5015cdc91a86a98f7dbafdc3cdf3b7fd4796130d64a297b"
+        == "911ea38b229b939199302d6d818dc6800993e63f05260be26b355e8a8b3c7154"
     )
+
+
+def test_battleklinge_match_with_a_clock_loses_on_time():
+    from fechtbuch.engines.battleklinge.match import deal_for_game, play_game
+
+    # a clock of 60 microseconds: whoever moves first cannot move in time
+    results = [play_game("leicht", "leicht", 5, index, clock=1e-6) for index in (0, 1)]
+    for game in results:
+        a_moves_first = deal_for_game(5, game.index).turn == game.a_color
+        assert (game.why, game.moves) == ("time", [])
+        assert game.outcome == ("loss" if a_moves_first else "win")
+    assert {g.outcome for g in results} == {"win", "loss"}  # the seats swap within a deal
+    summary = matchkit_summary(results)
+    assert summary.on_time == 2 and "2 decided on time" in summary.to_text()
+
+
+def matchkit_summary(results):
+    from fechtbuch.engines.battleklinge.match import summarize
+
+    return summarize("leicht", "leicht", 5, results, 0.0)
 
 
 def test_duel_match_same_games_for_any_jobs_and_pairs_share_deals():

@@ -18,6 +18,7 @@ from fechtbuch.engines.battleklinge.gamerecord import read_game
 from fechtbuch.engines.battleklinge.position import Position
 from fechtbuch.engines.battleklinge.terminal.records import PlayerRecord
 from fechtbuch.engines.battleklinge.terminal.session import COMMANDS, Session, command_named
+from fechtbuch.engines.clock import MOVES_TO_GO, GameClock
 from fechtbuch.engines.paths import data_path
 
 PACK = data_path("packs", "fechtuebungen.json")
@@ -230,11 +231,71 @@ def test_two_player_clock_runs_out():
         {},
         Input(),
         lambda text, newline=True: output.append(text),
-        clock_minutes=0.1,
+        clock=GameClock.minutes(0.1),
         now=lambda: float(next(ticks)),
     )
     outcome = session.run()
     assert outcome.how == "time" and "time is up" in " ".join(output)
+
+
+def test_the_computer_loses_on_time_too():
+    # each reading of the fake clock advances 4 s: the person answers in 4 s, the
+    # computer (which reads it once more) thinks 8 s; with 6 s each it runs out first
+    pos = Position.from_text("ssmss/5/5/5/SSMSS g ausfall,volte bindung,stoss riposte")
+    ticks = iter(range(0, 10_000, 4))
+    lines = iter(["c1c3\n", "c1c3\n", "d1d3\n"] * 10)
+    output = []
+
+    class Input:
+        def readline(self):
+            return next(lines, "")
+
+    def computer(position, earlier):
+        next(ticks)
+        return reference.legal_moves(position)[0]
+
+    session = Session(
+        pos,
+        {1: computer},
+        Input(),
+        lambda text, newline=True: output.append(text),
+        clock=GameClock.minutes(0.1),
+        now=lambda: float(next(ticks)),
+    )
+    outcome = session.run()
+    assert outcome.how == "time" and outcome.winner == 0
+    assert "Blau's time is up." in output
+
+
+def test_the_computer_plans_each_move_from_its_clock(monkeypatch):
+    from fechtbuch.engines.battleklinge import players
+    from fechtbuch.puzzles import play_commands
+
+    planned = []
+    real_choose = players.Player.choose
+
+    def recording(self, pos, earlier=()):
+        planned.append(self.movetime)
+        return real_choose(self, pos, earlier)
+
+    monkeypatch.setattr(players.Player, "choose", recording)
+    clock = GameClock.minutes(2)
+    choose = play_commands._computer("leicht", 1, None, clock)
+    pos = Position.from_text("ssmss/5/5/5/SSMSS b ausfall,volte bindung,stoss riposte")
+    choose(pos, [])
+    clock.spend(1, 40.0)
+    choose(pos, [])
+    assert planned == [120 / MOVES_TO_GO, 80 / MOVES_TO_GO]
+
+
+def test_clock_against_the_computer_is_shown_and_excludes_movetime():
+    out = play("--strength", "leicht", "--seat", "g", "--clock", "3", lines=["quit"])
+    assert out.exit_code == 0 and "Clock: Gold 3:00, Blau 3:00" in out.output
+    both = play("--strength", "leicht", "--clock", "3", "--movetime", "1", lines=["quit"])
+    assert both.exit_code == 2 and "--clock" in both.output and "--movetime" in both.output
+    assert len(both.output.strip().splitlines()) == 1
+    rotate = play("--strength", "leicht", "--rotate", lines=["quit"])
+    assert rotate.exit_code == 2 and "--rotate: only with --hotseat" in rotate.output
 
 
 def test_threefold_repetition_offers_abort():
@@ -429,8 +490,8 @@ def test_a_game_finishing_meanwhile_is_not_overwritten(private_record, monkeypat
 
     real = play_commands._computer
 
-    def computer_and_another_game(strength, seed, movetime=None):
-        choose = real(strength, seed, movetime)
+    def computer_and_another_game(strength, seed, movetime=None, clock=None):
+        choose = real(strength, seed, movetime, clock)
 
         def chooser(pos, earlier):
             other = PlayerRecord.load()  # another fechtbuch finishes a game now

@@ -14,6 +14,7 @@ from fechtbuch.engines.clikit import (
     seed_option,
 )
 from fechtbuch.engines.errors import InputError
+from fechtbuch.engines.playoptions import clock_option
 
 MOVETIME = click.option(
     "--movetime",
@@ -120,6 +121,10 @@ def analyse(game: str, as_json: bool) -> None:
     help="Node budget per move for both sides instead of their strengths' (deterministic).",
 )
 @MOVETIME
+@clock_option(
+    "A game clock: each side gets MINUTES for the game and plans every move "
+    "from the time it has left; who runs out loses (not reproducible between machines)."
+)
 @click.option("--games-out", type=click.Path(dir_okay=False), help="Write every game as JSON.")
 @click.option(
     "--log",
@@ -143,6 +148,7 @@ def match(
     max_plies: int,
     nodes: int | None,
     movetime: float | None,
+    clock: float | None,
     games_out: str | None,
     log: str | None,
     resume: bool,
@@ -155,7 +161,8 @@ def match(
     frozen engine of 2026-11-30), meister-plain and meister-no{pvs,lmr,ext}
     (one search feature off).  Random card sets, each deal played twice with
     the schools swapped; games are aborted on threefold repetition or after
-    --max-plies.  Without --movetime the results are the same for any -j.
+    --max-plies.  Without --movetime and --clock the results are the same for
+    any -j.
 
     A long match: --log keeps every finished game; after a kill, the same
     command with --resume plays the rest.
@@ -163,6 +170,7 @@ def match(
     \b
     Examples:
       fechtbuch match meister meister-2026 --games 100 --nodes 20000 -j 2
+      fechtbuch match meister stark --games 20 --clock 2               # 2 minutes a side
       fechtbuch match meister stark --games 200 --log ms.jsonl         # later: --resume
       fechtbuch match meister stark --games 57 --log ms.jsonl --resume # the first 57 only
     """
@@ -178,8 +186,8 @@ def match(
             raise InputError(f"output: {games_out!r} exists; use --force to overwrite it")
     from fechtbuch.engines.battleklinge.players import strength_from_name
 
-    if nodes is not None and movetime is not None:
-        raise InputError("budget: give --nodes or --movetime, not both")
+    if sum(x is not None for x in (nodes, movetime, clock)) > 1:
+        raise InputError("budget: give one of --nodes, --movetime and --clock")
     a, b = strength_from_name(a).name, strength_from_name(b).name
     done: list = []
     progress = None
@@ -191,7 +199,10 @@ def match(
         from fechtbuch.engines.battleklinge.match import MatchLog
 
         params = {"a": a, "b": b, "seed": seed, "max_plies": max_plies}
-        match_log = MatchLog(Path(log), params | {"nodes": nodes, "movetime": movetime})
+        params |= {"nodes": nodes, "movetime": movetime}
+        if clock is not None:  # only then: logs from before the clock still resume
+            params["clock"] = clock
+        match_log = MatchLog(Path(log), params)
         if resume:
             done = match_log.read()
             if games > len(done):  # games to play: drop a torn last line first
@@ -210,6 +221,7 @@ def match(
         nodes=nodes,
         movetime=movetime,
         done=done,
+        clock=clock,
     )
     if games_out:
         atomic_write(games_out, dump_json([asdict(r) for r in results]), force=force)

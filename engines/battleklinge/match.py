@@ -34,6 +34,7 @@ from fechtbuch.engines.battleklinge.cards import GOLD
 from fechtbuch.engines.battleklinge.players import Player, strength_from_name
 from fechtbuch.engines.battleklinge.position import Position
 from fechtbuch.engines.battleklinge.sampling import random_cards, random_deal
+from fechtbuch.engines.clock import GameClock
 from fechtbuch.engines.errors import InputError, quote
 from fechtbuch.engines.matchkit import (
     deal_text,
@@ -85,10 +86,13 @@ def play_game(
     b_weights=None,
     nodes: int | None = None,
     movetime: float | None = None,
+    clock: float | None = None,
 ) -> GameResult:
     """Play game ``index`` of a match between strengths ``a`` and ``b`` (the
     evaluation weights may differ, for tuning by self-play).  ``nodes`` or
-    ``movetime`` replace both strengths' budgets (equal nodes or equal time)."""
+    ``movetime`` replace both strengths' budgets (equal nodes or equal time);
+    ``clock`` gives each side that many minutes for the game, from which it plans
+    every move, and a side whose time runs out loses (``why`` is ``time``)."""
     slot = slot_of(index)
     start = deal_for_game(seed, slot.index)
     a_color = GOLD if slot.a_first else 1 - GOLD
@@ -105,11 +109,18 @@ def play_game(
     seconds = {a_color: 0.0, 1 - a_color: 0.0}
     counts = {a_color: 0, 1 - a_color: 0}
     outcome, why = "aborted", "move cap"
+    game_clock = None if clock is None else GameClock.minutes(clock)
     for _ in range(max_plies):
         mover = pos.turn
+        if game_clock is not None:
+            players[mover].movetime = game_clock.think_time(mover)
         began = time.perf_counter()
         choice = players[mover].choose(pos, earlier)
-        seconds[mover] += time.perf_counter() - began
+        spent = time.perf_counter() - began
+        seconds[mover] += spent
+        if game_clock is not None and game_clock.spend(mover, spent):
+            outcome, why = ("loss" if mover == a_color else "win"), "time"
+            break
         counts[mover] += 1
         earlier.append(pos)
         pos = fast.play(pos, choice.move)
@@ -147,6 +158,8 @@ class MatchSummary:
     aborted: int
     aborted_repetition: int
     aborted_cap: int
+    on_time: int
+    """Games decided by a clock running out (wins and losses above)."""
     score: float
     elo: float | None
     elo_low: float | None
@@ -165,7 +178,8 @@ class MatchSummary:
         lines = [
             f"{self.a} vs {self.b}: {self.games} games, seed {self.seed}",
             f"  {self.a} wins {self.wins}, losses {self.losses}, aborted {self.aborted} "
-            f"(repetition {self.aborted_repetition}, move cap {self.aborted_cap})",
+            f"(repetition {self.aborted_repetition}, move cap {self.aborted_cap})"
+            + (f"; {self.on_time} decided on time" if self.on_time else ""),
             f"  score {100 * self.score:.1f}% for {self.a} (aborted games count half)",
             "  Elo difference " + self.elo_text(),
             "  " + deal_text(self.deals, self.deal_low, self.deal_high),
@@ -197,6 +211,7 @@ def summarize(a: str, b: str, seed: int, results: list[GameResult], wall: float)
         aborted=total.others,
         aborted_repetition=sum(r.why == "repetition" for r in results),
         aborted_cap=sum(r.why == "move cap" for r in results),
+        on_time=sum(r.why == "time" for r in results),
         score=total.score,
         elo=total.elo,
         elo_low=total.elo_low,
@@ -311,6 +326,7 @@ def run_match(
     nodes: int | None = None,
     movetime: float | None = None,
     done: list[GameResult] | None = None,
+    clock: float | None = None,
 ) -> tuple[MatchSummary, list[GameResult]]:
     """Play the match (``jobs`` worker processes) and summarize it.
 
@@ -322,7 +338,7 @@ def run_match(
     done = list(done or [])[:games]
     started = time.perf_counter()
     tasks = [
-        (a, b, seed, slot.index, max_plies, a_weights, b_weights, nodes, movetime)
+        (a, b, seed, slot.index, max_plies, a_weights, b_weights, nodes, movetime, clock)
         for slot in schedule(games)[len(done) :]
     ]
     results = done + run_games(play_game, tasks, jobs, progress)

@@ -38,6 +38,7 @@ from fechtbuch.engines.battleklinge.position import Move, Position
 from fechtbuch.engines.battleklinge.terminal.moveinput import read_move
 from fechtbuch.engines.battleklinge.terminal.warnings import card_gift_lines, warning_lines
 from fechtbuch.engines.battleklinge.textboard import draw_position
+from fechtbuch.engines.clock import GameClock
 from fechtbuch.engines.errors import InputError
 from fechtbuch.engines.game import Verdict
 
@@ -171,7 +172,7 @@ class Session:
         *,
         flip: bool = False,
         rotate: bool = False,
-        clock_minutes: float | None = None,
+        clock: GameClock | None = None,
         warnings: bool = True,
         exercise: Exercise | None = None,
         hinter: Callable[[Position], str] | None = None,
@@ -192,7 +193,8 @@ class Session:
         self.names = names
         self.helped = False
         self.now = now
-        self.clock = None if clock_minutes is None else [clock_minutes * 60.0, clock_minutes * 60.0]
+        self.clock = clock
+        """Both sides' time; the computer's chooser plans from the same object."""
         self.repetition_offered: set = set()
         self.outcome: Outcome | None = None
 
@@ -226,8 +228,8 @@ class Session:
         self.write(draw_position(pos, flip=self._viewer_flipped()))
         if self.moves:
             self.write("Moves: " + " ".join(m.to_text() for m in self.moves))
-        if self.clock:
-            self.write(f"Clock: Gold {_clock(self.clock[0])}, Blau {_clock(self.clock[1])}")
+        if self.clock is not None:
+            self.write(f"Clock: {self.clock.text()}")
         if self.rotate and self.moves:
             self.write("\a", newline=False)  # the rulebook's short tone at each turn of the board
         if self.warnings and pos.winner() is None and pos.turn not in self.computer:
@@ -257,7 +259,10 @@ class Session:
                     "Type 'abort' to end without a result, or play on."
                 )
             if pos.turn in self.computer:
+                started = self.now()
                 move = self.computer[pos.turn](pos, self.positions[:-1])
+                if self._time_is_up(pos.turn, started):
+                    return self._finish(Outcome(1 - pos.turn, "time", self.helped))
                 self.write(f"{self.names[pos.turn]} plays {move.to_text()}")
                 self._push(move)
                 self._after_move(move, by_person=False)
@@ -266,16 +271,20 @@ class Session:
                 continue
             started = self.now()
             line = self._prompt()
-            if self.clock is not None:
-                self.clock[pos.turn] -= self.now() - started
-                if self.clock[pos.turn] <= 0:
-                    self.write(f"{COLOR_NAMES[pos.turn]}'s time is up.")
-                    return self._finish(Outcome(1 - pos.turn, "time", self.helped))
+            if self._time_is_up(pos.turn, started):
+                return self._finish(Outcome(1 - pos.turn, "time", self.helped))
             if line is None:
                 return self._finish(Outcome(None, "quit", self.helped))
             outcome = self._handle(line)
             if outcome is not None:
                 return self._finish(outcome)
+
+    def _time_is_up(self, seat: int, started: float) -> bool:
+        """Charge ``seat`` the time since ``started``; True (and said) when it ran out."""
+        if self.clock is None or not self.clock.spend(seat, self.now() - started):
+            return False
+        self.write(f"{COLOR_NAMES[seat]}'s time is up.")
+        return True
 
     def _take_back_after_hit(self, winner: int) -> bool:
         """ "Zug zurück" at any time: after a hit a person may still take moves back
@@ -623,8 +632,3 @@ def write_record(session: Session, path: str, force: bool = False) -> None:
 
 def tree_depth_after(defender_node: dict) -> int:
     return max(tree_depth(a) for a in defender_node.values())
-
-
-def _clock(seconds: float) -> str:
-    seconds = max(0, int(seconds))
-    return f"{seconds // 60}:{seconds % 60:02d}"

@@ -138,8 +138,8 @@ def deal_text(deals: int, low: float | None, high: float | None) -> str:
     """
     if low is None or high is None:
         return (
-            f"by deal: {deals} deals, too few for an interval ({MIN_DEALS} needed, each "
-            "played from both sides)"
+            f"by deal: {deals} deal{'' if deals == 1 else 's'}, too few for an interval "
+            f"({MIN_DEALS} needed, each played from both sides)"
             if deals < MIN_DEALS
             else f"by deal: {deals} deals all scored alike, no interval"
         )

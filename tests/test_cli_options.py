@@ -96,6 +96,7 @@ SYNONYMS = {
     "--puzzle": {"--puzzle", "--id", "--exercise", "--only"},
     "--pack": {"--pack", "--pack-file"},
     "--movetime": {"--movetime", "--time", "--think"},
+    "--clock": {"--clock", "--minutes", "--time-control", "--tc"},
     "--no-warnings": {"--no-warnings", "--no-threats", "--quiet"},
     "--force": {"--force"},
 }

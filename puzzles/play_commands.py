@@ -121,8 +121,9 @@ def _pick_puzzle(pack: dict, ref: str, take_next: bool, record: PlayerRecord) ->
 @hotseat_option(aliases=("--two-players",))
 @click.option("--rotate", is_flag=True, help="Two players: turn the board after every move.")
 @clock_option(
-    "A game clock with MINUTES per side: two players, or you against the "
-    "computer (it plans each move from the time it has left; who runs out loses)."
+    "A game clock with MINUTES per side: two players, you against the computer "
+    "(it plans each move from the time it has left), or the daily duel (Stark keeps "
+    "its fixed moves, its time is charged); who runs out loses."
 )
 @click.option("--flip", is_flag=True, help="Draw the board from the other side.")
 @no_warnings_option()
@@ -262,7 +263,7 @@ def play_command(
         return 0
 
     if daily_date is not None:
-        return _play_daily(daily_date, inp, record, seed, save_file, force, common)
+        return _play_daily(daily_date, inp, record, seed, save_file, force, common, clock)
 
     me = COLOR_CHARS.index(seat)
     if start_text is not None:
@@ -298,7 +299,7 @@ def play_command(
     return 0
 
 
-def _play_daily(daily_date, inp, record, seed, save_file, force, common) -> int:
+def _play_daily(daily_date, inp, record, seed, save_file, force, common, clock=None) -> int:
     from fechtbuch.puzzles.battleklinge.daily import duel_for_date, parse_date
 
     today = utc_today()
@@ -322,6 +323,8 @@ def _play_daily(daily_date, inp, record, seed, save_file, force, common) -> int:
         f"Daily duel {date.isoformat()}: cards {', '.join(duel['cards'])}; "
         f"you play {COLOR_NAMES[me]} against Stark. {note}"
     )
+    # with a clock Stark keeps its node budget (its moves stay the same for a date);
+    # the clock charges both sides their time
     session = Session(
         start,
         {1 - me: _computer("stark", seed)},
@@ -329,6 +332,7 @@ def _play_daily(daily_date, inp, record, seed, save_file, force, common) -> int:
         _writer,
         hinter=_hinter(seed),
         names=_names(me, "You", "Stark"),
+        clock=None if clock is None else GameClock.minutes(clock),
         **common,
     )
     outcome = session.run()
@@ -373,6 +377,7 @@ MODE_OPTIONS = {
     "computer": {"strength", "seat", "cards_text", "draft", "start_text", "movetime", "clock"},
     "pack": {"puzzle_ref", "take_next"},
     "hotseat": {"cards_text", "start_text", "rotate", "clock"},
+    "daily": {"clock"},
 }
 
 

@@ -298,6 +298,22 @@ def test_clock_against_the_computer_is_shown_and_excludes_movetime():
     assert rotate.exit_code == 2 and "--rotate: only with --hotseat" in rotate.output
 
 
+def test_the_daily_duel_takes_a_clock_and_keeps_starks_moves():
+    import datetime as dt
+
+    from fechtbuch.puzzles.battleklinge.daily import duel_for_date
+
+    duel = duel_for_date(dt.date(2026, 11, 29))
+    pos = Position.from_text(duel["position"])
+    mine = [reference.legal_moves(pos)[0].to_text(), "resign"]  # the person moves first
+    plain = play("--daily", "2026-11-29", "--seed", 1, lines=mine).output
+    timed = play("--daily", "2026-11-29", "--seed", 1, "--clock", "5", lines=mine)
+    assert timed.exit_code == 0 and "Clock: Gold 5:00, Blau 5:00" in timed.output
+    stark = [line for line in plain.splitlines() if line.startswith("Stark plays")]
+    assert len(stark) == 1
+    assert stark == [line for line in timed.output.splitlines() if line.startswith("Stark plays")]
+
+
 def test_threefold_repetition_offers_abort():
     # Both masters shuffle along their home ranks (every card here steps sideways):
     # a deterministic walk in a finite space must repeat a position three times.

@@ -17,7 +17,7 @@ False
 [290.0, 300.0]
 >>> clock.spend(1, 301.0), clock.flagged(1)
 (True, True)
->>> clock.text()
+>>> clock.text(("Gold", "Blau"))
 'Gold 4:50, Blau 0:00'
 """
 
@@ -55,8 +55,9 @@ class GameClock:
     def flagged(self, seat: int) -> bool:
         return self.left[seat] <= 0
 
-    def text(self, names: tuple[str, ...] = ("Gold", "Blau")) -> str:
-        """``Gold 4:50, Blau 5:00`` (minutes:seconds left, never below 0:00)."""
+    def text(self, names: tuple[str, ...]) -> str:
+        """``Gold 4:50, Blau 5:00``: each seat's name (the game's) and minutes:seconds
+        left, never below 0:00."""
         return ", ".join(
             f"{name} {clock_text(s)}" for name, s in zip(names, self.left, strict=True)
         )

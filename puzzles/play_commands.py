@@ -183,6 +183,7 @@ def play_command(
         ensure_writable(save_file, force=force)
     seed = seed if seed is not None else int.from_bytes(os.urandom(4), "big")
     rng = random.Random(seed)
+    game_clock = None if clock is None else GameClock.minutes(clock)  # one game, one clock
     record = PlayerRecord.load()
     inp = sys.stdin
     common = dict(flip=flip, warnings=not no_warnings)
@@ -256,14 +257,13 @@ def play_command(
 
     if hotseat:
         start = start_text or _deal(cards_text, rng)
-        game_clock = None if clock is None else GameClock.minutes(clock)
         session = Session(start, {}, inp, _writer, rotate=rotate, clock=game_clock, **common)
         session.run()
         _maybe_save(session, save_file, force)
         return 0
 
     if daily_date is not None:
-        return _play_daily(daily_date, inp, record, seed, save_file, force, common, clock)
+        return _play_daily(daily_date, inp, record, seed, save_file, force, common, game_clock)
 
     me = COLOR_CHARS.index(seat)
     if start_text is not None:
@@ -275,7 +275,6 @@ def play_command(
             click.echo("Draft left; no game.")
             return 0
     click.echo(f"You play {COLOR_NAMES[me]} against the computer ({strength}), seed {seed}.")
-    game_clock = None if clock is None else GameClock.minutes(clock)
     session = Session(
         start,
         {1 - me: _computer(strength, seed, movetime, game_clock)},
@@ -299,7 +298,9 @@ def play_command(
     return 0
 
 
-def _play_daily(daily_date, inp, record, seed, save_file, force, common, clock=None) -> int:
+def _play_daily(
+    daily_date, inp, record, seed, save_file, force, common, clock: GameClock | None = None
+) -> int:
     from fechtbuch.puzzles.battleklinge.daily import duel_for_date, parse_date
 
     today = utc_today()
@@ -332,7 +333,7 @@ def _play_daily(daily_date, inp, record, seed, save_file, force, common, clock=N
         _writer,
         hinter=_hinter(seed),
         names=_names(me, "You", "Stark"),
-        clock=None if clock is None else GameClock.minutes(clock),
+        clock=clock,
         **common,
     )
     outcome = session.run()

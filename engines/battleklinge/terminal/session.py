@@ -229,7 +229,7 @@ class Session:
         if self.moves:
             self.write("Moves: " + " ".join(m.to_text() for m in self.moves))
         if self.clock is not None:
-            self.write(f"Clock: {self.clock.text()}")
+            self.write(f"Clock: {self.clock.text(COLOR_NAMES)}")
         if self.rotate and self.moves:
             self.write("\a", newline=False)  # the rulebook's short tone at each turn of the board
         if self.warnings and pos.winner() is None and pos.turn not in self.computer:

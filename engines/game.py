@@ -114,6 +114,13 @@ class Game(ABC, Generic[State, Action]):
         ``new_initial_state`` with the chance outcomes fixed by the seed)."""
         raise NotImplementedError(f"{type(self).__name__} deals no initial state")
 
+    def start_problem(self, state: State) -> str | None:
+        """``None`` when ``state`` is one that the game's deal produces before any action
+        (a legal start: the set-up, a shuffled deck of the game's cards, dealt hands),
+        else one line saying what is not.  Witness games of exercises start here
+        (``puzzles/witness.py``); a game that cannot tell says so, and its witnesses fail."""
+        return f"{type(self).__name__} cannot check start states"
+
     def reference(self) -> Game[State, Action] | None:
         """The same rules as a deliberately simple implementation (the test oracle), or
         ``None`` when this game's rules are written only once."""

@@ -100,6 +100,12 @@ class PackKind:
     symmetry: str = "the game's symmetry"
     """What :attr:`duplicate_class` identifies, for ``pack verify``'s duplicate message
     (Battleklinge: "the mirror")."""
+    verify_witness: Callable[[Puzzle], list[str]] | None = None
+    """Replay the puzzle's ``witness`` game (:func:`fechtbuch.puzzles.witness.
+    replay_witness` with the game's rules) and check that it reaches the puzzle's
+    position exactly (hidden information: the same public state and the same view of
+    the puzzle's player, from a concrete legal deal); one line per problem, each
+    starting with ``witness``.  ``None``: this game's packs carry no witnesses yet."""
     child: Callable[[dict, str], Any] | None = None
     """The subtree reached by an action text from a tree node; ``None`` when the
     action leaves the tree.  ``None`` here means exact key lookup; a game whose trees

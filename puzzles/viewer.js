@@ -109,7 +109,7 @@
 
   // ---- solution trees ------------------------------------------------------
   // An attacker node maps winning moves to "hit" or a defender node; a defender
-  // node maps every reply to the next attacker node (issue 3).
+  // node maps every reply to the next attacker node.
   const distanceMemo = new WeakMap();
   function distance(attackerNode) {
     // Attacker moves until the hit when both sides play best from here.

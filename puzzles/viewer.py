@@ -1,6 +1,6 @@
 """A self-contained HTML page to browse a puzzle pack and try its puzzles.
 
-:func:`pack_html` turns a pack (issue 4's JSON, already loaded) into one page:
+:func:`pack_html` turns a pack (its JSON, already loaded) into one page:
 inline CSS, inline JavaScript (``viewer.js``, ``viewer.css`` next to this
 module), the pack's puzzles as JSON, and per puzzle the SVG diagram from
 :func:`engines.battleklinge.svg.render_svg`.  Nothing is fetched from the

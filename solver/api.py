@@ -76,7 +76,7 @@ class SolutionTree:
     with ``None`` if it hits at once, else every defender reply (notation, sorted)
     with the attacker node after it.
 
-    :meth:`to_json` gives the issue-3 format of packs and ``solve --tree``:
+    :meth:`to_json` gives the tree format of packs (docs/solver.md) and ``solve --tree``:
     ``{"move": "hit" | {"reply": {...}}}``."""
 
     moves: tuple[tuple[str, tuple[tuple[str, SolutionTree], ...] | None], ...]
@@ -211,7 +211,7 @@ class Prover:
         return best[1], best[2]
 
     def tree(self, st: np.ndarray, budget: int) -> SolutionTree:
-        """Solution tree of an attacker node (issue 3 format), keys sorted."""
+        """Solution tree of an attacker node (the solver's format), keys sorted."""
         moves = []
         for code, child in self.winning_moves(st, budget):
             replies = None

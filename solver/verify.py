@@ -111,7 +111,7 @@ def verify_exercise(pos: Position, n: int, key: Move) -> list[str]:
 
 
 def verify_tree(pos: Position, tree, n: int) -> list[str]:
-    """The solution tree is complete and correct (issue 3 format), from ``pos`` with budget n.
+    """The solution tree is complete and correct (the solver's format), from ``pos``, budget n.
 
     Attacker nodes list every winning move and no other; ``"hit"`` marks real
     hits only; defender nodes list every legal reply.

@@ -32,7 +32,7 @@ FIXTURE_POSITIONS = (
 
 
 def attacker_tree(pos: Position, n: int) -> dict:
-    """Solution tree (issue 3 format) of every move that forces a hit within n."""
+    """Solution tree (the solver's tree format, docs/solver.md) of every move that forces a hit within n."""
     me = pos.turn
     node = {}
     for move in reference.legal_moves(pos):

@@ -1,6 +1,6 @@
 """A stale numba cache is impossible: editing any source gives a fresh cache folder.
 
-The scenario of issue 11: a copy of the package computes perft 4 (36348) and fills
+The scenario: a copy of the package computes perft 4 (36348) and fills
 its cache; then Ausfall's offsets change in cards.py (a module with no numba code,
 compiled into fast.py's kernels as a global array).  The same command must give
 30270, the count under the new card, and the solver must drop its hit in 1.

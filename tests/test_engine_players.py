@@ -167,7 +167,7 @@ def test_strength_names():
 
 
 def test_solver_and_hit_search_agree(hit_positions, danger_positions):
-    """The solver (issue 3) and the engine's own exact hit search agree."""
+    """The solver and the engine's own exact hit search agree."""
     from fechtbuch.solver.hits import SolverHits
 
     exact, via_solver = HitSearch(), SolverHits()

@@ -193,7 +193,7 @@ def test_turning_point_of_an_engine_game_finds_the_deeper_better_move(analyser):
     """Meister (Gold) beat Stark: the turning point is a move of the loser (Blau) from
     a fair position, with a better move.  Which move it is depends on the engine:
     the 2026 engine named move 24 (quart:d5d4, better prim:a5b4); the fitted
-    evaluation of issue 16 saw Blau's move 18 (-0.47 before) as the last fair one, and
+    evaluation of the engine at that time saw Blau's move 18 (-0.47 before) as the last fair one, and
     the search without the three dropped features (session 6) sees move 16 (-0.37)."""
     result = analyser.analyse(read_game(DATA / "meister_stark.game"))
     tp = result.turning_point

@@ -1,4 +1,4 @@
-"""Hostile input (issue 12): every command answers bad files, packs, positions and
+"""Hostile input: every command answers bad files, packs, positions and
 numbers with exit 2 and exactly one line on stderr, never a traceback or a hang.
 
 In-process through click's runner (fast); the FIFO cases run as subprocesses with

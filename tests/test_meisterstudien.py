@@ -1,4 +1,4 @@
-"""The shipped Meisterstudien pack (issue 17): mined from tables, verified by tables and
+"""The shipped Meisterstudien pack: mined from tables, verified by tables and
 df-pn, re-minable byte for byte, playable in the terminal and the viewer.
 
 Re-mining the whole pack takes minutes (24 studies, each confirmed by df-pn where it

@@ -1,4 +1,4 @@
-"""``pack verify`` checks every claim a pack makes (issue 12): each single-field edit of
+"""``pack verify`` checks every claim a pack makes: each single-field edit of
 shipped puzzles that changes a claim fails, naming the puzzle and the field.
 
 The packs here are two shipped puzzles (one N=2, one N=3, in shipped order), so each

@@ -586,7 +586,7 @@ def _claim_today(path: str, start_at: float, out) -> None:
 
 
 def test_two_daily_sessions_at_once_count_once(tmp_path):
-    """Issue 12: the check and the booking of today's game happen under one file lock,
+    """The check and the booking of today's game happen under one file lock,
     so of several sessions started together exactly one counts for the streak."""
     import multiprocessing
     import time as time_mod

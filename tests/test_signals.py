@@ -1,4 +1,4 @@
-"""Ctrl-C and kill during long jobs (issue 12): real processes, real signals.
+"""Ctrl-C and kill during long jobs: real processes, real signals.
 
 Each job runs as its own process group (as a shell would start it), gets SIGINT at
 a few points, including during start-up, and must leave within 2 s with status 130,

@@ -101,7 +101,7 @@ def test_pack_commands(pack, tmp_path):
 
 def test_fixture_pack_is_real(pack):
     """The fixture's trees come from the reference; check the claims the tests rely on,
-    and that the solver (df-pn, issue 3) gives the same trees and main lines."""
+    and that the solver (df-pn) gives the same trees and main lines."""
     for puzzle in pack["puzzles"]:
         pos = Position.from_text(puzzle["position"])
         n = puzzle["n"]

@@ -5,7 +5,7 @@ the rule's words next to it, and nothing is cached.  ``tests/`` play thousands o
 random positions and require :mod:`~fechtbuch.engines.touche_duell.rules` to give
 the same legal actions and the same result for every action.
 
-Rules used (the issue's list decides where the rulebook is silent):
+Rules used (docs/touche-duell.md decides where the rulebook is silent):
 
 * turn: move one card's value forward or back (stay on squares 1..23, never onto
   or past the opponent), attack with cards whose value is the distance, or (level

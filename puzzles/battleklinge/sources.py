@@ -13,7 +13,7 @@ Sources (their yields are measured in docs/puzzles.md):
   otherwise avoids moves that allow the opponent an immediate hit, and
   prefers captures half of the time.  Its positions look like play between
   people who see one move ahead, so forced hits there need real calculation.
-* ``engine``: the playable engine's alpha-beta search (issue 6) scores every
+* ``engine``: the playable engine's alpha-beta search scores every
   move at depth 2; the player takes the best with probability 1/2, the second
   with 1/4, and so on (ties by notation).  Closest to real games.
 """

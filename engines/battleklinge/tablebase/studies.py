@@ -117,7 +117,7 @@ class TreeTooLarge(Exception):
 
 
 def solution_tree(tb: Tablebase, pos: Position, max_nodes: int = 200_000) -> dict:
-    """The full solution tree (issue-3 format) of a won position, read from the tables:
+    """The full solution tree (the solver's format) of a won position, read from the tables:
     every key at every attacker node, every defender reply.  :class:`TreeTooLarge` past
     ``max_nodes`` attacker nodes (deep wins have huge trees)."""
     result = tb.probe(pos)

@@ -86,7 +86,7 @@ FIELDS = (
     "seed",
     "attempt",
 )
-"""The JSON fields of a duel (binding, issue 5), in report order."""
+"""The JSON fields of a duel (binding: docs/daily.md), in report order."""
 
 _DATE_PATTERN = re.compile(r"[0-9]{4}-[0-9]{2}-[0-9]{2}")
 

@@ -16,52 +16,14 @@ if __name__ == "__main__" or os.path.basename(sys.argv[0]) == "fechtbuch":
 
 import click  # noqa: E402
 from fechtbuch.engines import __version__  # noqa: E402
-from fechtbuch.engines.battleklinge.commands import COMMANDS as ENGINE_COMMANDS  # noqa: E402
-from fechtbuch.engines.battleklinge.commands import bench_group  # noqa: E402
-from fechtbuch.engines.battleklinge.enginebench import bench_engine_command  # noqa: E402
-from fechtbuch.engines.battleklinge.perft import bench_perft_command, perft_command  # noqa: E402
-from fechtbuch.engines.battleklinge.players import use_hit_oracle  # noqa: E402
-from fechtbuch.engines.battleklinge.tbcommands import tb_group  # noqa: E402
-from fechtbuch.engines.battleklinge.textboard import show_command  # noqa: E402
-from fechtbuch.engines.battleklinge.tuning import bench_tune_eval_command  # noqa: E402
 from fechtbuch.engines.errors import InputError  # noqa: E402
-from fechtbuch.engines.touche_duell.commands import touche_group  # noqa: E402
-from fechtbuch.engines.touche_duell.players import use_sure_win_oracle  # noqa: E402
-from fechtbuch.engines.touche_pyramiden.commands import pyramiden_group  # noqa: E402
-from fechtbuch.puzzles import render_commands  # noqa: E402
-from fechtbuch.puzzles.battleklinge.studies_commands import studies_command  # noqa: E402
-from fechtbuch.puzzles.daily_commands import daily_group  # noqa: E402
-from fechtbuch.puzzles.mine_commands import bench_mine_command, mine_command  # noqa: E402
-from fechtbuch.puzzles.pack_commands import pack  # noqa: E402
-from fechtbuch.puzzles.play_commands import play_command  # noqa: E402
-from fechtbuch.puzzles.pyramiden.mine_command import (  # noqa: E402
-    mine_command as pyramiden_mine_command,
-)
-from fechtbuch.puzzles.pyramiden.play_command import with_pack_play  # noqa: E402
-from fechtbuch.puzzles.pyramiden.render_command import (  # noqa: E402
-    render_command as pyramiden_render_command,
-)
-from fechtbuch.puzzles.pyramiden.solve_command import (  # noqa: E402
-    solve_command as pyramiden_solve_command,
-)
-from fechtbuch.puzzles.touche.mine_command import (  # noqa: E402
-    mine_command as touche_mine_command,
-)
-from fechtbuch.puzzles.touche.play_command import with_pack_option  # noqa: E402
-from fechtbuch.solver.bench import bench_solve_command  # noqa: E402
-from fechtbuch.solver.commands import solve_command  # noqa: E402
-from fechtbuch.solver.hits import SolverHits  # noqa: E402
-from fechtbuch.solver.touche_commands import touche_solve_command  # noqa: E402
-from fechtbuch.solver.touche_tactics import ProofTactics  # noqa: E402
-
-# The composition root: the players and the analysis ask the solver for forced hits
-# (engines/ cannot import solver/ itself; see engines/battleklinge/players.py).
-use_hit_oracle(SolverHits)
-# and the Touché duel's meister proves sure wins with the generic prover
-use_sure_win_oracle(ProofTactics)
+from fechtbuch.engines.lazygroup import LazyEntry, LazyGroup  # noqa: E402
+from fechtbuch.engines.players import PlayerFactory, PlayerSourcesBox  # noqa: E402
+from fechtbuch.engines.plugin import load  # noqa: E402
+from fechtbuch.engines.registry import plugin, plugins  # noqa: E402
 
 
-class FechtbuchGroup(click.Group):
+class FechtbuchGroup(LazyGroup):
     """A click group whose errors are one line: ``fechtbuch: error: ...``.
 
     Exit status: 0 success, 1 a negative answer (unknown, failed verification),
@@ -121,15 +83,104 @@ def _fail(message: str, status: int) -> None:
     sys.exit(status)
 
 
-@click.group(cls=FechtbuchGroup, context_settings={"help_option_names": ["-h", "--help"]})
+def _plugin_entries() -> tuple[list[LazyEntry], dict[str, str], str | None]:
+    """One entry per game (its group under its slug), the aliases, and the reference
+    of the group whose commands also run without a game's name."""
+    entries, aliases, shortcuts = [], {}, None
+    for game in plugins():
+        if game.cli is None:  # the group every game gets from its plugin alone
+            entries.append(LazyEntry(game.slug, GENERIC_GROUP, game.summary, args=(game,)))
+        else:
+            entries.append(LazyEntry(game.slug, game.cli, game.summary))
+        aliases.update({alias: game.slug for alias in game.aliases})
+        if game.shortcuts:
+            shortcuts = game.cli
+    return entries, aliases, shortcuts
+
+
+GENERIC_GROUP = "fechtbuch.puzzles.gamecli:group"
+
+GENERIC_ENTRIES = (
+    LazyEntry(
+        "pack",
+        "fechtbuch.puzzles.pack_commands:pack_group",
+        "Exercise packs of every game: verify, show, play, html, svg.",
+    ),
+)
+
+
+class RegistryPlayers:
+    """Each game's player factory as its plugin names it (the command line's wiring)."""
+
+    def players(self, slug: str) -> PlayerFactory:
+        entry = plugin(slug)
+        if entry.players is None:
+            raise InputError(f"game: {entry.title} has no computer players")
+        return load(entry.players)
+
+
+class TopGroup(FechtbuchGroup):
+    """``fechtbuch``: the games' groups, the commands of every game, and the commands
+    of the game with shortcuts (Battleklinge) without its name."""
+
+    def __init__(self, *args, shortcuts: str | None = None, **kwargs) -> None:
+        super().__init__(*args, **kwargs)
+        self.shortcuts_ref = shortcuts
+        self._shortcuts: LazyGroup | None = None
+
+    def shortcut_group(self) -> LazyGroup | None:
+        if self.shortcuts_ref is not None and self._shortcuts is None:
+            self._shortcuts = load(self.shortcuts_ref)()
+        return self._shortcuts
+
+    def invoke(self, ctx: click.Context):
+        # the commands that build computer players find the registry's factories here
+        ctx.obj = PlayerSourcesBox(RegistryPlayers())
+        return super().invoke(ctx)
+
+    def list_commands(self, ctx) -> list[str]:
+        own = super().list_commands(ctx)
+        group = self.shortcut_group()
+        extra = [] if group is None else group.list_commands(ctx)
+        return own + [name for name in extra if name not in own]
+
+    def get_command(self, ctx, cmd_name: str):
+        command = super().get_command(ctx, cmd_name)
+        group = self.shortcut_group()
+        if command is None and group is not None:
+            command = group.get_command(ctx, cmd_name)
+        return command
+
+    def format_commands(self, ctx, formatter) -> None:
+        games = [(e.name, e.summary) for e in self.entries.values() if e.name != "pack"]
+        with formatter.section("Games (fechtbuch GAME --help)"):
+            formatter.write_dl(games)
+        with formatter.section("Every game"):
+            formatter.write_dl([(e.name, e.summary) for e in GENERIC_ENTRIES])
+        group = self.shortcut_group()
+        if group is not None:
+            with formatter.section(f"{group.name.capitalize()} commands, also without its name"):
+                formatter.write_dl([(e.name, e.summary) for e in group.entries.values()])
+
+
+_ENTRIES, _ALIASES, _SHORTCUTS = _plugin_entries()
+
+
+@click.group(
+    cls=TopGroup,
+    entries=[*_ENTRIES, *GENERIC_ENTRIES],
+    aliases=_ALIASES,
+    shortcuts=_SHORTCUTS,
+    context_settings={"help_option_names": ["-h", "--help"]},
+)
 @click.version_option(__version__, prog_name="fechtbuch")
 def main() -> None:
     """Exercise packs, proofs and play for three fencing games.
 
     \b
-    Battleklinge   the commands below without a game name (solve, mine, play, ...)
-    Touché duel    fechtbuch touche ...      (fechtbuch touche --help)
-    Pyramids       fechtbuch pyramiden ...   (fechtbuch pyramiden --help)
+    Battleklinge      fechtbuch battleklinge ...  (or its commands without the name)
+    Touché duel       fechtbuch touche-duell ...  (also: fechtbuch touche ...)
+    Touché pyramids   fechtbuch touche-pyramiden ...  (also: fechtbuch pyramiden ...)
     Each game's commands use the same option names: --seed, -j/--jobs, -o/--output,
     --force, --json, --games, --strength, --max.
 
@@ -148,39 +199,6 @@ def main() -> None:
     'fechtbuch: error: ...' and exit 2; Ctrl-C is one line and exit 130.
     """
 
-
-main.add_command(perft_command)
-main.add_command(show_command)
-main.add_command(bench_group)
-for _command in (
-    bench_perft_command,
-    bench_solve_command,
-    bench_mine_command,
-    bench_engine_command,
-    bench_tune_eval_command,
-):
-    bench_group.add_command(_command)
-main.add_command(solve_command)
-main.add_command(render_commands.render)
-pack.add_command(render_commands.pack_html)
-pack.add_command(render_commands.pack_svg)
-main.add_command(mine_command)
-main.add_command(pack)
-for _command in ENGINE_COMMANDS:
-    main.add_command(_command)
-main.add_command(play_command)
-main.add_command(daily_group)
-touche_group.add_command(touche_solve_command)
-touche_group.add_command(touche_mine_command)
-touche_group.add_command(with_pack_option(touche_group.commands["play"]))
-main.add_command(touche_group)
-main.add_command(pyramiden_group)
-pyramiden_group.add_command(with_pack_play(pyramiden_group.commands["play"]))
-pyramiden_group.add_command(pyramiden_solve_command)
-pyramiden_group.add_command(pyramiden_mine_command)
-pyramiden_group.add_command(pyramiden_render_command)
-main.add_command(tb_group)
-tb_group.add_command(studies_command)
 
 if __name__ == "__main__":
     main()

@@ -1,53 +1,96 @@
-"""Every game fechtbuch knows, by its command-line name.
+"""Every game fechtbuch knows: its plugins, by slug.
 
-Each game package exports ``GAME``, its :class:`~fechtbuch.engines.game.Game`
-instance.  Adding a game is one line in :data:`GAME_MODULES`.  :data:`GAMES` is
-built on first use (PEP 562 module ``__getattr__``), so importing the registry
-does not import every game's rules and compiled kernels.
+Each game registers itself in its own file, ``engines/<game>/plugin.py``, which
+exports ``PLUGIN`` (a :class:`~fechtbuch.engines.plugin.GamePlugin`).  Adding a
+game is one line in :data:`PLUGIN_MODULES`; a game outside the package (a test's
+toy game, a third party's) is added by naming its plugin module in the
+environment variable ``FECHTBUCH_PLUGINS`` (comma-separated).  Nothing here is
+built before it is asked for, and listing the plugins imports no game's rules.
 
->>> from fechtbuch.engines.registry import GAMES
->>> sorted(GAMES)[0], GAMES["battleklinge"].info.title
-('battleklinge', 'Battleklinge')
+>>> [p.slug for p in plugins()][:3]
+['battleklinge', 'touche-duell', 'touche-pyramiden']
+>>> plugin("touche").slug
+'touche-duell'
+>>> game("battleklinge").info.title
+'Battleklinge'
 """
 
 from __future__ import annotations
 
 import importlib
+import os
 from functools import cache
 
 from fechtbuch.engines.errors import InputError
 from fechtbuch.engines.game import Game
+from fechtbuch.engines.plugin import GamePlugin, load
 
-GAME_MODULES: tuple[str, ...] = (
-    "fechtbuch.engines.battleklinge.game",
-    "fechtbuch.engines.touche_duell",  # one line per game: a module that exports GAME
-    "fechtbuch.engines.touche_pyramiden",
+PLUGIN_MODULES: tuple[str, ...] = (
+    "fechtbuch.engines.battleklinge.plugin",
+    "fechtbuch.engines.touche_duell.plugin",  # one line per game: a module exporting PLUGIN
+    "fechtbuch.engines.touche_pyramiden.plugin",
 )
-"""The modules that export ``GAME``, in the order help texts list the games."""
+"""The built-in games' plugin modules, in the order help texts list the games."""
+
+PLUGINS_VARIABLE = "FECHTBUCH_PLUGINS"
+"""Further plugin modules, comma-separated (read each time, never stored)."""
+
+
+class UnknownGameError(InputError):
+    """A name that is no game's slug or alias."""
+
+
+def plugin_modules() -> tuple[str, ...]:
+    """The built-in plugin modules, then those named in ``FECHTBUCH_PLUGINS``."""
+    extra = os.environ.get(PLUGINS_VARIABLE, "")
+    return PLUGIN_MODULES + tuple(m.strip() for m in extra.split(",") if m.strip())
 
 
 @cache
-def _games() -> dict[str, Game]:
-    games: dict[str, Game] = {}
-    for module_name in GAME_MODULES:
-        game = importlib.import_module(module_name).GAME
-        if not isinstance(game, Game):
-            raise TypeError(f"{module_name}.GAME is not a Game: {game!r}")
-        if game.info.name in games:
-            raise ValueError(f"two games are called {game.info.name!r}")
-        games[game.info.name] = game
-    return games
+def _plugins(modules: tuple[str, ...]) -> tuple[GamePlugin, ...]:
+    found: list[GamePlugin] = []
+    taken: dict[str, str] = {}
+    for module_name in modules:
+        entry = importlib.import_module(module_name).PLUGIN
+        if not isinstance(entry, GamePlugin):
+            raise TypeError(f"{module_name}.PLUGIN is not a GamePlugin: {entry!r}")
+        for name in entry.names:
+            if name in taken:
+                raise ValueError(f"{name!r} names both {taken[name]!r} and {entry.slug!r}")
+            taken[name] = entry.slug
+        found.append(entry)
+    return tuple(found)
+
+
+def plugins() -> tuple[GamePlugin, ...]:
+    """Every registered game's plugin, built-in games first."""
+    return _plugins(plugin_modules())
+
+
+def plugin(name: str) -> GamePlugin:
+    """The plugin whose slug or alias is ``name``; an :class:`UnknownGameError` naming
+    the known games if there is none."""
+    for entry in plugins():
+        if name in entry.names:
+            return entry
+    known = ", ".join(p.slug for p in plugins())
+    raise UnknownGameError(f"game: unknown game {name[:200]!r}; known: {known}")
+
+
+@cache
+def _game(reference: str) -> Game:
+    found = load(reference)
+    if not isinstance(found, Game):
+        raise TypeError(f"{reference} is not a Game: {found!r}")
+    return found
 
 
 def game(name: str) -> Game:
-    """The game called ``name``; an :class:`InputError` naming the known ones if none is."""
-    games = _games()
-    if name not in games:
-        raise InputError(f"game: unknown game {name[:200]!r}; known: {', '.join(games)}")
-    return games[name]
+    """The :class:`Game` of the game called ``name`` (slug or alias)."""
+    return _game(plugin(name).game)
 
 
 def __getattr__(name: str):
-    if name == "GAMES":
-        return _games()
+    if name == "GAMES":  # every game by slug, built on first use
+        return {p.slug: game(p.slug) for p in plugins()}
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

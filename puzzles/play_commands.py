@@ -43,6 +43,7 @@ from fechtbuch.engines.playoptions import (
 from fechtbuch.puzzles.pack import FULL_DEFENCES, PackTerms, SolutionMode, find_puzzle
 from fechtbuch.puzzles.pack_commands import PACK_FILE
 from fechtbuch.puzzles.viewer import check_pack
+from fechtbuch.solver.battleklinge.players import PLAYERS
 
 
 def _writer(text: str, newline: bool = True) -> None:
@@ -53,9 +54,7 @@ def _computer(
     strength: str, seed: int, movetime: float | None = None, clock: GameClock | None = None
 ):
     """The computer's move chooser; with a clock it thinks what the clock allows."""
-    from fechtbuch.engines.battleklinge.players import Player
-
-    player = Player(strength, seed=seed, movetime=movetime)
+    player = PLAYERS.make(strength, seed=seed, movetime=movetime)
 
     def choose(pos: Position, earlier) -> Move:
         if clock is not None:
@@ -66,9 +65,7 @@ def _computer(
 
 
 def _hinter(seed: int):
-    from fechtbuch.engines.battleklinge.players import Player
-
-    player = Player("stark", seed=seed)
+    player = PLAYERS.make("stark", seed=seed)
 
     def hint(pos: Position) -> str:
         choice = player.choose(pos)

@@ -2,7 +2,7 @@
 
 engines/ may not import solver/, so ``engines.battleklinge.players`` asks a
 :class:`~fechtbuch.engines.battleklinge.players.HitOracle`; this is the fast one,
-installed by the command layer (cli.py) with ``players.use_hit_oracle(SolverHits)``.
+which the game's player factory (``solver/battleklinge/players.py``) gives every player.
 """
 
 from __future__ import annotations

@@ -2,7 +2,7 @@
 
 engines/ may not import the solver, so the duel's meister asks a
 :class:`~fechtbuch.engines.touche_duell.players.SureWinOracle`; this is the one the
-command layer installs (``cli.py``: ``use_sure_win_oracle(ProofTactics)``).  It runs
+game's player factory gives meister (``solver/touche_duell/players.py``).  It runs
 the generic df-pn (:mod:`fechtbuch.solver.andor_prover`) over the public-state
 problem of :mod:`fechtbuch.engines.touche_duell.public`, so a key it returns wins
 the round against every hidden deal and every reply (docs/solver.md).  The node

@@ -5,11 +5,7 @@ from __future__ import annotations
 import random
 
 import pytest
-from fechtbuch.engines.battleklinge.players import use_hit_oracle
 from fechtbuch.engines.battleklinge.sampling import random_game, random_placement
-from fechtbuch.solver.hits import SolverHits
-
-use_hit_oracle(SolverHits)  # as cli.py does: players ask the solver for forced hits
 
 
 @pytest.fixture(scope="session")

@@ -36,7 +36,7 @@ def test_every_option_has_help_and_the_command_an_example(name):
 
 
 def test_cli_py_registers_commands_and_defines_none():
-    """Each command lives next to the code it drives (issue 11); cli.py only wires."""
+    """Each command lives next to the code it drives; cli.py only wires."""
     in_cli = [name for name, c in COMMANDS.items() if c.callback.__module__ == cli.__name__]
     assert in_cli == []
 
@@ -84,7 +84,7 @@ def test_daily_export_writes_a_default_file(tmp_path, monkeypatch):
 
 # ---- the play commands: one name per idea (engines/playoptions.py) ------------------
 
-PLAY_COMMANDS = ("play", "touche play", "pyramiden play", "pack play")
+PLAY_COMMANDS = ("play", "touche-duell play", "touche-pyramiden play", "pack play")
 
 SYNONYMS = {
     "--strength": {"--strength", "--level-of-play", "--engine", "--computer", "--opponent"},
@@ -145,7 +145,10 @@ def test_play_commands_name_every_shared_idea_the_same_way():
         assert len(defaults) == 1, (idea, defaults)
     # the ideas every game's play has
     for idea in ("--strength", "--seat", "--seed", "--hotseat", "--save", "--pack", "--puzzle"):
-        assert set(used[idea]) >= {"play", "touche play", "pyramiden play"}, (idea, used[idea])
+        assert set(used[idea]) >= {"play", "touche-duell play", "touche-pyramiden play"}, (
+            idea,
+            used[idea],
+        )
 
 
 @pytest.mark.parametrize(

@@ -16,7 +16,7 @@ so the same on every machine), and at every state:
 * where the game has a compiled kernel: its move list, winner and successor
   hashes agree with the game.
 
-A new game is picked up once its module is listed in ``GAME_MODULES``.
+A new game is picked up once its plugin is registered (engines/registry.py).
 """
 
 from __future__ import annotations
@@ -27,7 +27,7 @@ import itertools
 import pytest
 from fechtbuch.engines.errors import InputError
 from fechtbuch.engines.kernel import NO_WINNER
-from fechtbuch.engines.registry import GAME_MODULES, game
+from fechtbuch.engines.registry import game, plugin_modules, plugins
 
 PLAYOUTS = 40
 MAX_PLIES = 80
@@ -71,7 +71,22 @@ def states(request):
 
 
 def test_every_listed_module_is_registered():
-    assert len(_names()) == len(GAME_MODULES)
+    assert len(_names()) == len(plugin_modules())
+
+
+def test_each_game_answers_to_its_slug_everywhere():
+    """One slug per game: its Game's name, its packs' ``rules``, its command group."""
+    from fechtbuch.engines.plugin import load
+    from fechtbuch.puzzles.packkinds import kind_for
+
+    for entry in plugins():
+        assert game(entry.slug).info.name == entry.slug
+        for alias in entry.aliases:
+            assert game(alias) is game(entry.slug)
+        if entry.pack_kind is not None:
+            assert kind_for(entry.slug) is load(entry.pack_kind)
+        if entry.cli is not None:
+            assert load(entry.cli)().name == entry.slug
 
 
 def test_playouts_reach_many_states(states):

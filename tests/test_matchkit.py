@@ -83,7 +83,9 @@ def test_run_games_keeps_task_order_with_workers():
 
 
 def _battleklinge_digest(a: str, b: str, games: int, seed: int, **kw) -> str:
-    summary, results = battleklinge_match(a, b, games, seed, jobs=1, **kw)
+    from fechtbuch.solver.battleklinge.players import PLAYERS
+
+    summary, results = battleklinge_match(a, b, games, seed, jobs=1, players=PLAYERS, **kw)
     payload = [dict(asdict(r), seconds=None) for r in results]
     totals = summary.to_dict()
     for timing in ("a_seconds_per_move", "b_seconds_per_move", "wall_seconds"):
@@ -98,11 +100,8 @@ def test_battleklinge_matches_unchanged_by_the_shared_harness():
     """Digests of every move, outcome and total of two matches.  First recorded with
     the match code from before the harness was shared (commit 13def4c); re-recorded
     when the search dropped three features (commit 165a336: leicht and mittel search
-    too), with commit 03b83cd still giving the first digests."""
-    from fechtbuch.engines.battleklinge.players import use_hit_oracle
-    from fechtbuch.solver.hits import SolverHits
-
-    use_hit_oracle(SolverHits)
+    too), with commit 03b83cd still giving the first digests.  Played with the
+    command line's player factory (the solver's forced hits)."""
     assert (
         _battleklinge_digest("mittel", "leicht", 8, 7)
         == "68e9df1d3861e60e7117afda678d99514ef055d2c8e21d0e00a578b269fdddd9"

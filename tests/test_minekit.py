@@ -30,10 +30,10 @@ def test_pool_keeps_the_first_of_each_class_and_round_trips():
 
 
 def _commands() -> dict[str, click.Command]:
+    ctx = click.Context(cli.main)
     return {
-        "battleklinge": cli.main.commands["mine"],
-        "touche": cli.main.commands["touche"].commands["mine"],
-        "pyramiden": cli.main.commands["pyramiden"].commands["mine"],
+        game: cli.main.get_command(ctx, game).get_command(ctx, "mine")
+        for game in ("battleklinge", "touche-duell", "touche-pyramiden")
     }
 
 

@@ -16,6 +16,7 @@ from dataclasses import dataclass
 import orjson
 import pytest
 from fechtbuch.engines.game import AndOrProblem, Outcome
+from fechtbuch.engines.plugin import GamePlugin
 from fechtbuch.puzzles import pack as pack_module
 from fechtbuch.puzzles.packkind import PackKind
 from fechtbuch.puzzles.packtree import PuzzleTree
@@ -156,8 +157,14 @@ TOY = PackKind(
     ),
 )
 
-KIND = TOY
-"""What ``kind_for("countdown")`` finds once this module is registered (the last test)."""
+PLUGIN = GamePlugin(
+    slug="countdown",
+    title="Countdown",
+    summary="The counter game of these tests.",
+    game="toygame.game:GAME",  # the registry wants a Game; this test needs only the kind
+    pack_kind=f"{__name__}:TOY",
+)
+"""What the registry finds once this module is named in FECHTBUCH_PLUGINS (the last test)."""
 
 
 @pytest.mark.parametrize("value", range(1, 8))
@@ -199,7 +206,7 @@ def test_terminal_loop_keeps_the_turn_after_a_feint():
 
 def test_pack_and_page_of_a_game_registered_at_run_time(monkeypatch, tmp_path):
     """A new game plugs in by one registration: load, verify and the page work."""
-    monkeypatch.setitem(pack_module.kind_for.__globals__["KIND_MODULES"], "countdown", __name__)
+    monkeypatch.setenv("FECHTBUCH_PLUGINS", __name__)  # PLUGIN below: one registration
     data = pack_module.build_pack_v2(
         TOY, [puzzle_for(v) for v in (2, 4, 6)], seed=0, command="toy", max_n=9
     )

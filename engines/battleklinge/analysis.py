@@ -40,9 +40,10 @@ from dataclasses import dataclass, field
 from fechtbuch.engines.battleklinge import fast
 from fechtbuch.engines.battleklinge.cards import COLOR_CHARS, COLOR_NAMES, Color
 from fechtbuch.engines.battleklinge.gamerecord import GameRecord
-from fechtbuch.engines.battleklinge.players import HitOracle, default_hit_oracle
+from fechtbuch.engines.battleklinge.players import HitOracle
 from fechtbuch.engines.battleklinge.position import Move, Position
 from fechtbuch.engines.battleklinge.search import (
+    HitSearch,
     Searcher,
     format_score,
     hit_moves,
@@ -206,7 +207,7 @@ class Analyser:
 
     def __init__(self, depth: int = ANALYSIS_DEPTH, hits: HitOracle | None = None):
         self.depth = depth
-        self.hits = hits or default_hit_oracle()
+        self.hits = hits if hits is not None else HitSearch()
 
     def analyse_move(self, pos: Position, move: Move, number: int) -> MoveAnalysis:
         searcher = Searcher()

@@ -49,12 +49,13 @@ def hint(position, strength: str, movetime: float | None, as_json: bool) -> None
     --strength meister --movetime 1
     """
     from fechtbuch.engines.battleklinge.cards import COLOR_CHARS
-    from fechtbuch.engines.battleklinge.players import Player
     from fechtbuch.engines.battleklinge.search import format_score, score_to_students
+    from fechtbuch.engines.players import command_players
 
     if position.winner() is not None:
         raise InputError(f"position: the game is already decided in {position.to_text()!r}")
-    choice = Player(strength.lower(), movetime=movetime).choose(position)
+    player = command_players("battleklinge").make(strength.lower(), movetime=movetime)
+    choice = player.choose(position)
     pv = " ".join(m.to_text() for m in choice.pv)
     if as_json:
         emit_json(
@@ -92,9 +93,10 @@ def analyse(game: str, as_json: bool) -> None:
     """
     from fechtbuch.engines.battleklinge.analysis import Analyser
     from fechtbuch.engines.battleklinge.gamerecord import read_game
+    from fechtbuch.engines.players import command_players
 
     record = read_game(game)
-    result = Analyser().analyse(record)
+    result = Analyser(hits=command_players("battleklinge").oracle()).analyse(record)
     if as_json:
         emit_json(result.to_dict())
     else:
@@ -178,6 +180,7 @@ def match(
 
     from fechtbuch.engines.battleklinge.match import run_match
     from fechtbuch.engines.clikit import atomic_write, dump_json
+    from fechtbuch.engines.players import command_players
 
     if games_out:
         from pathlib import Path
@@ -222,6 +225,7 @@ def match(
         movetime=movetime,
         done=done,
         clock=clock,
+        players=command_players("battleklinge"),
     )
     if games_out:
         atomic_write(games_out, dump_json([asdict(r) for r in results]), force=force)

@@ -12,11 +12,12 @@ import time
 from collections.abc import Callable
 
 import click
-from fechtbuch.engines.battleklinge.players import STRENGTHS, Player
+from fechtbuch.engines.battleklinge.players import STRENGTHS
 from fechtbuch.engines.battleklinge.position import START_EINSTEIGER, Position
 from fechtbuch.engines.battleklinge.sampling import live_positions
 from fechtbuch.engines.battleklinge.search import Searcher
 from fechtbuch.engines.clikit import int_range, seed_option
+from fechtbuch.engines.players import PlayerFactory, command_players
 
 
 def sample_positions(count: int, seed: int) -> list[Position]:
@@ -24,7 +25,9 @@ def sample_positions(count: int, seed: int) -> list[Position]:
     return live_positions(count, seed, max_plies=30, skip=4)
 
 
-def run_engine_bench(positions: int, seed: int, echo: Callable[[str], None]) -> None:
+def run_engine_bench(
+    positions: int, seed: int, echo: Callable[[str], None], players: PlayerFactory
+) -> None:
     start = Position.from_text(START_EINSTEIGER)
     Searcher().search(start, max_depth=3)  # compile or load the cache outside the timing
     rates = []
@@ -40,7 +43,7 @@ def run_engine_bench(positions: int, seed: int, echo: Callable[[str], None]) -> 
     for name in STRENGTHS:
         seconds, nodes = [], 0
         for pos in sample:
-            choice = Player(name, seed=1).choose(pos)
+            choice = players.make(name, seed=1).choose(pos)
             seconds.append(choice.seconds)
             nodes += choice.nodes
         echo(
@@ -61,4 +64,4 @@ def run_engine_bench(positions: int, seed: int, echo: Callable[[str], None]) -> 
 @seed_option(2026, "the positions")
 def bench_engine_command(positions: int, seed: int) -> None:
     """Engine search nodes/s and seconds per move of each strength (docs/strength.md)."""
-    run_engine_bench(positions, seed, click.echo)
+    run_engine_bench(positions, seed, click.echo, command_players("battleklinge"))

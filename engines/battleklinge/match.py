@@ -47,6 +47,7 @@ from fechtbuch.engines.matchkit import (
     tally,
     wilson_interval,
 )
+from fechtbuch.engines.players import PlayerFactory
 
 
 @dataclass
@@ -87,19 +88,24 @@ def play_game(
     nodes: int | None = None,
     movetime: float | None = None,
     clock: float | None = None,
+    players: PlayerFactory | None = None,
 ) -> GameResult:
     """Play game ``index`` of a match between strengths ``a`` and ``b`` (the
     evaluation weights may differ, for tuning by self-play).  ``nodes`` or
     ``movetime`` replace both strengths' budgets (equal nodes or equal time);
     ``clock`` gives each side that many minutes for the game, from which it plans
-    every move, and a side whose time runs out loses (``why`` is ``time``)."""
+    every move, and a side whose time runs out loses (``why`` is ``time``).
+    ``players``: the game's player factory (the command line's, with the solver's
+    forced hits); ``None`` plays the engine's own players (the same moves, slower)."""
     slot = slot_of(index)
     start = deal_for_game(seed, slot.index)
     a_color = GOLD if slot.a_first else 1 - GOLD
-    players = {
-        a_color: Player(a, _derived_seed("player", seed, index, "a"), a_weights, movetime, nodes),
-        1 - a_color: Player(
-            b, _derived_seed("player", seed, index, "b"), b_weights, movetime, nodes
+    make = Player if players is None else players.make
+    budget = {"movetime": movetime, "nodes": nodes}
+    seats = {
+        a_color: make(a, _derived_seed("player", seed, index, "a"), weights=a_weights, **budget),
+        1 - a_color: make(
+            b, _derived_seed("player", seed, index, "b"), weights=b_weights, **budget
         ),
     }
     pos = start
@@ -113,9 +119,9 @@ def play_game(
     for _ in range(max_plies):
         mover = pos.turn
         if game_clock is not None:
-            players[mover].movetime = game_clock.think_time(mover)
+            seats[mover].movetime = game_clock.think_time(mover)
         began = time.perf_counter()
-        choice = players[mover].choose(pos, earlier)
+        choice = seats[mover].choose(pos, earlier)
         spent = time.perf_counter() - began
         seconds[mover] += spent
         if game_clock is not None and game_clock.spend(mover, spent):
@@ -327,6 +333,7 @@ def run_match(
     movetime: float | None = None,
     done: list[GameResult] | None = None,
     clock: float | None = None,
+    players: PlayerFactory | None = None,
 ) -> tuple[MatchSummary, list[GameResult]]:
     """Play the match (``jobs`` worker processes) and summarize it.
 
@@ -338,7 +345,7 @@ def run_match(
     done = list(done or [])[:games]
     started = time.perf_counter()
     tasks = [
-        (a, b, seed, slot.index, max_plies, a_weights, b_weights, nodes, movetime, clock)
+        (a, b, seed, slot.index, max_plies, a_weights, b_weights, nodes, movetime, clock, players)
         for slot in schedule(games)[len(done) :]
     ]
     results = done + run_games(play_game, tasks, jobs, progress)

@@ -25,12 +25,12 @@ than the best are still played now and then.
 Exact forced play (stark, meister; :class:`ForcedPlay`): a hit within 3 own
 moves is never missed, and a move after which the opponent forces a hit
 within 2 of its moves is never chosen while another move avoids it.  The
-checks ask a :class:`HitOracle`: the solver (issue 3,
-``fechtbuch.solver.hits.SolverHits``, installed by the command layer with
-:func:`use_hit_oracle`), which falls back to the exact full-width
-:class:`~fechtbuch.engines.battleklinge.search.HitSearch` should it hit its node
-limit, or HitSearch itself; the budgeted search only chooses among the moves that
-pass.
+checks ask a :class:`HitOracle` given to the player: the solver
+(``fechtbuch.solver.hits.SolverHits``, which the game's player factory
+``solver/battleklinge/players.py`` gives every player), which falls back to the
+exact full-width :class:`~fechtbuch.engines.battleklinge.search.HitSearch` should
+it hit its node limit, or HitSearch itself (the default here: the same answers,
+slower); the budgeted search only chooses among the moves that pass.
 
 Endgame tables (meister; :class:`TableProbe`): when built tables (``fechtbuch tb
 build``, in the default tables folder) cover the position, the root moves are the
@@ -62,7 +62,6 @@ from __future__ import annotations
 import math
 import random
 import time
-from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Protocol
 
@@ -185,29 +184,13 @@ class HitOracle(Protocol):
     ``max_n`` own moves, or ``None``; ``keys(pos, distance)``: every move that keeps
     it, in the move generator's order.  :class:`HitSearch` is one (exact, full
     width); the command layer plugs in the faster ``fechtbuch.solver.hits.SolverHits``
-    with :func:`use_hit_oracle`, because engines/ never imports solver/.
+    through the game's player factory (``solver/battleklinge/players.py``, named by
+    the plugin), because engines/ never imports solver/.
     """
 
     def distance(self, pos: Position, max_n: int) -> int | None: ...
 
     def keys(self, pos: Position, distance: int) -> list[Move]: ...
-
-
-_hit_oracle_factory: Callable[[], HitOracle] = HitSearch
-
-
-def use_hit_oracle(factory: Callable[[], HitOracle]) -> None:
-    """Make ``factory`` the source of the exact forced-hit answers of every player and
-    analyser made from now on without an explicit one (cli.py installs the solver's).
-
-    The answers are exact either way, so only the speed depends on it."""
-    global _hit_oracle_factory
-    _hit_oracle_factory = factory
-
-
-def default_hit_oracle() -> HitOracle:
-    """A new hit oracle from the factory installed by :func:`use_hit_oracle`."""
-    return _hit_oracle_factory()
 
 
 class ForcedPlay:
@@ -221,7 +204,7 @@ class ForcedPlay:
     """
 
     def __init__(self, hit_search: HitOracle | None = None, attack_n: int = 3, defend_n: int = 2):
-        self.hits = hit_search or default_hit_oracle()
+        self.hits = hit_search if hit_search is not None else HitSearch()
         self.attack_n = attack_n
         self.defend_n = defend_n
 
@@ -318,6 +301,7 @@ class Player:
         weights=None,
         movetime: float | None = None,
         nodes: int | None = None,
+        hits: HitOracle | None = None,
     ):
         self.strength = strength if isinstance(strength, Strength) else strength_from_name(strength)
         self.movetime = movetime
@@ -325,7 +309,7 @@ class Player:
         self.nodes = nodes
         """A node budget per move instead of the strength's (deterministic)."""
         self.rng = random.Random(seed)
-        self.forced = ForcedPlay() if self.strength.forced_play else None
+        self.forced = ForcedPlay(hits) if self.strength.forced_play else None
         self.tables = TableProbe() if self.strength.tablebase else None
         # the table lives for the whole game: later moves reuse earlier work
         tt_bits = 20 if self.strength.max_nodes > 200_000 else 18

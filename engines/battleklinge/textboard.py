@@ -10,7 +10,6 @@ bottom of the drawing (the opponent's cards point down the board).
 from __future__ import annotations
 
 import click
-from fechtbuch.engines.battleklinge import fast
 from fechtbuch.engines.battleklinge.cards import (
     BLAU,
     CARDS,
@@ -128,6 +127,8 @@ def show_command(position: Position, flip: bool, as_json: bool) -> None:
     its 5x5 move grid with the piece 'o' in the middle and targets 'x'.
     """
     if as_json:
+        from fechtbuch.engines.battleklinge import fast  # the compiled generator's move order
+
         winner = position.winner()
         emit_json(
             {

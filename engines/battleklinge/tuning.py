@@ -16,6 +16,7 @@ from fechtbuch.engines.battleklinge.evaluate import DEFAULT_WEIGHTS, FEATURE_NAM
 from fechtbuch.engines.battleklinge.match import run_match
 from fechtbuch.engines.battleklinge.players import STRENGTH_NAMES
 from fechtbuch.engines.clikit import games_option, jobs_option, resolve_jobs, seed_option
+from fechtbuch.engines.players import PlayerFactory, command_players
 
 
 def candidates() -> list[tuple[str, np.ndarray]]:
@@ -39,6 +40,7 @@ def run_tuning(
     only: str | None,
     candidate: str | None,
     echo: Callable[[str], None],
+    players: PlayerFactory | None = None,
 ) -> None:
     echo(f"baseline {dict(zip(FEATURE_NAMES, DEFAULT_WEIGHTS[:7].tolist(), strict=True))}")
     tries = candidates()
@@ -51,7 +53,9 @@ def run_tuning(
     for label, weights in tries:
         if only and label.split()[0] not in only.split(","):
             continue
-        summary, _ = run_match(strength, strength, games, seed, jobs, a_weights=weights)
+        summary, _ = run_match(
+            strength, strength, games, seed, jobs, a_weights=weights, players=players
+        )
         echo(
             f"{label:22s} score {100 * summary.score:5.1f}%  "
             f"+{summary.wins} -{summary.losses} ={summary.aborted}  Elo {summary.elo_text()}"
@@ -76,4 +80,5 @@ def run_tuning(
 def bench_tune_eval_command(strength, games, seed, jobs, only, candidate) -> None:
     """Self-play tuning: each evaluation feature off, halved and doubled, as a match
     against the current weights (how docs/strength.md's table was made)."""
-    run_tuning(strength, games, seed, resolve_jobs(jobs), only, candidate, click.echo)
+    players = command_players("battleklinge")
+    run_tuning(strength, games, seed, resolve_jobs(jobs), only, candidate, click.echo, players)

@@ -52,11 +52,12 @@ def sample_positions(count: int, label: str = "bench-moves") -> list[Position]:
 
 
 def seconds_per_move(
-    strength: str, positions: list[Position], samples: int = SAMPLES
+    strength: str, positions: list[Position], samples: int = SAMPLES, make: Callable = Player
 ) -> tuple[float, float]:
     """Mean (wall, CPU) seconds per move; on a shared machine the CPU time is the
-    figure that does not depend on the other processes."""
-    player = Player(strength, "bench", samples)
+    figure that does not depend on the other processes.  ``make``: the player
+    factory's ``make`` (the command line's meister proves sure wins)."""
+    player = make(strength, "bench", samples)
     began, began_cpu = time.perf_counter(), time.process_time()
     for pos in positions:
         player.choose(view_of(pos, pos.mover))
@@ -64,7 +65,9 @@ def seconds_per_move(
     return (time.perf_counter() - began) / count, (time.process_time() - began_cpu) / count
 
 
-def run_bench(rounds: int, positions: int, write: Callable[[str], None]) -> dict:
+def run_bench(
+    rounds: int, positions: int, write: Callable[[str], None], make: Callable = Player
+) -> dict:
     result: dict = {}
     for name, legal, apply in (
         ("rules", rules.legal_actions, rules.apply_legal),
@@ -82,7 +85,7 @@ def run_bench(rounds: int, positions: int, write: Callable[[str], None]) -> dict
         )
     sample = sample_positions(positions)
     for strength in STRENGTHS:
-        spm, cpu = seconds_per_move(strength, sample)
+        spm, cpu = seconds_per_move(strength, sample, make=make)
         result[strength] = {
             "seconds_per_move": spm,
             "cpu_seconds_per_move": cpu,

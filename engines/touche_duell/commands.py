@@ -11,6 +11,7 @@ import sys
 import click
 from fechtbuch.engines.clikit import emit_json, ensure_writable, jobs_option, resolve_jobs
 from fechtbuch.engines.errors import InputError
+from fechtbuch.engines.players import command_players
 from fechtbuch.engines.playoptions import (
     force_option,
     given,
@@ -38,7 +39,7 @@ from fechtbuch.engines.touche_duell.notation import (
     parse_position,
     parse_view,
 )
-from fechtbuch.engines.touche_duell.players import SAMPLES, STRENGTHS, Player
+from fechtbuch.engines.touche_duell.players import SAMPLES, STRENGTHS
 from fechtbuch.engines.touche_duell.record import GameRecord
 
 LEVELS = [level.value for level in Level]
@@ -183,7 +184,7 @@ def play_command(strength, seat, hotseat, level, short, seed, no_warnings, plain
         seed = str(int.from_bytes(os.urandom(4), "big"))
     rules_ = Ruleset(Level(level), short)
     human = PLAYER_CHARS.index(seat)
-    computer = {} if hotseat else {1 - human: Player(strength, seed)}
+    computer = {} if hotseat else {1 - human: command_players("touche-duell").make(strength, seed)}
     names = (
         (("A", "person"), ("B", "person"))
         if hotseat
@@ -253,9 +254,9 @@ def match_command(a, b, games, seed, level, short, samples, jobs, progress, as_j
                 err=as_json,
             )
 
-    summary, _ = run_match(
-        a, b, games, seed, Ruleset(Level(level), short), samples, report, resolve_jobs(jobs)
-    )
+    ruleset = Ruleset(Level(level), short)
+    players = command_players("touche-duell")
+    summary, _ = run_match(a, b, games, seed, ruleset, samples, report, resolve_jobs(jobs), players)
     if as_json:
         emit_json(summary.to_dict())
         return
@@ -339,7 +340,8 @@ def bench_command(rounds: int, positions: int, as_json: bool) -> None:
     """
     from fechtbuch.engines.touche_duell.bench import run_bench
 
-    result = run_bench(rounds, positions, (lambda text: None) if as_json else click.echo)
+    write = (lambda text: None) if as_json else click.echo
+    result = run_bench(rounds, positions, write, command_players("touche-duell").make)
     if as_json:
         emit_json(result)
 

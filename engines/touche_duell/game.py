@@ -38,7 +38,7 @@ class ToucheDuellGame(Game[Position, Action]):
     """Rules and notation of the Touché duel (one round per state)."""
 
     info = GameInfo(
-        name="touche",
+        name="touche-duell",
         title="Touché",
         min_players=2,
         max_players=2,
@@ -106,3 +106,6 @@ class ReferenceToucheDuell(ToucheDuellGame):
 
     def reference(self) -> None:
         return None
+
+
+GAME = ToucheDuellGame()

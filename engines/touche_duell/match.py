@@ -23,6 +23,7 @@ from fechtbuch.engines.matchkit import (
     slot_of,
     tally,
 )
+from fechtbuch.engines.players import PlayerFactory
 from fechtbuch.engines.touche_duell import rules
 from fechtbuch.engines.touche_duell.notation import NOBODY, Ruleset, view_of
 from fechtbuch.engines.touche_duell.players import SAMPLES, Player, check_strength
@@ -44,15 +45,24 @@ class GameResult:
 
 
 def play_game(
-    a: str, b: str, seed: str, index: int, ruleset: Ruleset, samples: int = SAMPLES
+    a: str,
+    b: str,
+    seed: str,
+    index: int,
+    ruleset: Ruleset,
+    samples: int = SAMPLES,
+    players: PlayerFactory | None = None,
 ) -> tuple[GameResult, GameRecord]:
-    """Play game ``index`` of a match; returns the result and the game record."""
+    """Play game ``index`` of a match; returns the result and the game record.
+    ``players``: the game's player factory (the command line's meister proves sure
+    wins); ``None`` plays the engine's own players (meister without proofs)."""
     slot = slot_of(index)
     game_seed = f"{seed}/{slot.pair}"
     a_fencer = 0 if slot.a_first else 1
-    players = {
-        a_fencer: Player(a, f"{seed}/{index}/a", samples),
-        1 - a_fencer: Player(b, f"{seed}/{index}/b", samples),
+    make = Player if players is None else players.make
+    seats = {
+        a_fencer: make(a, f"{seed}/{index}/a", samples),
+        1 - a_fencer: make(b, f"{seed}/{index}/b", samples),
     }
     record = GameRecord.new(ruleset, game_seed)
     pos = record.positions()[-1]
@@ -62,7 +72,7 @@ def play_game(
     while not game_over(pos) and rounds <= MAX_ROUNDS:
         mover = pos.mover
         began = time.perf_counter()
-        action = players[mover].choose(view_of(pos, mover))
+        action = seats[mover].choose(view_of(pos, mover))
         seconds[mover] += time.perf_counter() - began
         counts[mover] += 1
         after = rules.apply(pos, action)
@@ -141,9 +151,15 @@ class MatchSummary:
 
 
 def _play_result(
-    a: str, b: str, seed: str, index: int, ruleset: Ruleset, samples: int
+    a: str,
+    b: str,
+    seed: str,
+    index: int,
+    ruleset: Ruleset,
+    samples: int,
+    players: PlayerFactory | None,
 ) -> GameResult:
-    return play_game(a, b, seed, index, ruleset, samples)[0]
+    return play_game(a, b, seed, index, ruleset, samples, players)[0]
 
 
 def run_match(
@@ -155,11 +171,12 @@ def run_match(
     samples: int = SAMPLES,
     progress=None,
     jobs: int = 1,
+    players: PlayerFactory | None = None,
 ) -> tuple[MatchSummary, list[GameResult]]:
     """Play the match (``jobs`` worker processes; the same games for any ``jobs``)."""
     check_strength(a), check_strength(b)
     started = time.perf_counter()
-    tasks = [(a, b, seed, slot.index, ruleset, samples) for slot in schedule(games)]
+    tasks = [(a, b, seed, slot.index, ruleset, samples, players) for slot in schedule(games)]
     results = run_games(_play_result, tasks, jobs, progress)
     summary = MatchSummary(
         a,

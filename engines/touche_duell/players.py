@@ -27,7 +27,6 @@ their hand is a uniform sample of ``other_size`` cards from the unseen ones.
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from functools import cache
 from math import comb
 from typing import Protocol
@@ -85,21 +84,13 @@ class SureWinOracle(Protocol):
     round against every hidden deal and every reply) within ``turns`` own turns, or
     ``None`` when there is none or the proof stopped at its node limit.
 
-    engines/ may not import the solver, so the command layer installs the solver's
-    prover with :func:`use_sure_win_oracle` (``solver/touche_tactics.py``); without
-    one, meister plays without proofs (its counting tactics remain).
+    engines/ may not import the solver, so the game's player factory
+    (``solver/touche_duell/players.py``, named by the plugin) gives meister the
+    solver's prover (``solver/touche_tactics.py``); a meister made here without one
+    plays without proofs (its counting tactics remain).
     """
 
     def winning_action(self, view: View, turns: int) -> Action | None: ...
-
-
-_ORACLE_FACTORY: Callable[[], SureWinOracle] | None = None
-
-
-def use_sure_win_oracle(factory: Callable[[], SureWinOracle] | None) -> None:
-    """Install (or with ``None`` remove) the source of meister's exact tactics."""
-    global _ORACLE_FACTORY
-    _ORACLE_FACTORY = factory
 
 
 def check_strength(name: str) -> str:
@@ -165,8 +156,6 @@ class Player:
         self.strength = check_strength(strength)
         self.stream = HashStream(f"touche-player/{strength}/{seed}")
         self.samples = samples
-        if oracle is None and strength == "meister" and _ORACLE_FACTORY is not None:
-            oracle = _ORACLE_FACTORY()
         self.oracle = oracle
 
     def choose(self, view: View) -> Action:

@@ -1,10 +1,15 @@
 """Touché with pyramids (ruleset ``pyramiden-1``): board, patterns, rules, notation.
 
-``GAME`` is the game on the seam; see docs/touche-pyramiden.md.
+``GAME`` is the game on the seam (imported on first use, so that the game registry
+can read ``plugin.py`` without loading the rules); see docs/touche-pyramiden.md.
 """
 
-from fechtbuch.engines.touche_pyramiden.seam import PyramidenGame
+from __future__ import annotations
 
-GAME = PyramidenGame()
 
-__all__ = ["GAME", "PyramidenGame"]
+def __getattr__(name: str):
+    if name == "GAME":
+        from fechtbuch.engines.touche_pyramiden.seam import GAME
+
+        return GAME
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -20,6 +20,7 @@ import hashlib
 import time
 from dataclasses import dataclass
 
+from fechtbuch.engines.players import PlayerFactory
 from fechtbuch.engines.touche_pyramiden import rules
 from fechtbuch.engines.touche_pyramiden.board import CARD_MASK, JOKER
 from fechtbuch.engines.touche_pyramiden.determinise import determinise
@@ -246,3 +247,7 @@ class ComputerPlayer:
 
 def computer(strength: str, seed: str = "cpu") -> ComputerPlayer:
     return ComputerPlayer(Strength(strength), seed)
+
+
+PLAYERS = PlayerFactory(strengths=tuple(s.value for s in Strength), make=computer)
+"""The pyramid game's player factory (its players need no help from the solver)."""

@@ -18,7 +18,7 @@ class PyramidenGame(Game[State, Action]):
     """Touché with pyramids, ruleset ``pyramiden-1``; players are seats 0..n-1."""
 
     info = GameInfo(
-        name="pyramiden",
+        name="touche-pyramiden",
         title="Touché (Pyramiden)",
         min_players=2,
         max_players=6,
@@ -83,3 +83,6 @@ class ReferencePyramiden(PyramidenGame):
 
     def reference(self) -> None:
         return None
+
+
+GAME = PyramidenGame()

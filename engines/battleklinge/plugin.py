@@ -1,0 +1,15 @@
+"""Battleklinge's entry in the game registry (see engines/plugin.py)."""
+
+from fechtbuch.engines.plugin import GamePlugin
+
+PLUGIN = GamePlugin(
+    slug="battleklinge",
+    title="Battleklinge",
+    summary="5x5 board, a master and four students per school, five movement cards.",
+    game="fechtbuch.engines.battleklinge.game:GAME",
+    pack_kind="fechtbuch.puzzles.battleklinge.packkind:KIND",
+    mining_kind="fechtbuch.puzzles.battleklinge.minekind:KIND",
+    players="fechtbuch.solver.battleklinge.players:PLAYERS",
+    cli="fechtbuch.puzzles.battleklinge.cli:group",
+    shortcuts=True,
+)

@@ -1,0 +1,15 @@
+"""The Touché duel's entry in the game registry (see engines/plugin.py)."""
+
+from fechtbuch.engines.plugin import GamePlugin
+
+PLUGIN = GamePlugin(
+    slug="touche-duell",
+    title="Touché duel",
+    summary="Two fencers on a 23-square track, number cards, hidden hands.",
+    game="fechtbuch.engines.touche_duell.game:GAME",
+    aliases=("touche",),
+    pack_kind="fechtbuch.puzzles.touche.packkind:KIND",
+    mining_kind="fechtbuch.puzzles.touche.minekind:KIND",
+    players="fechtbuch.solver.touche_duell.players:PLAYERS",
+    cli="fechtbuch.puzzles.touche.cli:group",
+)

@@ -1,0 +1,15 @@
+"""Touché with pyramids' entry in the game registry (see engines/plugin.py)."""
+
+from fechtbuch.engines.plugin import GamePlugin
+
+PLUGIN = GamePlugin(
+    slug="touche-pyramiden",
+    title="Touché pyramids",
+    summary="A board of card fields for 2-6 players or teams, patterns to complete.",
+    game="fechtbuch.engines.touche_pyramiden.seam:GAME",
+    aliases=("pyramiden",),
+    pack_kind="fechtbuch.puzzles.pyramiden.packkind:KIND",
+    mining_kind="fechtbuch.puzzles.pyramiden.minekind:KIND",
+    players="fechtbuch.engines.touche_pyramiden.players:PLAYERS",
+    cli="fechtbuch.puzzles.pyramiden.cli:group",
+)

@@ -1,0 +1,20 @@
+"""Battleklinge's player factory: every strength with the solver's exact forced hits.
+
+The plugin names :data:`PLAYERS`; the command line and library callers get their
+players from it, so both play the same moves for the same seed and budget.
+"""
+
+from __future__ import annotations
+
+from fechtbuch.engines.battleklinge.players import STRENGTHS, Player
+from fechtbuch.engines.players import PlayerFactory
+from fechtbuch.solver.hits import SolverHits
+
+
+def make_player(strength: str, seed: int = 0, **budget) -> Player:
+    """A player of ``strength`` whose forced-play checks ask the solver; ``budget``:
+    ``weights``, ``movetime``, ``nodes`` as :class:`Player` takes them."""
+    return Player(strength, seed, hits=SolverHits(), **budget)
+
+
+PLAYERS = PlayerFactory(strengths=STRENGTHS, make=make_player, oracle=SolverHits)

@@ -1,0 +1,20 @@
+"""The Touché duel's player factory: meister proves sure wins with the generic prover.
+
+The plugin names :data:`PLAYERS`; the command line and library callers get their
+players from it, so both play the same actions for the same seed.
+"""
+
+from __future__ import annotations
+
+from fechtbuch.engines.players import PlayerFactory
+from fechtbuch.engines.touche_duell.players import SAMPLES, STRENGTHS, Player
+from fechtbuch.solver.touche_tactics import ProofTactics
+
+
+def make_player(strength: str, seed: str | int = 0, samples: int = SAMPLES) -> Player:
+    """A player of ``strength``; meister asks the prover for sure wins."""
+    oracle = ProofTactics() if strength == "meister" else None
+    return Player(strength, seed, samples, oracle=oracle)
+
+
+PLAYERS = PlayerFactory(strengths=STRENGTHS, make=make_player)

@@ -1,0 +1,1 @@
+"""Abzählen: a toy fourth game, one folder, registered by one line (``plugin.py``)."""

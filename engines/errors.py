@@ -24,3 +24,16 @@ def quote(text: object, limit: int = QUOTE_LIMIT) -> str:
 
 class InputError(ValueError):
     """Bad input; the message names the field and quotes the bad text."""
+
+
+class NotationError(InputError):
+    """Text that is not a state or an action in a game's notation (every game's
+    notation errors derive from it, so a tool can catch them without naming a game)."""
+
+
+class IllegalActionError(InputError):
+    """An action that is well written but not legal in the state it is played in."""
+
+
+class RecordError(InputError):
+    """A game record that cannot be read (every game's record errors derive from it)."""

@@ -225,6 +225,16 @@ def test_compiled_kernel_agrees_with_the_game(states):
         assert bool(kernel.has_immediate_win(st)) == bool(wins)
 
 
+@pytest.mark.parametrize("name", _names())
+def test_bad_notation_raises_the_shared_error(name):
+    """Every game's notation errors derive from one base, so generic tools catch them."""
+    from fechtbuch.engines.errors import NotationError
+
+    for text in ("x", "", "a b c d e f g h i"):
+        with pytest.raises(NotationError):
+            game(name).parse_state(text)
+
+
 def test_unknown_game_names_the_known_ones():
     with pytest.raises(InputError, match=r"game: unknown game 'schach'; known: battleklinge"):
         game("schach")

@@ -34,17 +34,18 @@ from __future__ import annotations
 import os
 from dataclasses import dataclass, field
 
+from fechtbuch.engines import errors
 from fechtbuch.engines.battleklinge import fast
 from fechtbuch.engines.battleklinge.cards import COLOR_CHARS, CardError, card_from_id
 from fechtbuch.engines.battleklinge.position import IllegalMoveError, Move, NotationError, Position
 from fechtbuch.engines.clikit import atomic_write, read_text_file
-from fechtbuch.engines.errors import InputError, quote
+from fechtbuch.engines.errors import quote
 
 RESULTS = ("g", "b", "abgebrochen", "*")
 HEADER_COMMENT = "# fechtbuch game record"
 
 
-class GameRecordError(InputError):
+class GameRecordError(errors.RecordError):
     """A malformed game record; the message names the line and quotes it."""
 
 

@@ -18,6 +18,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TypeAlias
 
+from fechtbuch.engines import errors
 from fechtbuch.engines.battleklinge.cards import (
     BLAU,
     COLOR_CHARS,
@@ -29,7 +30,6 @@ from fechtbuch.engines.battleklinge.cards import (
     card_from_id,
     card_id,
 )
-from fechtbuch.engines.errors import InputError
 
 Square: TypeAlias = int
 Bitboard: TypeAlias = int
@@ -43,11 +43,11 @@ BANNER: tuple[Square, Square] = (2, 22)
 """``BANNER[color]`` is the square that color's master starts on (c1, c5)."""
 
 
-class NotationError(InputError):
+class NotationError(errors.NotationError):
     """Malformed position or move text; the message names the field and quotes it."""
 
 
-class IllegalMoveError(InputError):
+class IllegalMoveError(errors.IllegalActionError):
     """A well-formed move that is not legal in the given position."""
 
 

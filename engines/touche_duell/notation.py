@@ -42,7 +42,7 @@ import re
 from dataclasses import dataclass
 from typing import NamedTuple
 
-from fechtbuch.engines.errors import InputError
+from fechtbuch.engines import errors
 
 TRACK = 23
 """Squares 1..23; fencer A starts on 1, fencer B on 23."""
@@ -58,11 +58,11 @@ Counts = tuple[int, int, int, int, int]
 NO_CARDS: Counts = (0, 0, 0, 0, 0)
 
 
-class NotationError(InputError):
+class NotationError(errors.NotationError):
     """Malformed position, view or action text; the message names the field."""
 
 
-class IllegalActionError(InputError):
+class IllegalActionError(errors.IllegalActionError):
     """A well-formed action that is not legal in the given position."""
 
 

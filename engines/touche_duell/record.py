@@ -32,6 +32,7 @@ import re
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
+from fechtbuch.engines import errors
 from fechtbuch.engines.clikit import atomic_write, read_text_file
 from fechtbuch.engines.errors import InputError
 from fechtbuch.engines.touche_duell import rules as fast
@@ -51,7 +52,7 @@ MAX_ROUNDS = 99
 """Rounds that nobody wins score nothing; a game stops after this many rounds."""
 
 
-class GameRecordError(InputError):
+class GameRecordError(errors.RecordError):
     """A malformed record; the message names the line or the header."""
 
 

@@ -33,7 +33,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from fechtbuch.engines.errors import InputError
+from fechtbuch.engines import errors
 from fechtbuch.engines.touche_pyramiden.board import (
     COLS,
     FREE_MASK,
@@ -77,7 +77,7 @@ STATE_KEYS = (
 )
 
 
-class NotationError(InputError):
+class NotationError(errors.NotationError):
     """Malformed state, view or action text; the message names the field."""
 
 

@@ -32,6 +32,7 @@ import os
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from fechtbuch.engines import errors
 from fechtbuch.engines.clikit import atomic_write, read_text_file
 from fechtbuch.engines.errors import InputError
 from fechtbuch.engines.touche_pyramiden import notation, rules
@@ -42,7 +43,7 @@ HEADER_COMMENT = "# fechtbuch pyramiden game record"
 KNOWN = ("Ruleset", "Players", "Teams", "Rounds", "Pattern", "Seed", "Start", "Result")
 
 
-class RecordError(InputError):
+class RecordError(errors.RecordError):
     """A malformed or inconsistent game record; names the line."""
 
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 import enum
 from dataclasses import dataclass
 
+from fechtbuch.engines import errors
 from fechtbuch.engines.errors import InputError
 from fechtbuch.engines.touche_pyramiden.patterns import Pattern
 
@@ -19,7 +20,7 @@ TEAM_SPLITS: dict[int, tuple[int, ...]] = {2: (2,), 3: (3,), 4: (4, 2), 5: (5,),
 """For each number of players, the allowed numbers of teams (players = teams: no teams)."""
 
 
-class IllegalActionError(InputError):
+class IllegalActionError(errors.IllegalActionError):
     """An action that the rules do not allow in the state; names the action."""
 
 

@@ -20,7 +20,7 @@ from collections.abc import Hashable, Sequence
 from dataclasses import dataclass, replace
 from functools import cache
 
-from fechtbuch.engines.errors import InputError
+from fechtbuch.engines.errors import InputError, NotationError
 from fechtbuch.engines.game import AndOrProblem, Game, GameInfo, Outcome
 from fechtbuch.engines.players import PlayerFactory
 from fechtbuch.puzzles.minekit import Candidate, MinePool, MiningKind, RoundYield
@@ -34,7 +34,7 @@ START_LOW, START_HIGH = 5, 15
 """A game starts at a number in this range, A to move, two pushes each, no feints."""
 
 
-class AbzaehlenError(InputError):
+class AbzaehlenError(NotationError):
     """Bad Abzählen notation (the field is named)."""
 
 

@@ -212,6 +212,19 @@ def read_json_file(path: str | os.PathLike, what: str):
 # One definition each, so the same idea has the same name, default and help everywhere.
 
 
+def json_option(what: str = ""):
+    """``--json``: one name and one help text for every command that can print JSON
+    (``what``: what the object holds, where the command's help does not say).
+
+    >>> json_option("the summary")(lambda as_json: None).__click_params__[0].help
+    'Print one JSON object instead of text: the summary.'
+    """
+    detail = f": {what}" if what else ""
+    return click.option(
+        "--json", "as_json", is_flag=True, help=f"Print one JSON object instead of text{detail}."
+    )
+
+
 def jobs_option(command):
     """``-j/--jobs``: worker processes, all cores by default; results never depend on it."""
     return click.option(

@@ -7,7 +7,14 @@ import time
 from datetime import date, datetime, timezone
 
 import click
-from fechtbuch.engines.clikit import atomic_write, dump_json, emit_json, int_range, read_json_file
+from fechtbuch.engines.clikit import (
+    atomic_write,
+    dump_json,
+    emit_json,
+    int_range,
+    json_option,
+    read_json_file,
+)
 from fechtbuch.engines.errors import InputError
 from fechtbuch.puzzles.battleklinge import daily
 
@@ -60,7 +67,7 @@ def _describe(duel: daily.Duel) -> list[str]:
 
 @daily_group.command("show")
 @click.argument("day", metavar="[DATE]", type=DateType(), required=False)
-@click.option("--json", "as_json", is_flag=True, help="Print the duel's JSON fields.")
+@json_option("the duel's fields")
 def show_command(day: date | None, as_json: bool) -> None:
     """Show the duel of DATE (YYYY-MM-DD; default today, UTC): board and fields.
 
@@ -242,7 +249,7 @@ def export_command(first: date, days: int, output: str | None, force: bool) -> N
     is_flag=True,
     help="Instead: check that each of the 4368 card sets has a fair deal (slow).",
 )
-@click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
+@json_option()
 def measure_command(
     first: date | None,
     days: int,

@@ -14,7 +14,7 @@ from __future__ import annotations
 import sys
 
 import click
-from fechtbuch.engines.clikit import emit_json, int_range, jobs_option, resolve_jobs
+from fechtbuch.engines.clikit import emit_json, int_range, jobs_option, json_option, resolve_jobs
 from fechtbuch.engines.errors import InputError
 from fechtbuch.engines.plugin import GamePlugin, load
 from fechtbuch.engines.registry import game as game_of
@@ -27,7 +27,7 @@ def _position(plugin: GamePlugin, text: str):
 def _show(plugin: GamePlugin) -> click.Command:
     @click.command("show")
     @click.argument("position")
-    @click.option("--json", "as_json", is_flag=True, help="Print one JSON object instead of text.")
+    @json_option()
     def show(position: str, as_json: bool) -> None:
         """Print POSITION in the game's notation with its legal actions.
 
@@ -57,7 +57,7 @@ def _solve(plugin: GamePlugin) -> click.Command:
         help="Proof nodes before the answer is 'unknown'.",
     )  # fmt: skip
     @click.option("--verify", is_flag=True, help="Confirm with the independent verifier.")
-    @click.option("--json", "as_json", is_flag=True, help="Print one JSON object instead of text.")
+    @json_option()
     def solve(position: str, max_n: int, max_nodes: int, verify: bool, as_json: bool) -> int:
         """Prove a win for the side to act of POSITION within --max own turns:
         distance, every key, the main line (df-pn; --verify re-derives them).
@@ -129,7 +129,7 @@ def _match(plugin: GamePlugin) -> click.Command:
         "--seed", type=int_range(0), default=1, show_default=True, help="Seed of the deals."
     )
     @jobs_option
-    @click.option("--json", "as_json", is_flag=True, help="Print the summary as JSON.")
+    @json_option("the summary")
     def match(a: str, b: str, games: int, seed: int, jobs: int | None, as_json: bool) -> None:
         """Computer A against computer B: score, Elo with 95% intervals over games
         and over deals; the same games for any -j.

@@ -42,6 +42,7 @@ from fechtbuch.engines.clikit import (
     ensure_writable,
     int_range,
     jobs_option,
+    json_option,
     resolve_jobs,
 )
 from fechtbuch.engines.errors import InputError
@@ -390,7 +391,7 @@ def mine_options(
             click.option(
                 "--force", is_flag=True, help="Overwrite OUTPUT (and start OUTPUT.partial over)."
             ),
-            click.option("--json", "as_json", is_flag=True, help="Print the summary as JSON."),
+            json_option("the summary"),
         ]
 
         @functools.wraps(command)  # keeps the game's own options (``__click_params__``)

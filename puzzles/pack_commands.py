@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import click
-from fechtbuch.engines.clikit import emit_json
+from fechtbuch.engines.clikit import emit_json, json_option
 from fechtbuch.engines.playoptions import attach, plain_option, puzzle_option
 from fechtbuch.puzzles.pack import (
     PackOrder,
@@ -59,7 +59,7 @@ def pack() -> None:
 
 @pack.command("verify")
 @click.argument("pack_file", metavar="PACK", type=PACK_FILE)
-@click.option("--json", "as_json", is_flag=True, help="Print the problems as JSON.")
+@json_option("the problems")
 def pack_verify(pack_file: Path, as_json: bool) -> int:
     """Check PACK completely, with its game's independent verifier.
 

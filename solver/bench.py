@@ -16,7 +16,7 @@ from dataclasses import dataclass
 import click
 import orjson
 from fechtbuch.engines.battleklinge.position import Position
-from fechtbuch.engines.clikit import emit_json, int_range, runs_option
+from fechtbuch.engines.clikit import emit_json, int_range, json_option, runs_option
 from fechtbuch.engines.paths import data_file
 from fechtbuch.solver.api import solve
 
@@ -76,7 +76,7 @@ def run_bench(path=SUITE, table_mb: int = BENCH_TABLE_MB) -> BenchReport:
     show_default=True,
     help="Table size in MiB; the node signature holds only at the default.",
 )
-@click.option("--json", "as_json", is_flag=True, help="Print one JSON object instead of text.")
+@json_option()
 def bench_solve_command(runs: int, table_mb: int, as_json: bool) -> int:
     """Solve the 220-position suite in data/bench/solver.jsonl (bound 4), check every
     answer, and print positions/s, nodes/s and the median proof size (median of runs)."""

@@ -12,6 +12,7 @@ from fechtbuch.engines.clikit import (
     emit_json,
     float_range,
     int_range,
+    json_option,
 )
 from fechtbuch.solver.api import DEFAULT_TABLE_MB, DEFAULT_VERIFY_NODES, SolverLimit, solve
 from fechtbuch.solver.dfpn import MAX_BUDGET
@@ -27,7 +28,7 @@ from fechtbuch.solver.dfpn import MAX_BUDGET
     show_default=True,
     help="Bound N: look for hits within N own moves of either side.",
 )
-@click.option("--json", "as_json", is_flag=True, help="Print one JSON object (fields: see above).")
+@json_option("the fields above")
 @click.option(
     "--tree",
     "tree_file",

@@ -7,7 +7,7 @@ The command lives in ``solver/`` (engines must not import the solver) and
 from __future__ import annotations
 
 import click
-from fechtbuch.engines.clikit import atomic_write, dump_json, emit_json, int_range
+from fechtbuch.engines.clikit import atomic_write, dump_json, emit_json, int_range, json_option
 from fechtbuch.engines.touche_duell.chance import ChanceLimit, WinChance
 from fechtbuch.engines.touche_duell.notation import View, format_view, parse_view
 from fechtbuch.engines.touche_duell.public import root_problem
@@ -91,7 +91,7 @@ def summary(result: AndOrSolution) -> str:
     show_default=True,
     help="Bound N: own turns of the player to act (a parry is no turn, a riposte is).",
 )
-@click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
+@json_option()
 @click.option("--verify", is_flag=True, help="Re-derive distance and keys independently.")
 @click.option("--max-nodes", type=int_range(1), default=None, help="Node limit (default none).")
 @click.option(

@@ -51,6 +51,13 @@ def test_shared_options_mean_the_same_everywhere():
     assert seen["jobs"] == {"--jobs -j"}
     assert seen["force"] == {"--force"}
     assert seen["as_json"] == {"--json"}
+    json_helps = {
+        p.help.split(":")[0].rstrip(".")
+        for c in COMMANDS.values()
+        for p in c.params
+        if p.name == "as_json"
+    }
+    assert json_helps == {"Print one JSON object instead of text"}  # one factory, json_option
     jobs_defaults = {
         name: p.default for name, c in COMMANDS.items() for p in c.params if p.name == "jobs"
     }

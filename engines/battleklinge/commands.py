@@ -10,6 +10,7 @@ from fechtbuch.engines.clikit import (
     games_option,
     int_range,
     jobs_option,
+    json_option,
     resolve_jobs,
     seed_option,
 )
@@ -36,7 +37,7 @@ MOVETIME = click.option(
     help="Search budget of the hint (both play forced hits exactly).",
 )
 @MOVETIME
-@click.option("--json", "as_json", is_flag=True, help="Print one JSON object instead of text.")
+@json_option()
 def hint(position, strength: str, movetime: float | None, as_json: bool) -> None:
     """A good move in POSITION ("Rat") with its evaluation for the side to move.
 
@@ -81,7 +82,7 @@ def hint(position, strength: str, movetime: float | None, as_json: bool) -> None
 
 @click.command()
 @click.argument("game", type=click.Path(dir_okay=False, path_type=str))
-@click.option("--json", "as_json", is_flag=True, help="Print one JSON object instead of text.")
+@json_option()
 def analyse(game: str, as_json: bool) -> None:
     """Rate every move of the game record GAME and show the turning point.
 
@@ -140,7 +141,7 @@ def analyse(game: str, as_json: bool) -> None:
     "(with --games at most the logged number: summarize that many, play none).",
 )
 @click.option("--force", is_flag=True, help="Overwrite --games-out and --log.")
-@click.option("--json", "as_json", is_flag=True, help="Print the summary as JSON.")
+@json_option("the summary")
 def match(
     a: str,
     b: str,

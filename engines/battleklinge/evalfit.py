@@ -47,6 +47,7 @@ from fechtbuch.engines.battleklinge.evaluate import (
     evaluate,
 )
 from fechtbuch.engines.battleklinge.position import Position
+from fechtbuch.engines.clikit import json_option
 from fechtbuch.engines.compiled import njit
 
 HELD_OUT_EVERY = 5
@@ -274,7 +275,7 @@ def gen_positions_command(output, games, seed, nodes, random_plies, max_plies, j
 @click.argument("samples", type=click.Path(exists=True, dir_okay=False))
 @click.option("--ridge", type=float, default=1e-4, show_default=True)
 @click.option("--asymmetric", is_flag=True, help="Do not tie mirror squares.")
-@click.option("--json", "as_json", is_flag=True)
+@json_option()
 def fit_command(samples, ridge, asymmetric, as_json):
     """Fit the weights on SAMPLES and print log-loss train vs held-out."""
     report = fit(read_samples(samples), ridge, symmetric=not asymmetric)

@@ -32,7 +32,7 @@ from fechtbuch.engines.battleklinge.position import (
     NotationError,
     Position,
 )
-from fechtbuch.engines.clikit import emit_json, int_range, runs_option
+from fechtbuch.engines.clikit import emit_json, int_range, json_option, runs_option
 from fechtbuch.engines.errors import quote
 from tqdm import tqdm
 
@@ -204,7 +204,7 @@ def check_suite(cases: list[PerftCase], max_depth: int = 99) -> list[str]:
     "--divide", "by_first_move", is_flag=True, help="Print the leaf count under each first move."
 )
 @click.option("--stats", is_flag=True, help="Add time and leaves/s (start-up excluded).")
-@click.option("--json", "as_json", is_flag=True, help="Print one JSON object instead of text.")
+@json_option()
 @click.option(
     "--suite",
     "suite_file",
@@ -299,7 +299,7 @@ def _check_perft_suite(path: str, max_depth: int) -> int:
     help="Perft depth from the einsteiger start.",
 )
 @runs_option(5, 50)
-@click.option("--json", "as_json", is_flag=True, help="Print one JSON object instead of text.")
+@json_option()
 def bench_perft_command(depth: int, runs: int, as_json: bool) -> None:
     """Leaves/s of perft DEPTH from the einsteiger start, single-threaded.
 

@@ -8,7 +8,7 @@ from pathlib import Path
 import click
 from fechtbuch.engines.battleklinge.cards import COLOR_NAMES, card_id, parse_card_list
 from fechtbuch.engines.battleklinge.clitypes import POSITION
-from fechtbuch.engines.clikit import emit_json
+from fechtbuch.engines.clikit import emit_json, json_option
 from fechtbuch.engines.errors import InputError
 
 
@@ -69,7 +69,7 @@ def _print_report(report) -> None:
     help="Output folder (default: the tables folder of the card set, see --help of probe).",
 )
 @click.option("--force", is_flag=True, help="Replace tables already in the folder.")
-@click.option("--json", "as_json", is_flag=True, help="Print one JSON object instead of a table.")
+@json_option()
 def build_command(cards, students: int, out_dir: Path | None, force: bool, as_json: bool) -> None:
     """Retrograde analysis of every position of one card set with both masters and up
     to K students per side, storing win/loss distances for the side to move.
@@ -139,7 +139,7 @@ def open_tables(position, tables: Path | None):
     help="Table folder (default: $FECHTBUCH_TABLES or ~/.local/share/fechtbuch/tables, "
     "then the card ids sorted and joined by '-').",
 )
-@click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
+@json_option()
 def probe_command(position, tables: Path | None, as_json: bool) -> None:
     """The exact result of POSITION for the side to move and every move that keeps it.
 
@@ -195,7 +195,7 @@ CARDS_OPTION = click.option(
     show_default=True,
     help="K: up to K students per side.",
 )
-@click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
+@json_option()
 def bench_command(cards, students: int, as_json: bool) -> None:
     """Build the tables into a temporary folder and print time, positions/s and peak memory.
 

@@ -27,7 +27,7 @@ from fechtbuch.engines.battleklinge.position import (
     Position,
     square,
 )
-from fechtbuch.engines.clikit import emit_json
+from fechtbuch.engines.clikit import emit_json, json_option
 
 LEGEND = "M/S Gold master/student, m/s Blau master/student, * empty banner square"
 
@@ -119,7 +119,7 @@ def draw_position(pos: Position, flip: bool | None = None) -> str:
 @click.command("show")
 @click.argument("position", type=POSITION, default=START_EINSTEIGER)
 @click.option("--flip", is_flag=True, help="Draw from the other school's side.")
-@click.option("--json", "as_json", is_flag=True, help="Print the position's facts as JSON.")
+@json_option("the position's facts")
 def show_command(position: Position, flip: bool, as_json: bool) -> None:
     """Draw POSITION: board with coordinates and banners, both hands, the side card.
 

@@ -9,7 +9,13 @@ import os
 import sys
 
 import click
-from fechtbuch.engines.clikit import emit_json, ensure_writable, jobs_option, resolve_jobs
+from fechtbuch.engines.clikit import (
+    emit_json,
+    ensure_writable,
+    jobs_option,
+    json_option,
+    resolve_jobs,
+)
 from fechtbuch.engines.errors import InputError
 from fechtbuch.engines.players import command_players
 from fechtbuch.engines.playoptions import (
@@ -76,7 +82,7 @@ def _parse_any(text: str):
 
 @touche_group.command("show")
 @click.argument("text", metavar="VIEW_OR_POSITION")
-@click.option("--json", "as_json", is_flag=True, help="Print the facts as JSON.")
+@json_option("the facts")
 def show_command(text: str, as_json: bool) -> None:
     """Draw a position or a player's view: track, fencers, distance, hands, discard, pile.
 
@@ -121,7 +127,7 @@ def show_command(text: str, as_json: bool) -> None:
 @click.option("--seed", required=True, help="Seed string of the deal (and the lot).")
 @_level_option
 @_short_option
-@click.option("--json", "as_json", is_flag=True, help="Print position, seed and starter as JSON.")
+@json_option("position, seed and starter")
 def new_command(seed: str, level: str, short: bool, as_json: bool) -> None:
     """Print the full position of the first round of a new game seeded SEED.
 
@@ -231,7 +237,7 @@ def play_command(strength, seat, hotseat, level, short, seed, no_warnings, plain
 )
 @jobs_option
 @click.option("--progress", is_flag=True, help="Print one line per game.")
-@click.option("--json", "as_json", is_flag=True, help="Print the summary as JSON.")
+@json_option("the summary")
 def match_command(a, b, games, seed, level, short, samples, jobs, progress, as_json) -> None:
     """Play strength A against strength B over N whole games (to 5 or 3 points).
 
@@ -266,12 +272,9 @@ def match_command(a, b, games, seed, level, short, samples, jobs, progress, as_j
 @touche_group.command("replay")
 @click.argument("record_file", metavar="RECORD", type=click.Path(dir_okay=False))
 @click.option("--board", is_flag=True, help="Draw the track and hands after every action.")
-@click.option(
-    "--json",
-    "as_json",
-    is_flag=True,
-    help="Print rounds (deals), steps (position before and after each action), "
-    "final position, result and verified as JSON.",
+@json_option(
+    "rounds (deals), steps (position before and after each action), final position, "
+    "result and verified"
 )
 def replay_command(record_file: str, board: bool, as_json: bool) -> int:
     """Replay a game record step by step and verify that it replays exactly.
@@ -329,7 +332,7 @@ def replay_command(record_file: str, board: bool, as_json: bool) -> int:
     show_default=True,
     help="Positions on which each strength's seconds per move are measured.",
 )
-@click.option("--json", "as_json", is_flag=True, help="Print the figures as JSON.")
+@json_option("the figures")
 def bench_command(rounds: int, positions: int, as_json: bool) -> None:
     """States/s of the fast rules and of the reference (random play of ROUNDS rounds
     per rule set), and seconds per move of each strength on POSITIONS positions.

@@ -9,7 +9,7 @@ import os
 import time
 
 import click
-from fechtbuch.engines.clikit import emit_json, ensure_writable
+from fechtbuch.engines.clikit import emit_json, ensure_writable, json_option
 from fechtbuch.engines.errors import InputError
 from fechtbuch.engines.playoptions import (
     force_option,
@@ -114,7 +114,7 @@ def _game_options(func):
 
 @pyramiden_group.command("new")
 @_game_options
-@click.option("--json", "as_json", is_flag=True, help="Print one JSON object instead of text.")
+@json_option()
 def new_command(players, teams, rounds, pattern, seed, as_json) -> None:
     """Print the start of a new game (full state notation, one line).
 
@@ -157,7 +157,7 @@ def _parse_any(text: str) -> notation.View:
     help="Show a full state from this seat (default: the seat to move).",
 )
 @click.option("--plain", is_flag=True, help="No colours (the markers + ! * stay).")
-@click.option("--json", "as_json", is_flag=True, help="Print one JSON object instead of text.")
+@json_option()
 def show_command(position: str, seat, plain: bool, as_json: bool) -> None:
     """Draw POSITION (a full state or a view) with coordinates and highlights.
 
@@ -395,7 +395,7 @@ def play_command(
     show_default=True,
     help="Rounds per game.",
 )
-@click.option("--json", "as_json", is_flag=True, help="Print one JSON object instead of text.")
+@json_option()
 def match_command(a, b, players, games, seed, rounds, as_json) -> None:
     """Computer A against computer B over GAMES games, seats rotated every game.
 
@@ -431,7 +431,7 @@ def match_command(a, b, players, games, seed, rounds, as_json) -> None:
 
 @pyramiden_group.command("replay")
 @click.argument("record", type=click.Path(dir_okay=False))
-@click.option("--json", "as_json", is_flag=True, help="Print one JSON object instead of text.")
+@json_option()
 def replay_command(record: str, as_json: bool) -> None:
     """Replay a game record, check every action and print the final state.
 
@@ -470,7 +470,7 @@ def replay_command(record: str, as_json: bool) -> None:
     show_default=True,
     help="How many states to generate and expand.",
 )
-@click.option("--json", "as_json", is_flag=True, help="Print one JSON object instead of text.")
+@json_option()
 def bench_command(players: int, count: int, as_json: bool) -> None:
     """Speed of the rules: random playouts, states per second (legal actions + apply).
 

@@ -11,7 +11,13 @@ from pathlib import Path
 
 import click
 from fechtbuch.engines.battleklinge.tbcommands import CARDS_OPTION
-from fechtbuch.engines.clikit import atomic_write, emit_json, ensure_writable, seed_option
+from fechtbuch.engines.clikit import (
+    atomic_write,
+    emit_json,
+    ensure_writable,
+    json_option,
+    seed_option,
+)
 from fechtbuch.engines.errors import InputError
 
 
@@ -42,7 +48,7 @@ from fechtbuch.engines.errors import InputError
     help="The pack file to write (version 2).",
 )
 @click.option("--force", is_flag=True, help="Overwrite an existing output file.")
-@click.option("--json", "as_json", is_flag=True, help="Print a JSON summary.")
+@json_option("the summary")
 def studies_command(
     cards, tables: Path | None, count: int, seed: int, out_file: str, force: bool, as_json: bool
 ) -> None:

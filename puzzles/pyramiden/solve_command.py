@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import click
-from fechtbuch.engines.clikit import emit_json, float_range, int_range
+from fechtbuch.engines.clikit import emit_json, float_range, int_range, json_option
 from fechtbuch.engines.touche_pyramiden.touche_in_n import TouchInN, parse_touch_view, with_budget
 from fechtbuch.solver.andor_solve import DEFAULT_MAX_NODES, AndOrAnswer, solve_problem
 
@@ -58,7 +58,7 @@ def summary(answer: AndOrAnswer) -> str:
     show_default=True,
     help="Bound N: a sure Touché within N own turns.",
 )
-@click.option("--json", "as_json", is_flag=True, help="Print one JSON object (fields: see above).")
+@json_option("the fields above")
 @click.option("--verify", is_flag=True, help="Re-derive distance and keys with the verifier.")
 @click.option("--no-tree", is_flag=True, help="Leave the solution tree out (faster).")
 @click.option(

@@ -93,6 +93,11 @@ BENCH_ENTRIES: tuple[LazyEntry, ...] = (
         "Solve the 220-position suite; positions/s, nodes/s, the node signature.",
     ),
     LazyEntry(
+        "startup",
+        "fechtbuch.engines.startupbench:bench_startup_command",
+        "Seconds and memory of 'fechtbuch --help' and 'show' as whole processes.",
+    ),
+    LazyEntry(
         "tune-eval",
         "fechtbuch.engines.battleklinge.tuning:bench_tune_eval_command",
         "Self-play tuning: each evaluation feature off, halved and doubled.",

@@ -40,6 +40,7 @@ from fechtbuch.engines.battleklinge.cards import COLOR_CHARS, CardError, card_fr
 from fechtbuch.engines.battleklinge.position import IllegalMoveError, Move, NotationError, Position
 from fechtbuch.engines.clikit import atomic_write, read_text_file
 from fechtbuch.engines.errors import quote
+from fechtbuch.engines.recordtext import split_record
 
 RESULTS = ("g", "b", "abgebrochen", "*")
 HEADER_COMMENT = "# fechtbuch game record"
@@ -91,38 +92,19 @@ class GameRecord:
     @classmethod
     def from_text(cls, text: str, source: str = "game") -> GameRecord:
         """Parse a record; errors name ``source`` and the line number."""
-        lines = text.splitlines()
+        parts = split_record(
+            text,
+            source,
+            GameRecordError,
+            is_action=_is_card,
+            first="'Start: <position>'",
+            action_word="move",
+        )
         start: Position | None = None
         result: str | None = None
         headers: list[tuple[str, str]] = []
-        i = 0
-        while i < len(lines):
-            raw = lines[i]
-            line = raw.strip()
-            i += 1
-            if line.startswith("#"):
-                continue
-            if not line:
-                if start is not None or headers or result is not None:
-                    break
-                continue
-            key, sep, value = line.partition(":")
-            key, value = key.strip(), value.strip()
-            if not sep or not key or " " in key:
-                if start is None:
-                    raise GameRecordError(
-                        f"{source}: line {i}: expected a header 'Key: value' "
-                        f"(first 'Start: <position>'), got {raw!r}"
-                    )
-                i -= 1  # moves right after the header without a blank line
-                break
-            if _is_card(key):  # a move: the header is over (or never began)
-                if start is not None:
-                    i -= 1
-                    break
-                raise GameRecordError(
-                    f"{source}: line {i}: move {line!r} before the header 'Start: <position>'"
-                )
+        for header in parts.headers:
+            i, key, value = header.line, header.key, header.value
             if key.lower() == "start":
                 if start is not None:
                     raise GameRecordError(f"{source}: line {i}: a second 'Start' header")
@@ -147,13 +129,10 @@ class GameRecord:
             raise GameRecordError(f"{source}: no 'Start: <position>' header")
         moves: list[Move] = []
         pos = start
-        for number, raw in enumerate(lines[i:], start=i + 1):
-            line = raw.strip()
-            if not line or line.startswith("#"):
-                continue
+        for number, line in parts.body:
             if pos.winner() is not None:
                 raise GameRecordError(
-                    f"{source}: line {number}: move {raw.strip()!r} after the game was decided"
+                    f"{source}: line {number}: move {line!r} after the game was decided"
                 )
             try:
                 move = Move.from_text(line)

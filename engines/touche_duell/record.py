@@ -35,6 +35,7 @@ from pathlib import Path
 from fechtbuch.engines import errors
 from fechtbuch.engines.clikit import atomic_write, read_text_file
 from fechtbuch.engines.errors import InputError
+from fechtbuch.engines.recordtext import split_record
 from fechtbuch.engines.touche_duell import rules as fast
 from fechtbuch.engines.touche_duell.deal import lot, new_round, round_seed
 from fechtbuch.engines.touche_duell.notation import (
@@ -137,26 +138,12 @@ class GameRecord:
     @classmethod
     def from_text(cls, text: str, source: str = "game") -> GameRecord:
         """Parse and replay a record; errors name ``source`` and the line."""
-        lines = text.splitlines()
+        parts = split_record(text, source, GameRecordError)
         found: dict[str, str] = {}
         shuffles: dict[int, str] = {}
         headers: list[tuple[str, str]] = []
-        i = 0
-        while i < len(lines):
-            line = lines[i].strip()
-            i += 1
-            if line.startswith("#"):
-                continue
-            if not line:
-                if found or shuffles or headers:
-                    break
-                continue
-            key, sep, value = line.partition(":")
-            key, value = key.strip(), value.strip()
-            if not sep or not key or " " in key:
-                raise GameRecordError(
-                    f"{source}: line {i}: expected a header 'Key: value', got {line[:200]!r}"
-                )
+        for header in parts.headers:
+            i, key, value = header.line, header.key, header.value
             shuffle = re.fullmatch(r"shuffle-(\d+)", key.lower())
             if shuffle:
                 shuffles[int(shuffle[1])] = value
@@ -189,10 +176,7 @@ class GameRecord:
         pos = record.positions()[-1]
         round_number = 1
         actions: list[Action] = []
-        for number, raw in enumerate(lines[i:], start=i + 1):
-            line = raw.strip()
-            if not line or line.startswith("#"):
-                continue
+        for number, line in parts.body:
             if pos.phase.over:
                 why = "the game is over" if game_over(pos) else "no Shuffle header for the round"
                 raise GameRecordError(f"{source}: line {number}: action {line!r} but {why}")

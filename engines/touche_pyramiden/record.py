@@ -35,6 +35,7 @@ from pathlib import Path
 from fechtbuch.engines import errors
 from fechtbuch.engines.clikit import atomic_write, read_text_file
 from fechtbuch.engines.errors import InputError
+from fechtbuch.engines.recordtext import split_record
 from fechtbuch.engines.touche_pyramiden import notation, rules
 from fechtbuch.engines.touche_pyramiden.patterns import Pattern
 from fechtbuch.engines.touche_pyramiden.state import RULESET, Action, Config, Phase, State
@@ -104,25 +105,11 @@ class GameRecord:
 
     @classmethod
     def from_text(cls, text: str, source: str = "record") -> GameRecord:
-        lines = text.splitlines()
+        parts = split_record(text, source, RecordError)
         values: dict[str, tuple[int, str]] = {}
         extra: list[tuple[str, str]] = []
-        i = 0
-        while i < len(lines):
-            raw = lines[i].strip()
-            i += 1
-            if raw.startswith("#"):
-                continue
-            if not raw:
-                if values:
-                    break
-                continue
-            key, sep, value = raw.partition(":")
-            key, value = key.strip(), value.strip()
-            if not sep or not key or " " in key:
-                raise RecordError(
-                    f"{source}: line {i}: expected a header 'Key: value', got {raw!r}"
-                )
+        for header in parts.headers:
+            i, key, value = header.line, header.key, header.value
             if key in values:
                 raise RecordError(f"{source}: line {i}: a second {key!r} header")
             if key in KNOWN:
@@ -183,10 +170,7 @@ class GameRecord:
             state = start if start is not None else rules.new_game(config, seed)
         except InputError as err:
             raise RecordError(f"{source}: {err}") from None
-        for number, raw in enumerate(lines[i:], start=i + 1):
-            text = raw.strip()
-            if not text or text.startswith("#"):
-                continue
+        for number, text in parts.body:
             if state.phase is Phase.OVER:
                 raise RecordError(f"{source}: line {number}: action {text!r} after the game ended")
             try:

@@ -37,6 +37,7 @@ from fechtbuch.engines.battleklinge.terminal.session import (
 from fechtbuch.engines.paths import data_path
 from fechtbuch.puzzles.battleklinge.exactjudge import SolverJudge
 from fechtbuch.puzzles.battleklinge.packkind import KIND, derived_fields
+from fechtbuch.puzzles.battleklinge.studies import study_witness
 from fechtbuch.puzzles.pack import (
     FULL_DEFENCES,
     PackOrder,
@@ -63,7 +64,10 @@ def tables(table_root):
 def mined(tables):
     with pytest.MonkeyPatch.context() as patch:
         patch.setattr(studies, "FULL_TREE_LIMIT", 0)  # prune every tree
-        return studies.mine_studies(tables, count=2, distances=range(6, 4, -1))
+        # with witness games, as the shipped miner finds them: pack verify replays them
+        return studies.mine_studies(
+            tables, count=2, distances=range(6, 4, -1), witness=study_witness
+        )
 
 
 @pytest.fixture(scope="module")

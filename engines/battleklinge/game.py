@@ -17,7 +17,15 @@ from typing import ClassVar
 
 from fechtbuch.engines.battleklinge import fast
 from fechtbuch.engines.battleklinge import reference as reference_rules
-from fechtbuch.engines.battleklinge.cards import BLAU, GOLD, NUM_CARDS, Color
+from fechtbuch.engines.battleklinge.cards import (
+    BLAU,
+    CARDS,
+    COLOR_NAMES,
+    GOLD,
+    NUM_CARDS,
+    Color,
+    card_id,
+)
 from fechtbuch.engines.battleklinge.position import (
     IllegalMoveError,
     Move,
@@ -95,6 +103,37 @@ class BattleklingeGame(Game[Position, Move]):
 
         order = sorted(range(NUM_CARDS), key=rank)
         return Position.start(order[:2], order[2:4], order[4])
+
+    def start_problem(self, state: Position) -> str | None:
+        """``None`` for a position the rules' set-up produces (the "Aufbau"): each
+        school's master on its banner square in the middle of its base rank (Gold c1,
+        Blau c5), its four students on the rest of that rank, nothing else on the board;
+        five distinct cards of the sixteen, two in each hand and one on the side slot;
+        the school whose colour mark the side card carries to move.  Else one line
+        naming the first thing that differs."""
+        expected = Position.start((0, 1), (2, 3), 4)  # only the board is compared
+        for color in (GOLD, BLAU):
+            name = COLOR_NAMES[color]
+            if state.masters[color] != expected.masters[color]:
+                return f"{name}'s master is not on its banner square (the set-up)"
+            if state.students[color] != expected.students[color]:
+                return f"{name}'s students are not on their base rank (the set-up)"
+        hands = state.hands
+        if any(len(hand) != 2 for hand in hands):
+            return f"each hand must hold two cards, not {len(hands[0])} and {len(hands[1])}"
+        cards = [*hands[0], *hands[1], state.side]
+        if not all(isinstance(c, int) and 0 <= c < NUM_CARDS for c in cards):
+            return "a card is not one of the sixteen"
+        if len(set(cards)) != 5:
+            twice = next(c for c in cards if cards.count(c) > 1)
+            return f"the deal holds {card_id(twice)!r} twice; five distinct cards are dealt"
+        starter = CARDS[state.side].mark
+        if state.turn != starter:
+            return (
+                f"{COLOR_NAMES[state.turn]} to move, but the side card "
+                f"{CARDS[state.side].name} carries {COLOR_NAMES[starter]}'s mark, who begins"
+            )
+        return None
 
     def reference(self) -> Game[Position, Move] | None:
         """The pure-Python rules of reference.py behind the same interface."""

@@ -29,7 +29,16 @@ def _round_yield(game: mining.GameYield) -> RoundYield:
 
 _CANDIDATE_SCHEMA = {
     "allOf": [{"$ref": "#/$defs/puzzleFields"}],
-    "required": ["features", "mirror_class", "pieces", "material_gap", "game", "ply", "source"],
+    "required": [
+        "features",
+        "mirror_class",
+        "pieces",
+        "material_gap",
+        "game",
+        "ply",
+        "source",
+        "witness",
+    ],
     "properties": {
         "features": {"type": "object", "additionalProperties": {"type": "number"}},
         "mirror_class": {"type": "string"},

@@ -8,7 +8,9 @@ number of workers gives the same pool):
    the distance is one of the wanted N and there is exactly one key;
 3. main line and full solution tree from df-pn;
 4. independent confirmation with the minimax verifier (exact N, single key);
-5. tags and difficulty.
+5. tags and difficulty;
+6. the witness: the game's start deal and its moves up to the position, so that
+   ``pack verify`` can replay the round that produced the exercise.
 
 The mining loop (:mod:`fechtbuch.puzzles.minekit`) keeps the first candidate of
 each mirror class (the board reflected left-right with every card swapped for its
@@ -24,7 +26,7 @@ from fechtbuch.engines.battleklinge import fast
 from fechtbuch.engines.battleklinge.cards import COLOR_CHARS, card_id
 from fechtbuch.engines.battleklinge.position import Position
 from fechtbuch.puzzles.battleklinge.rating import difficulty, features
-from fechtbuch.puzzles.battleklinge.sources import play_game
+from fechtbuch.puzzles.battleklinge.sources import play_game_record
 from fechtbuch.puzzles.battleklinge.tags import PuzzleFacts, tags_for
 from fechtbuch.solver.api import Prover, SolverLimit
 from fechtbuch.solver.verify import verify_exercise
@@ -118,7 +120,8 @@ class GameYield:
 def examine_game(task: tuple[int, int, tuple[int, ...], tuple[int, ...] | None]) -> GameYield:
     """Worker entry point: play game ``index`` and examine its positions."""
     seed, index, ns, cards = task
-    source, positions = play_game(seed, index, cards)
+    source, positions, moves = play_game_record(seed, index, cards)
+    start = positions[0].to_text()
     result = GameYield(index=index, source=source, positions=0)
     for ply, pos in enumerate(positions):
         if ply < FIRST_PLY or pos.winner() is not None:
@@ -131,5 +134,7 @@ def examine_game(task: tuple[int, int, tuple[int, ...], tuple[int, ...] | None])
             result.rejected.append(record)
             continue
         record.update(game=index, ply=ply, source=source)
+        # the round itself, from its deal, is the exercise's witness game
+        record["witness"] = {"start": start, "moves": [m.to_text() for m in moves[:ply]]}
         result.candidates.append(record)
     return result

@@ -24,7 +24,7 @@ from dataclasses import dataclass
 from fechtbuch.engines import __version__
 from fechtbuch.engines.battleklinge import fast
 from fechtbuch.engines.battleklinge.cards import COLOR_CHARS, card_id
-from fechtbuch.engines.battleklinge.game import HitProblem
+from fechtbuch.engines.battleklinge.game import GAME, HitProblem
 from fechtbuch.engines.battleklinge.position import Move, NotationError, Position
 from fechtbuch.engines.battleklinge.svg import render_svg
 from fechtbuch.engines.battleklinge.textboard import draw_position
@@ -35,6 +35,7 @@ from fechtbuch.puzzles.battleklinge.tags import PuzzleFacts, tags_for
 from fechtbuch.puzzles.pack import FULL_DEFENCES, PACK_FORMAT, PACK_VERSION
 from fechtbuch.puzzles.pack import MAX_N as V1_MAX_N
 from fechtbuch.puzzles.packkind import PackKind, Puzzle
+from fechtbuch.puzzles.witness import replay_witness
 from fechtbuch.solver.verify import (
     hit_speeds,
     longest_reply,
@@ -58,8 +59,15 @@ PUZZLE_FIELDS = (
     "tags",
     "difficulty",
     "cards",
+    "witness",
 )
 """A Battleklinge puzzle's fields, in the order ``fechtbuch mine`` writes them."""
+MINED_BY = "battleklinge/mining-random-greedy-frozen2026"
+"""The policy that plays ``fechtbuch mine``'s rounds (the pack's ``mined_by``): game
+``i`` is played by the uniform random player, the cautious greedy player or the
+frozen 2026 engine at depth 2, by ``i`` modulo 3
+(:mod:`fechtbuch.puzzles.battleklinge.sources`).  A change of any of them is a new name
+and a new pack."""
 HIT = "hit"
 """The leaf of a Battleklinge solution tree: the attacker's move hits."""
 
@@ -75,6 +83,7 @@ def build_pack(selected: list[dict], seed: int, command: str) -> dict:
         "generator": {"name": "fechtbuch", "version": __version__},
         "seed": seed,
         "command": command,
+        "mined_by": MINED_BY,
         "puzzles": puzzles,
     }
 
@@ -285,6 +294,25 @@ def _walk_pruned(st, node, budget: int, full: int, path: str, problems: list[str
 # ---- the kind -------------------------------------------------------------------------
 
 
+def verify_witness(puzzle: Puzzle) -> list[str]:
+    """Replay the puzzle's ``witness`` with the reference rules from a legal start
+    (:meth:`BattleklingeGame.start_problem`) and check that it reaches the puzzle's
+    position exactly: the same board, both hands, the side card and the side to move.
+    A puzzle without a witness fails: an exercise must be a position some game reaches."""
+    if "witness" not in puzzle:
+        return ["witness: missing (every exercise carries a game that reaches it)"]
+    reached, problems = replay_witness(GAME, puzzle["witness"])
+    if problems:
+        return problems
+    try:
+        wanted = Position.from_text(puzzle["position"])
+    except NotationError:
+        return []  # the position's own check reports its notation
+    if reached != wanted:
+        return [f"witness: reaches {reached.to_text()!r}, not the position {wanted.to_text()!r}"]
+    return []
+
+
 def duplicate_class(puzzle: Puzzle) -> Hashable:
     """Equal for a position and its left-right mirror; ``None`` for an unreadable one
     (its verification says so)."""
@@ -323,4 +351,5 @@ KIND = PackKind(
     full_defences=FULL_DEFENCES,
     judge=judge_move,
     symmetry="the mirror",
+    verify_witness=verify_witness,
 )

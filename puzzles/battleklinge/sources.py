@@ -24,7 +24,7 @@ import numpy as np
 from fechtbuch.engines.battleklinge import fast
 from fechtbuch.engines.battleklinge.cards import NUM_CARDS
 from fechtbuch.engines.battleklinge.kernel import has_immediate_hit, is_hit_move
-from fechtbuch.engines.battleklinge.position import Position
+from fechtbuch.engines.battleklinge.position import Move, Position
 from fechtbuch.engines.seeding import HashStream
 
 SOURCES = ("random", "greedy", "engine")
@@ -77,12 +77,23 @@ def play_game(
     seed: int, index: int, cards: tuple[int, ...] | None = None
 ) -> tuple[str, list[Position]]:
     """(source, positions) of game ``index``: every position until decided or MAX_PLIES."""
+    source, positions, _ = play_game_record(seed, index, cards)
+    return source, positions
+
+
+def play_game_record(
+    seed: int, index: int, cards: tuple[int, ...] | None = None
+) -> tuple[str, list[Position], list[Move]]:
+    """(source, positions, moves) of game ``index``: ``positions[0]`` is the start deal
+    and ``moves[i]`` leads from ``positions[i]`` to ``positions[i + 1]``, so the start and
+    the first ``ply`` moves are the witness of ``positions[ply]``."""
     rng = game_rng(seed, index)
     source = SOURCES[index % len(SOURCES)]
     pos = deal(rng, cards)
     st = fast.state_from_position(pos)
     out = np.empty(fast.MAX_MOVES, dtype=np.int32)
     positions = [pos]
+    moves: list[Move] = []
     searcher = None
     if source == "engine":
         # the frozen 2026 engine: the shipped pack never changes with the engine
@@ -101,5 +112,6 @@ def play_game(
         child = np.empty(fast.STATE_SIZE, dtype=np.int64)
         fast.make_move(st, move, child)
         st = child
+        moves.append(fast.decode_move(move))
         positions.append(fast.position_from_state(st))
-    return source, positions
+    return source, positions, moves

@@ -35,6 +35,7 @@ from pathlib import Path
 
 from fechtbuch.engines.battleklinge.cards import Card
 from fechtbuch.engines.battleklinge.position import Move, NotationError, Position
+from fechtbuch.engines.battleklinge.reach import ReachBudget, find_witness
 from fechtbuch.engines.battleklinge.reference import play
 from fechtbuch.engines.battleklinge.tablebase import Outcome, Tablebase, build, find_tables
 from fechtbuch.engines.battleklinge.tablebase.studies import Study, mine_studies
@@ -59,6 +60,26 @@ DFPN_NODES = 5_000_000
 its bound of 8 own moves needed at most 2.5 M nodes; the tables cover the rest."""
 SPLIT = (1, 1)
 """Material of the studies: one student a side (balanced)."""
+WITNESS_BUDGET = ReachBudget(attempts=12, playout_plies=160, search_nodes=40_000, landing_depth=3)
+"""How hard the miner looks for a game that reaches a study (docs/tablebase.md): 12
+start deals, each thinned to one student a side by a playout of at most 160 plies and
+arranged by a search of at most 40,000 positions.  A study without a game within it is
+passed over; every shipped study needed only the first start deal."""
+WITNESS_LABEL = "meisterstudien"
+"""Seeds the witness search with the target (not with the pack's seed): a study gets
+the same game whatever the seed that visited it."""
+
+
+def study_witness(pos: Position) -> dict | None:
+    """The pack's ``witness`` of a study: a legal game from a start deal of its five
+    cards that reaches it (:func:`fechtbuch.engines.battleklinge.reach.find_witness`),
+    or None within :data:`WITNESS_BUDGET`."""
+    found = find_witness(pos, WITNESS_LABEL, WITNESS_BUDGET)
+    if found is None:
+        return None
+    start, moves = found
+    return {"start": start.to_text(), "moves": [m.to_text() for m in moves]}
+
 
 _BUILT: dict[tuple[Card, ...], Tablebase] = {}
 
@@ -108,8 +129,10 @@ def mine_pack(
     distances: range = DISTANCES,
     verify: Callable[[Position, int, Move], list[str] | None] | None = dfpn_check,
 ) -> dict:
-    """A version-2 pack of ``count`` studies (deepest first).  A study df-pn refutes is
-    an error (the tables and df-pn disagree), never shipped."""
+    """A version-2 pack of ``count`` studies (deepest first), each with a witness game
+    (a study no game reaches within :data:`WITNESS_BUDGET` is passed over for the
+    next candidate).  A study df-pn refutes is an error (the tables and df-pn
+    disagree), never shipped."""
     studies = mine_studies(
         tables,
         count=count,
@@ -117,6 +140,7 @@ def mine_pack(
         split=SPLIT,
         label=f"meisterstudien/{seed}",
         full_tree_limit=0,
+        witness=study_witness,
     )
     puzzles = [study_puzzle(s) for s in studies]
     if verify is not None:
@@ -146,7 +170,7 @@ def study_puzzle(study: Study) -> Puzzle:
     tags, difficulty = derived_fields(puzzle, pos, key, line)
     puzzle["tags"] = tags
     puzzle["difficulty"] = difficulty
-    return {k: puzzle[k] for k in PUZZLE_FIELDS}
+    return {k: puzzle[k] for k in PUZZLE_FIELDS if k in puzzle}
 
 
 # ---- verification -----------------------------------------------------------------

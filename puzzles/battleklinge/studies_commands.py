@@ -55,7 +55,9 @@ def studies_command(
     """Mine deep studies from the tables: one student a side, a unique key and a forced
     hit in 10 down to 4 own moves, deepest first, with solution trees pruned to every
     defence at the first two defender moves and the main line below; each confirmed by
-    df-pn where it reaches.  Writes a version-2 pack (`pack verify`, `play --pack`).
+    df-pn where it reaches, each with a witness game from a legal start deal that
+    reaches it (a candidate without one is passed over).  Writes a version-2 pack
+    (`pack verify`, `play --pack`).
 
     \b
       fechtbuch tb studies --cards einsteiger --count 24 --seed 17 -o meisterstudien.json

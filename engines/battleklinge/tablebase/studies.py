@@ -143,12 +143,16 @@ def mine_studies(
     verify: Callable[[Position, int], bool | None] | None = None,
     label: str = "meisterstudien",
     full_tree_limit: int = FULL_TREE_LIMIT,
+    witness: Callable[[Position], dict | None] | None = None,
 ) -> list[Study]:
     """Up to ``count`` studies, deepest first: Gold to move, material ``split``, a unique
     key and a forced hit in exactly d own moves, d taken from ``distances`` in turn.
     Candidates are visited in a SHA-256-seeded order; one per mirror class.  Trees up
     to ``full_tree_limit`` attacker nodes are complete, larger ones pruned (0: every
-    tree pruned, as a pack with ``"solution": "pruned"`` needs)."""
+    tree pruned, as a pack with ``"solution": "pruned"`` needs).  With ``witness``
+    (a game reaching the position, or None), a candidate without one is passed over,
+    as a chess study must be a legal position, and the found game is the puzzle's
+    ``witness`` field."""
     values = tb.split_values(split)
     builder = _TreeBuilder(tb)
     per_distance = -(-count // len(distances))
@@ -175,6 +179,9 @@ def mine_studies(
             keys = builder.keys(pos, d)
             if len(keys) != 1:
                 continue
+            game = witness(pos) if witness is not None else None
+            if witness is not None and game is None:
+                continue  # no game reaches it within the search's budget
             seen.add(klass)
             line = builder.main_line(pos, d)
             try:
@@ -199,6 +206,8 @@ def mine_studies(
                 "difficulty": float(min(10, d)),
                 "cards": [card_id(c) for c in pos.cards],
             }
+            if game is not None:
+                puzzle["witness"] = game
             verified = verify(pos, d) if verify is not None else None
             studies.append(Study(puzzle, d, complete, _size(tree), verified))
             taken += 1

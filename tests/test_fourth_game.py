@@ -114,6 +114,13 @@ def test_mine_a_pack_then_verify_and_play_it(tmp_path):
     (tmp_path / "broken.json").write_text(json.dumps(broken))
     caught = fechtbuch("pack", "verify", str(tmp_path / "broken.json"))
     assert caught.returncode == 1 and "key: differs" in caught.stdout
+    # every exercise carries the game that reached it; an edited witness is caught
+    assert all(p["witness"]["start"].endswith(" A 22 00") for p in data["puzzles"])
+    moves = puzzle["witness"]["moves"] + ["take1"]
+    edited = dict(puzzle, witness={"start": puzzle["witness"]["start"], "moves": moves})
+    (tmp_path / "edited.json").write_text(json.dumps(dict(data, puzzles=[edited])))
+    caught = fechtbuch("pack", "verify", str(tmp_path / "edited.json"))
+    assert caught.returncode == 1 and "witness: reaches" in caught.stdout
 
 
 def test_play_in_the_terminal_through_stdin():

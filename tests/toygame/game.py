@@ -26,6 +26,7 @@ from fechtbuch.engines.players import PlayerFactory
 from fechtbuch.puzzles.minekit import Candidate, MinePool, MiningKind, RoundYield
 from fechtbuch.puzzles.pack import build_pack_v2
 from fechtbuch.puzzles.packkind import PackKind
+from fechtbuch.puzzles.witness import replay_witness
 from fechtbuch.solver.andor_solve import FOUND, solve_andor
 
 ACTIONS = ("take1", "take2", "push", "feint")
@@ -279,6 +280,16 @@ def verify_puzzle(puzzle: dict, max_n: int) -> list[str]:
     return [f"{k}: differs" for k in expected if puzzle.get(k) != expected[k]]
 
 
+def verify_witness(puzzle: dict) -> list[str]:
+    """The witness game reaches the puzzle's position exactly."""
+    reached, problems = replay_witness(GAME, puzzle.get("witness"))
+    if problems:
+        return problems
+    if GAME.format_state(reached) != puzzle["position"]:
+        return [f"witness: reaches {GAME.format_state(reached)!r}, not the position"]
+    return []
+
+
 KIND = PackKind(
     rules=RULES,
     title="Abzählen",
@@ -291,6 +302,7 @@ KIND = PackKind(
     board_svg=lambda state: (
         f'<svg xmlns="http://www.w3.org/2000/svg"><text>{state.number}</text></svg>'
     ),
+    verify_witness=verify_witness,
 )
 
 
@@ -308,13 +320,16 @@ class Mining(MiningKind):
     def examine_round(self, task: tuple) -> RoundYield:
         seed, round_number, ns = task
         state = GAME.initial_state(seed * 100_000 + round_number)
+        start, moves = GAME.format_state(state), []
         seats = [Player("zufall", f"{seed}/{round_number}/{s}") for s in (0, 1)]
         found = []
         while not GAME.is_terminal(state):
             puzzle = puzzle_of(state)
             if puzzle is not None and puzzle["n"] in ns:
-                found.append(puzzle)
-            state = GAME.apply(state, seats[state.mover].choose(state))
+                found.append(puzzle | {"witness": {"start": start, "moves": list(moves)}})
+            action = seats[state.mover].choose(state)
+            moves.append(action)
+            state = GAME.apply(state, action)
         return RoundYield(round_number, found, {"positions": len(found)})
 
     def duplicate_class(self, puzzle: dict) -> str:

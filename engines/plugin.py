@@ -61,6 +61,9 @@ class GamePlugin:
     wired exactly as the command line plays it (the layer that can wire it)."""
     cli: str | None = None
     """A callable giving the game's ``click`` group (built anew on each call)."""
+    svg: str | None = None
+    """A callable ``(text) -> SVG`` drawing a position in the game's notation, or
+    ``None`` for text in another notation (``fechtbuch render`` asks every game)."""
     shortcuts: bool = False
     """Whether the group's commands also run without the game's name (``fechtbuch
     solve`` for ``fechtbuch battleklinge solve``): Battleklinge's documented commands

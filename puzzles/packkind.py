@@ -26,7 +26,7 @@ from typing import Any
 
 from fechtbuch.engines.game import AndOrProblem, Verdict
 
-__all__ = ["Judge", "Judgement", "PackKind", "Puzzle", "Verdict", "tree_child"]
+__all__ = ["Judge", "Judgement", "PackKind", "Puzzle", "Verdict", "Version1Views", "tree_child"]
 
 Puzzle = dict[str, Any]
 """One puzzle of a pack as read from JSON (validated by the schema before any kind sees it)."""
@@ -55,6 +55,18 @@ never a wrong claim."""
 
 JUDGE_NODES = 2_000_000
 """The terminal's node limit per judgement (seconds for every shipped pruned pack)."""
+
+
+@dataclass(frozen=True)
+class Version1Views:
+    """What a game whose packs use the version-1 format (Battleklinge's) supplies for
+    them: ``check(pack)`` (a one-line ``InputError`` for a pack the page cannot show),
+    ``page(pack)`` (its own HTML page) and ``diagram(puzzle, number, key)`` (one
+    puzzle's SVG with its caption, the key's arrow if ``key``)."""
+
+    check: Callable[[dict], None]
+    page: Callable[[dict], str]
+    diagram: Callable[[Puzzle, int, bool], str]
 
 
 @dataclass(frozen=True)
@@ -106,6 +118,8 @@ class PackKind:
     position exactly (hidden information: the same public state and the same view of
     the puzzle's player, from a concrete legal deal); one line per problem, each
     starting with ``witness``.  ``None``: this game's packs carry no witnesses yet."""
+    version_1: Version1Views | None = None
+    """The page and diagrams of this game's version-1 packs; ``None``: it writes none."""
     child: Callable[[dict, str], Any] | None = None
     """The subtree reached by an action text from a tree node; ``None`` when the
     action leaves the tree.  ``None`` here means exact key lookup; a game whose trees

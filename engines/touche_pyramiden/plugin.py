@@ -12,4 +12,5 @@ PLUGIN = GamePlugin(
     mining_kind="fechtbuch.puzzles.pyramiden.minekind:KIND",
     players="fechtbuch.engines.touche_pyramiden.players:PLAYERS",
     cli="fechtbuch.puzzles.pyramiden.cli:group",
+    svg="fechtbuch.puzzles.pyramiden.render_command:svg_if_pyramid",
 )

@@ -50,7 +50,7 @@ ENTRIES: tuple[LazyEntry, ...] = (
     LazyEntry("play", "fechtbuch.puzzles.play_commands:play_command", "Play in the terminal."),
     LazyEntry(
         "render",
-        "fechtbuch.puzzles.render_commands:render",
+        "fechtbuch.puzzles.battleklinge.render_command:render",
         "Draw POSITION as an SVG diagram.",
     ),
     LazyEntry(

@@ -34,7 +34,7 @@ from fechtbuch.puzzles.battleklinge.rating import difficulty, features
 from fechtbuch.puzzles.battleklinge.tags import PuzzleFacts, tags_for
 from fechtbuch.puzzles.pack import FULL_DEFENCES, PACK_FORMAT, PACK_VERSION
 from fechtbuch.puzzles.pack import MAX_N as V1_MAX_N
-from fechtbuch.puzzles.packkind import PackKind, Puzzle
+from fechtbuch.puzzles.packkind import PackKind, Puzzle, Version1Views
 from fechtbuch.puzzles.witness import replay_witness
 from fechtbuch.solver.verify import (
     hit_speeds,
@@ -337,6 +337,24 @@ def board_svg(pos: Position) -> str:
     return render_svg(pos)
 
 
+def _check_page(pack: dict) -> None:
+    from fechtbuch.puzzles.viewer import check_pack
+
+    check_pack(pack)
+
+
+def _page(pack: dict) -> str:
+    from fechtbuch.puzzles.viewer import pack_html
+
+    return pack_html(pack)
+
+
+def _diagram(puzzle: Puzzle, number: int, key: bool) -> str:
+    from fechtbuch.puzzles.battleklinge.render_command import puzzle_svg
+
+    return puzzle_svg(puzzle, number, key)
+
+
 KIND = PackKind(
     rules="battleklinge",
     title="Battleklinge",
@@ -352,4 +370,5 @@ KIND = PackKind(
     judge=judge_move,
     symmetry="the mirror",
     verify_witness=verify_witness,
+    version_1=Version1Views(check=_check_page, page=_page, diagram=_diagram),
 )

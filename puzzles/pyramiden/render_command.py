@@ -15,6 +15,12 @@ def is_pyramid_position(text: str) -> bool:
     return text.strip().startswith(RULESET + " ")
 
 
+def svg_if_pyramid(text: str) -> str | None:
+    """The plugin's drawing: :func:`position_svg` for text in the pyramid game's
+    notation, ``None`` for any other text."""
+    return position_svg(text) if is_pyramid_position(text) else None
+
+
 def position_svg(text: str) -> str:
     """The SVG of a full state or a view (``sicht=``) of the pyramid game."""
     if " sicht=" in text:

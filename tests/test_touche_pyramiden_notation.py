@@ -155,7 +155,7 @@ def test_illegal_action_is_an_input_error():
 def test_game_seam_conformance():
     """The seam's contract on a whole seeded game: notation, determinism, terminal returns."""
     state = rules.new_game(Config(3, 3, 3, None), "seam")
-    assert GAME.info.name == "pyramiden" and GAME.info.hidden_information
+    assert GAME.info.name == "touche-pyramiden" and GAME.info.hidden_information
     steps = 0
     while not GAME.is_terminal(state):
         assert GAME.parse_state(GAME.format_state(state)) == state

@@ -1,7 +1,7 @@
 """Pieces every fechtbuch command shares: click parameter types, JSON output,
 reading user files, atomic file writes.
 
-Commands live next to the code they drive (``solver/commands.py``,
+Commands live next to the code they drive (``solver/battleklinge/commands.py``,
 ``puzzles/...``) and ``cli.py`` registers them, so each feature stays in its
 own package.
 """

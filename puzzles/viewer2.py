@@ -23,7 +23,7 @@ action), ``loses`` (refused: the sure path is lost) or ``unknown`` (the node lim
 came first; the page says so, and its subtitle counts the verdicts).
 
 Nothing is fetched from the network or from other files.  ``pack html`` sends
-version-1 packs to :mod:`fechtbuch.puzzles.viewer` (Battleklinge's page with its
+version-1 packs to :mod:`fechtbuch.puzzles.battleklinge.viewer` (Battleklinge's page with its
 rules in JavaScript) and version-2 packs here.
 """
 

@@ -29,7 +29,7 @@ from fechtbuch import cli
 from fechtbuch.engines.touche_pyramiden import notation
 from fechtbuch.engines.touche_pyramiden.sampling import random_states
 from fechtbuch.engines.touche_pyramiden.state import Phase
-from fechtbuch.puzzles.pyramiden.exercises import jokers_seen
+from fechtbuch.puzzles.touche_pyramiden.exercises import jokers_seen
 
 
 def touche_calls() -> Iterator[list[str]]:

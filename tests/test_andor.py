@@ -16,7 +16,7 @@ from fechtbuch.engines.game import AndOrProblem, Outcome
 from fechtbuch.solver import andor
 from fechtbuch.solver.andor_prover import ProofSearch
 from fechtbuch.solver.andor_verifier import ProofCheck
-from fechtbuch.solver.api import solve
+from fechtbuch.solver.battleklinge.api import solve
 
 
 @pytest.fixture(scope="module")

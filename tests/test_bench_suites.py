@@ -1,6 +1,6 @@
 """The solver benchmark suite: every stored answer still holds."""
 
-from fechtbuch.solver.bench import load_suite, run_bench
+from fechtbuch.solver.battleklinge.bench import load_suite, run_bench
 
 
 def test_solver_suite_has_mixed_answers_and_all_hold():

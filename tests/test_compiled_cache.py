@@ -26,7 +26,7 @@ assert fechtbuch.__file__.startswith(sys.argv[1]), fechtbuch.__file__
 from fechtbuch.engines.battleklinge.perft import perft
 from fechtbuch.engines.battleklinge.position import Position
 from fechtbuch.engines.compiled import cache_dir
-from fechtbuch.solver import solve
+from fechtbuch.solver.battleklinge.api import solve
 print(perft(Position.from_text({START!r}), 4))
 hit = solve(Position.from_text("2m2/5/2M2/5/5 g ausfall,volte bindung,stoss riposte"), max_n=1)
 print(hit.distance)

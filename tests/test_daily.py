@@ -448,7 +448,7 @@ def test_malformed_files_are_one_line_exit_2(tmp_path, mutate, fragment):
 def test_play_daily_uses_the_derived_duel(tmp_path, monkeypatch):
     import datetime as dt
 
-    from fechtbuch.puzzles import play_commands
+    from fechtbuch.puzzles.battleklinge import play_commands
 
     monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "xdg"))
     monkeypatch.setattr(play_commands, "utc_today", lambda: dt.date(2027, 1, 1))

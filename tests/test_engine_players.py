@@ -168,7 +168,7 @@ def test_strength_names():
 
 def test_solver_and_hit_search_agree(hit_positions, danger_positions):
     """The solver and the engine's own exact hit search agree."""
-    from fechtbuch.solver.hits import SolverHits
+    from fechtbuch.solver.battleklinge.hits import SolverHits
 
     exact, via_solver = HitSearch(), SolverHits()
     for pos, distance, keys in hit_positions:

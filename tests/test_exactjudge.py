@@ -21,9 +21,9 @@ from fechtbuch.puzzles.battleklinge.packkind import KIND as BATTLEKLINGE
 from fechtbuch.puzzles.pack import pack_kind
 from fechtbuch.puzzles.packkind import Verdict
 from fechtbuch.puzzles.packtree import PuzzleTree
-from fechtbuch.puzzles.touche.packkind import KIND as DUEL
+from fechtbuch.puzzles.touche_duell.packkind import KIND as DUEL
 from fechtbuch.solver.andor_verifier import ProofCheck
-from fechtbuch.solver.verify import winning_first_moves
+from fechtbuch.solver.battleklinge.verify import winning_first_moves
 
 PYRAMIDS = orjson.loads(data_path("packs", "pyramiden-uebungen.json").read_bytes())
 SHIPPED = orjson.loads(data_path("packs", "fechtuebungen.json").read_bytes())

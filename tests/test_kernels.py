@@ -8,7 +8,7 @@ import sys
 from fechtbuch.engines.battleklinge.game import GAME
 from fechtbuch.engines.battleklinge.position import Position
 from fechtbuch.solver import dfpn, minimax
-from fechtbuch.solver.api import solve
+from fechtbuch.solver.battleklinge.api import solve
 
 POS = "2m2/5/2M2/5/5 g ausfall,volte bindung,stoss riposte"
 
@@ -29,7 +29,7 @@ def test_specialised_copies_are_named_per_game_and_load_from_the_cache():
     assert dfpn.compiled(kernel).search.py_func.__qualname__ == "search__battleklinge"
     assert minimax.compiled(kernel)._search.py_func.__qualname__ == "_search__battleklinge"
     code = (
-        "from fechtbuch.solver import dfpn, minimax; from fechtbuch.solver.api import solve, KERNEL; "
+        "from fechtbuch.solver import dfpn, minimax; from fechtbuch.solver.battleklinge.api import solve, KERNEL; "
         "from fechtbuch.engines.battleklinge.position import Position; "
         f"solve(Position.from_text({POS!r}), max_n=2, verify=True); "
         "print(sum(dfpn.compiled(KERNEL).search.stats.cache_misses.values()), "

@@ -44,3 +44,15 @@ def test_no_bare_top_level_imports():
             line = path.read_text(encoding="utf-8").count("\n", 0, match.start()) + 1
             offenders.append(f"{relative}:{line}: {match.group(0).strip()}")
     assert offenders == []
+
+
+def test_every_generic_module_is_in_the_generic_contract():
+    """A module at the top of solver/ or puzzles/ is generic: the contract that forbids
+    it to import a game must name it, so a new module cannot slip past."""
+    config = (ROOT / ".importlinter").read_text()
+    block = config.split("[importlinter:contract:generic]")[1].split("forbidden_modules")[0]
+    listed = set(re.findall(r"fechtbuch\.(\w+\.\w+)", block))
+    for layer in ("solver", "puzzles"):
+        for path in (ROOT / layer).glob("*.py"):
+            if path.stem != "__init__":
+                assert f"{layer}.{path.stem}" in listed, f"{layer}/{path.name} is not in the contract"

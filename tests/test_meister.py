@@ -11,8 +11,8 @@ from fechtbuch.engines.battleklinge.players import ForcedPlay, Player
 from fechtbuch.engines.battleklinge.position import START_EINSTEIGER, Position
 from fechtbuch.engines.battleklinge.sampling import live_positions
 from fechtbuch.engines.battleklinge.search import Searcher, hit_moves
-from fechtbuch.solver.api import solve
-from fechtbuch.solver.hits import SolverHits
+from fechtbuch.solver.battleklinge.api import solve
+from fechtbuch.solver.battleklinge.hits import SolverHits
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 

@@ -13,8 +13,7 @@ from fechtbuch.engines.battleklinge.kernel import KERNEL, has_immediate_hit
 from fechtbuch.engines.battleklinge.position import Move, Position
 from fechtbuch.engines.battleklinge.reference import MemoSolver
 from fechtbuch.engines.battleklinge.sampling import live_positions, random_game
-from fechtbuch.solver import solve
-from fechtbuch.solver.api import SolutionTree, UnsolvablePosition
+from fechtbuch.solver.battleklinge.api import SolutionTree, UnsolvablePosition, solve
 from hypothesis import given, settings
 from hypothesis import strategies as st
 

@@ -207,7 +207,7 @@ def test_index_round_trip(cards):
 
 @pytest.mark.parametrize("cards", CARD_SETS_TESTED, ids=CARD_SET_IDS)
 def test_distances_match_dfpn(tables, cards):
-    from fechtbuch.solver.api import solve
+    from fechtbuch.solver.battleklinge.api import solve
 
     _, base = tables[cards]
     checked = 0
@@ -319,7 +319,7 @@ def test_cli_build_and_probe(tmp_path):
 def test_draws_have_no_forced_hit(tables, cards):
     """Draws are rare (about 1 in 2,000 positions of split (1, 1)), so random samples
     miss them: take a few seeded ones and let df-pn confirm neither side forces a hit."""
-    from fechtbuch.solver.api import solve
+    from fechtbuch.solver.battleklinge.api import solve
 
     _, base = tables[cards]
     drawn = np.flatnonzero(base.split_values((1, 1)) == 0)
@@ -337,7 +337,7 @@ def test_draws_have_no_forced_hit(tables, cards):
 def test_solve_answers_from_tables_and_df_pn_agrees(tables, tables_root):
     """`solve(..., tables=root)` reads the table (any distance, draws included) and says
     so; where df-pn reaches, its distance, keys, loss and tree are the table's."""
-    from fechtbuch.solver.api import solve
+    from fechtbuch.solver.battleklinge.api import solve
 
     _, base = tables[CARD_SET_A]
     seen = {"win": 0, "loss": 0, "draw": 0, "beyond": 0}
@@ -376,7 +376,7 @@ def test_solve_answers_from_tables_and_df_pn_agrees(tables, tables_root):
 
 
 def test_solve_verify_cross_checks_the_table_with_df_pn(tables, tables_root):
-    from fechtbuch.solver.api import solve
+    from fechtbuch.solver.battleklinge.api import solve
 
     for pos in _samples(CARD_SET_A, 24):
         answer = solve(pos, max_n=3, tables=tables_root, verify=True)
@@ -436,7 +436,7 @@ def test_meister_wins_into_the_tables_and_claims_only_proved_results(
     played while the tables prove another one is not."""
     from fechtbuch.engines.battleklinge.players import Player
     from fechtbuch.engines.battleklinge.search import hit_moves
-    from fechtbuch.solver.api import solve
+    from fechtbuch.solver.battleklinge.api import solve
 
     monkeypatch.setenv("FECHTBUCH_TABLES", str(tables_root))
     _, base = tables[CARD_SET_A]

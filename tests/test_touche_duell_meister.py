@@ -29,8 +29,8 @@ from fechtbuch.engines.touche_duell.players import (
     sure_loss,
     view_actions,
 )
-from fechtbuch.solver.touche_commands import solve_view
-from fechtbuch.solver.touche_tactics import ProofTactics
+from fechtbuch.solver.touche_duell.commands import solve_view
+from fechtbuch.solver.touche_duell.tactics import ProofTactics
 
 SURE_LUNGE = "fortgeschritten 10-17 0:0 A zug 12355/?5 32313 ?3"
 """A sure win in one turn by the lunge l2a5x2 only (tests/test_touche_sure.py)."""

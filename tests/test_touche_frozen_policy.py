@@ -19,10 +19,10 @@ from fechtbuch.engines.touche_duell import players
 from fechtbuch.engines.touche_duell.frozen2026.policy import SureWins, sure_win_key
 from fechtbuch.engines.touche_duell.notation import format_action, format_view
 from fechtbuch.engines.touche_duell.public import SureWinProblem
-from fechtbuch.puzzles.touche import exercises, minebench
+from fechtbuch.puzzles.touche_duell import exercises, minebench
 from fechtbuch.solver.andor import keys
 from fechtbuch.solver.andor_verifier import ProofCheck
-from fechtbuch.solver.touche_crosscheck import random_views
+from fechtbuch.solver.touche_duell.crosscheck import random_views
 
 PINNED_ROUNDS = {
     # (seed, round): SHA-256 of the round's views as mining plays them

@@ -8,9 +8,9 @@ import json
 from fechtbuch.engines.touche_pyramiden import notation
 from fechtbuch.engines.touche_pyramiden.board import parse_card
 from fechtbuch.engines.touche_pyramiden.touche_in_n import TouchInN, node_of_view
-from fechtbuch.puzzles.pyramiden.exercises import mine, plausible_fields
-from fechtbuch.puzzles.pyramiden.packkind import KIND
-from fechtbuch.puzzles.pyramiden.tree import tree_child
+from fechtbuch.puzzles.touche_pyramiden.exercises import mine, plausible_fields
+from fechtbuch.puzzles.touche_pyramiden.packkind import KIND
+from fechtbuch.puzzles.touche_pyramiden.tree import tree_child
 from fechtbuch.solver.andor import keys
 from fechtbuch.solver.andor_verifier import ProofCheck
 
@@ -74,7 +74,7 @@ def test_mine_command_writes_a_deterministic_pack_atomically(tmp_path):
 def test_earlier_views_lift_one_pyramid_and_keep_the_cards_exact():
     from fechtbuch.engines.clikit import read_json_file
     from fechtbuch.engines.paths import data_path
-    from fechtbuch.puzzles.pyramiden.exercises import earlier_views
+    from fechtbuch.puzzles.touche_pyramiden.exercises import earlier_views
 
     pack = read_json_file(data_path("packs", "pyramiden-uebungen.json"), "pack")
     made = 0
@@ -108,7 +108,7 @@ def test_pruned_tree_holds_every_reply_of_the_first_two_adversary_moves():
     import copy
 
     from fechtbuch.engines.touche_pyramiden.touche_in_n import with_budget
-    from fechtbuch.puzzles.pyramiden.tree import GROUP_SEPARATOR, cut_problems
+    from fechtbuch.puzzles.touche_pyramiden.tree import GROUP_SEPARATOR, cut_problems
 
     puzzle = _pack_puzzle(2)
     node, pattern = node_of_view(notation.parse_view(puzzle["position"]))
@@ -160,9 +160,9 @@ def test_mine_command_is_the_sequential_mine_for_any_jobs_and_resumes(tmp_path):
     within a batch."""
     from fechtbuch.puzzles.mine_state import state_bytes
     from fechtbuch.puzzles.minekit import MinePool
-    from fechtbuch.puzzles.pyramiden.mine_command import build_pack
-    from fechtbuch.puzzles.pyramiden.minekind import BATCH_ROUNDS
-    from fechtbuch.puzzles.pyramiden.minekind import KIND as MINING
+    from fechtbuch.puzzles.touche_pyramiden.mine_command import build_pack
+    from fechtbuch.puzzles.touche_pyramiden.minekind import BATCH_ROUNDS
+    from fechtbuch.puzzles.touche_pyramiden.minekind import KIND as MINING
 
     options = ["--seed", "2", "--candidates", "120", "--max", "1", "--per-n", "1"]
     made = {}
@@ -198,7 +198,7 @@ misses f2, g3 and the free field h4, every KD (g3's card) is seen, a 6C (f2's) i
 
 
 def test_safe_field_view_is_a_touche_in_3_whose_key_takes_the_blockable_field():
-    from fechtbuch.puzzles.pyramiden.exercises import examine, safe_field_views
+    from fechtbuch.puzzles.touche_pyramiden.exercises import examine, safe_field_views
 
     exercise = examine(SAFE_FIELD_VIEW, 3, 20_000, 3)
     assert exercise is not None and exercise.n == 3
@@ -213,7 +213,7 @@ def test_safe_field_view_is_a_touche_in_3_whose_key_takes_the_blockable_field():
 def test_safe_field_views_move_cards_with_exact_counts():
     from dataclasses import replace
 
-    from fechtbuch.puzzles.pyramiden.exercises import discard_backs_board, safe_field_views
+    from fechtbuch.puzzles.touche_pyramiden.exercises import discard_backs_board, safe_field_views
 
     view = notation.parse_view(SAFE_FIELD_VIEW)
     # one KD back among the unseen cards (a 9H seen instead): both orders can be built
@@ -238,7 +238,7 @@ def test_safe_field_views_move_cards_with_exact_counts():
 def test_safe_field_views_need_every_joker_seen():
     from dataclasses import replace
 
-    from fechtbuch.puzzles.pyramiden.exercises import safe_field_views
+    from fechtbuch.puzzles.touche_pyramiden.exercises import safe_field_views
 
     view = notation.parse_view(SAFE_FIELD_VIEW)
     # a joker back among the unseen cards (a 6D seen instead): the opponent's joker
@@ -255,7 +255,7 @@ def test_joker_variants_keep_the_cards_that_back_the_board():
     variant is a view real play can reach."""
     from fechtbuch.engines.touche_pyramiden.sampling import random_states
     from fechtbuch.engines.touche_pyramiden.state import Phase
-    from fechtbuch.puzzles.pyramiden.exercises import discard_backs_board, jokers_seen
+    from fechtbuch.puzzles.touche_pyramiden.exercises import discard_backs_board, jokers_seen
 
     variants = 0
     for state in random_states(2, 60, "backed-board"):
@@ -273,7 +273,7 @@ def test_joker_variants_keep_the_cards_that_back_the_board():
 def test_a_view_whose_board_card_left_the_discard_pile_is_caught():
     from dataclasses import replace
 
-    from fechtbuch.puzzles.pyramiden.exercises import discard_backs_board
+    from fechtbuch.puzzles.touche_pyramiden.exercises import discard_backs_board
 
     view = notation.parse_view(SAFE_FIELD_VIEW)
     assert discard_backs_board(view)
@@ -286,7 +286,7 @@ def test_a_view_whose_board_card_left_the_discard_pile_is_caught():
 def test_built_views_are_examined_for_n3_only_and_once_per_idea():
     """``take_view`` with a built view (``only_n`` 3, ``built_for`` its key): only N = 3
     is asked (without the plausible-field bar), and not at all once that idea is kept."""
-    from fechtbuch.puzzles.pyramiden.exercises import Kept, take_view
+    from fechtbuch.puzzles.touche_pyramiden.exercises import Kept, take_view
 
     asked = []
 

@@ -16,9 +16,9 @@ from collections import Counter
 import pytest
 from fechtbuch.engines.clikit import dump_json
 from fechtbuch.engines.paths import data_file
-from fechtbuch.puzzles.pyramiden.exercises import mine
-from fechtbuch.puzzles.pyramiden.mine_command import build_pack
-from fechtbuch.puzzles.pyramiden.packkind import KIND, MAX_N
+from fechtbuch.puzzles.touche_pyramiden.exercises import mine
+from fechtbuch.puzzles.touche_pyramiden.mine_command import build_pack
+from fechtbuch.puzzles.touche_pyramiden.packkind import KIND, MAX_N
 
 PACK = "pyramiden-uebungen.json"
 PREFIX = 60
@@ -52,7 +52,7 @@ def test_every_position_is_one_real_play_can_reach(pack):
     """Each pyramid of the round has its card or a joker on the discard pile (the mining
     builds views by moving cards: none may take a played card back)."""
     from fechtbuch.engines.touche_pyramiden import notation
-    from fechtbuch.puzzles.pyramiden.exercises import discard_backs_board
+    from fechtbuch.puzzles.touche_pyramiden.exercises import discard_backs_board
 
     for puzzle in pack["puzzles"]:
         assert discard_backs_board(notation.parse_view(puzzle["position"])), puzzle["id"]
@@ -87,6 +87,6 @@ def test_recorded_command_remakes_the_pack_on_a_prefix(pack):
 
 
 def _as_exercise(puzzle: dict):
-    from fechtbuch.puzzles.pyramiden.exercises import Exercise
+    from fechtbuch.puzzles.touche_pyramiden.exercises import Exercise
 
     return Exercise(**puzzle)

@@ -22,7 +22,7 @@ from fechtbuch.engines.touche_duell.public import SureWinProblem
 from fechtbuch.solver import touche_bench, touche_crosscheck
 from fechtbuch.solver.andor_prover import ProofSearch
 from fechtbuch.solver.andor_verifier import ProofCheck
-from fechtbuch.solver.touche_crosscheck import crosscheck, random_views
+from fechtbuch.solver.touche_duell.crosscheck import crosscheck, random_views
 
 BRUTE_VIEWS = random_views("brute", 250, max_pile=2) + random_views("brute3", 40, max_pile=3)
 

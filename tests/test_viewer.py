@@ -22,8 +22,8 @@ from fechtbuch.engines.battleklinge.sampling import random_game
 from fechtbuch.engines.clikit import dump_json
 from fechtbuch.engines.errors import InputError
 from fechtbuch.engines.paths import data_path
-from fechtbuch.puzzles.viewer import pack_html
-from fechtbuch.solver import solve
+from fechtbuch.puzzles.battleklinge.viewer import pack_html
+from fechtbuch.solver.battleklinge.api import solve
 from pack_fixture import make_pack
 
 

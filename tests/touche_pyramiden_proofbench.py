@@ -21,7 +21,7 @@ from fechtbuch.engines.touche_pyramiden import notation
 from fechtbuch.engines.touche_pyramiden import touche_in_n as T
 from fechtbuch.engines.touche_pyramiden.sampling import random_states
 from fechtbuch.engines.touche_pyramiden.state import Phase
-from fechtbuch.puzzles.pyramiden.exercises import jokers_seen
+from fechtbuch.puzzles.touche_pyramiden.exercises import jokers_seen
 from fechtbuch.solver.andor import ProofLimit
 from fechtbuch.solver.andor_prover import ProofSearch
 

@@ -10,7 +10,7 @@
                  included) deviate from ``--movetime`` (a benchmark, not a test:
                  the figures depend on the machine's load).
 ``tactics``      the tactics suite (data/bench/tactics.jsonl, made by
-                 ``fechtbuch.puzzles.tacticsuite``): solve rate and mean time or
+                 ``fechtbuch.puzzles.battleklinge.tacticsuite``): solve rate and mean time or
                  nodes until the search's best move becomes a key for good.
 
 Run as ``python -m fechtbuch.engines.battleklinge.meisterbench COMMAND --help``.

@@ -26,7 +26,7 @@ Exact forced play (stark, meister; :class:`ForcedPlay`): a hit within 3 own
 moves is never missed, and a move after which the opponent forces a hit
 within 2 of its moves is never chosen while another move avoids it.  The
 checks ask a :class:`HitOracle` given to the player: the solver
-(``fechtbuch.solver.hits.SolverHits``, which the game's player factory
+(``fechtbuch.solver.battleklinge.hits.SolverHits``, which the game's player factory
 ``solver/battleklinge/players.py`` gives every player), which falls back to the
 exact full-width :class:`~fechtbuch.engines.battleklinge.search.HitSearch` should
 it hit its node limit, or HitSearch itself (the default here: the same answers,
@@ -183,7 +183,7 @@ class HitOracle(Protocol):
     ``distance(pos, max_n)``: the shortest forced hit of the side to move within
     ``max_n`` own moves, or ``None``; ``keys(pos, distance)``: every move that keeps
     it, in the move generator's order.  :class:`HitSearch` is one (exact, full
-    width); the command layer plugs in the faster ``fechtbuch.solver.hits.SolverHits``
+    width); the command layer plugs in the faster ``fechtbuch.solver.battleklinge.hits.SolverHits``
     through the game's player factory (``solver/battleklinge/players.py``, named by
     the plugin), because engines/ never imports solver/.
     """

@@ -86,7 +86,7 @@ class SureWinOracle(Protocol):
 
     engines/ may not import the solver, so the game's player factory
     (``solver/touche_duell/players.py``, named by the plugin) gives meister the
-    solver's prover (``solver/touche_tactics.py``); a meister made here without one
+    solver's prover (``solver/touche_duell/tactics.py``); a meister made here without one
     plays without proofs (its counting tactics remain).
     """
 

@@ -8,8 +8,8 @@ PLUGIN = GamePlugin(
     summary="Two fencers on a 23-square track, number cards, hidden hands.",
     game="fechtbuch.engines.touche_duell.game:GAME",
     aliases=("touche",),
-    pack_kind="fechtbuch.puzzles.touche.packkind:KIND",
-    mining_kind="fechtbuch.puzzles.touche.minekind:KIND",
+    pack_kind="fechtbuch.puzzles.touche_duell.packkind:KIND",
+    mining_kind="fechtbuch.puzzles.touche_duell.minekind:KIND",
     players="fechtbuch.solver.touche_duell.players:PLAYERS",
-    cli="fechtbuch.puzzles.touche.cli:group",
+    cli="fechtbuch.puzzles.touche_duell.cli:group",
 )

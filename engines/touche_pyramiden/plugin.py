@@ -8,9 +8,9 @@ PLUGIN = GamePlugin(
     summary="A board of card fields for 2-6 players or teams, patterns to complete.",
     game="fechtbuch.engines.touche_pyramiden.seam:GAME",
     aliases=("pyramiden",),
-    pack_kind="fechtbuch.puzzles.pyramiden.packkind:KIND",
-    mining_kind="fechtbuch.puzzles.pyramiden.minekind:KIND",
+    pack_kind="fechtbuch.puzzles.touche_pyramiden.packkind:KIND",
+    mining_kind="fechtbuch.puzzles.touche_pyramiden.minekind:KIND",
     players="fechtbuch.engines.touche_pyramiden.players:PLAYERS",
-    cli="fechtbuch.puzzles.pyramiden.cli:group",
-    svg="fechtbuch.puzzles.pyramiden.render_command:svg_if_pyramid",
+    cli="fechtbuch.puzzles.touche_pyramiden.cli:group",
+    svg="fechtbuch.puzzles.touche_pyramiden.render_command:svg_if_pyramid",
 )

@@ -24,7 +24,7 @@ ENTRIES: tuple[LazyEntry, ...] = (
     ),
     LazyEntry(
         "daily",
-        "fechtbuch.puzzles.daily_commands:daily_group",
+        "fechtbuch.puzzles.battleklinge.daily_commands:daily_group",
         "The daily duel (Tagesduell): one card set, deal and school per date.",
     ),
     LazyEntry(
@@ -39,7 +39,7 @@ ENTRIES: tuple[LazyEntry, ...] = (
     ),
     LazyEntry(
         "mine",
-        "fechtbuch.puzzles.mine_commands:mine_command",
+        "fechtbuch.puzzles.battleklinge.mine_commands:mine_command",
         "Mine exercises (Fechtuebungen): forced hits in exactly N moves.",
     ),
     LazyEntry(
@@ -47,7 +47,9 @@ ENTRIES: tuple[LazyEntry, ...] = (
         "fechtbuch.engines.battleklinge.perft:perft_command",
         "Count the leaves DEPTH plies below POSITION.",
     ),
-    LazyEntry("play", "fechtbuch.puzzles.play_commands:play_command", "Play in the terminal."),
+    LazyEntry(
+        "play", "fechtbuch.puzzles.battleklinge.play_commands:play_command", "Play in the terminal."
+    ),
     LazyEntry(
         "render",
         "fechtbuch.puzzles.battleklinge.render_command:render",
@@ -60,7 +62,7 @@ ENTRIES: tuple[LazyEntry, ...] = (
     ),
     LazyEntry(
         "solve",
-        "fechtbuch.solver.commands:solve_command",
+        "fechtbuch.solver.battleklinge.commands:solve_command",
         "Prove or refute a forced hit (Treffer) for POSITION within N moves.",
     ),
     LazyEntry(
@@ -79,7 +81,7 @@ BENCH_ENTRIES: tuple[LazyEntry, ...] = (
     ),
     LazyEntry(
         "mine",
-        "fechtbuch.puzzles.mine_commands:bench_mine_command",
+        "fechtbuch.puzzles.battleklinge.mine_commands:bench_mine_command",
         "Mine the shipped pack from scratch (its recorded command), timed.",
     ),
     LazyEntry(
@@ -89,7 +91,7 @@ BENCH_ENTRIES: tuple[LazyEntry, ...] = (
     ),
     LazyEntry(
         "solve",
-        "fechtbuch.solver.bench:bench_solve_command",
+        "fechtbuch.solver.battleklinge.bench:bench_solve_command",
         "Solve the 220-position suite; positions/s, nodes/s, the node signature.",
     ),
     LazyEntry(

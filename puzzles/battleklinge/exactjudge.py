@@ -27,7 +27,7 @@ from fechtbuch.engines.battleklinge.tablebase import find_tables
 from fechtbuch.engines.battleklinge.terminal import session
 from fechtbuch.puzzles.packkind import JUDGE_NODES, Judgement, Verdict
 from fechtbuch.solver import dfpn
-from fechtbuch.solver.api import SolveStatus, solve
+from fechtbuch.solver.battleklinge.api import SolveStatus, solve
 
 JUDGE_SECONDS = 60.0
 """df-pn's time per judgement in the terminal session: a person waits at the prompt."""

@@ -28,8 +28,8 @@ from fechtbuch.engines.battleklinge.position import Position
 from fechtbuch.puzzles.battleklinge.rating import difficulty, features
 from fechtbuch.puzzles.battleklinge.sources import play_game_record
 from fechtbuch.puzzles.battleklinge.tags import PuzzleFacts, tags_for
-from fechtbuch.solver.api import Prover, SolverLimit
-from fechtbuch.solver.verify import verify_exercise
+from fechtbuch.solver.battleklinge.api import Prover, SolverLimit
+from fechtbuch.solver.battleklinge.verify import verify_exercise
 
 FIRST_PLY = 2
 NODE_LIMIT = 3_000_000

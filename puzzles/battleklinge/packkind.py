@@ -7,7 +7,7 @@ Its puzzles carry two fields of their own: ``attacker`` (``g`` or ``b``, the sid
 to move) and ``cards`` (the five card ids of the position).
 
 Verification re-derives every derived field with the independent minimax
-verifier (:mod:`fechtbuch.solver.verify`): exactly N, the only key, the solution
+verifier (:mod:`fechtbuch.solver.battleklinge.verify`): exactly N, the only key, the solution
 tree, the main line, id, attacker, cards, tags and difficulty.  A *pruned* tree
 (pack field ``"solution": "pruned"``) holds every winning key and every defence at
 the first :data:`FULL_DEFENCES` defender moves and below them at least the
@@ -36,14 +36,14 @@ from fechtbuch.puzzles.pack import FULL_DEFENCES, PACK_FORMAT, PACK_VERSION
 from fechtbuch.puzzles.pack import MAX_N as V1_MAX_N
 from fechtbuch.puzzles.packkind import PackKind, Puzzle, Version1Views
 from fechtbuch.puzzles.witness import replay_witness
-from fechtbuch.solver.verify import (
+from fechtbuch.solver.battleklinge.verify import (
     hit_speeds,
     longest_reply,
     verify_exercise,
     verify_tree,
     winning_first_moves,
 )
-from fechtbuch.solver.verify import main_line as verifier_main_line
+from fechtbuch.solver.battleklinge.verify import main_line as verifier_main_line
 
 MAX_N = 10
 """The largest N a version-2 Battleklinge pack may declare (the deepest tablebase
@@ -338,13 +338,13 @@ def board_svg(pos: Position) -> str:
 
 
 def _check_page(pack: dict) -> None:
-    from fechtbuch.puzzles.viewer import check_pack
+    from fechtbuch.puzzles.battleklinge.viewer import check_pack
 
     check_pack(pack)
 
 
 def _page(pack: dict) -> str:
-    from fechtbuch.puzzles.viewer import pack_html
+    from fechtbuch.puzzles.battleklinge.viewer import pack_html
 
     return pack_html(pack)
 

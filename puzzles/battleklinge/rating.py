@@ -24,7 +24,7 @@ from __future__ import annotations
 from fechtbuch.engines.battleklinge import fast, reference
 from fechtbuch.engines.battleklinge.position import Move, Position
 from fechtbuch.puzzles.battleklinge.tags import hits_if_to_move_again
-from fechtbuch.solver.api import Prover
+from fechtbuch.solver.battleklinge.api import Prover
 
 WEIGHTS = {"n": 2.5, "effort": 0.45, "tempting": 0.6, "defender_options": 0.08, "quiet": 1.2}
 SCORE_LOW, SCORE_HIGH = 2.0, 14.0

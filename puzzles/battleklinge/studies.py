@@ -107,7 +107,7 @@ def dfpn_check(pos: Position, n: int, key: Move) -> list[str] | None:
     """df-pn's opinion: problems with the claim (exactly n, only ``key``), or None when
     df-pn did not reach a verdict within :data:`DFPN_NODES`."""
     from fechtbuch.solver import dfpn
-    from fechtbuch.solver.api import solve
+    from fechtbuch.solver.battleklinge.api import solve
 
     if n > dfpn.MAX_BUDGET:
         return None  # beyond df-pn's bound (8 own moves): the table alone answers

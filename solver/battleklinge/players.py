@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from fechtbuch.engines.battleklinge.players import STRENGTHS, Player
 from fechtbuch.engines.players import PlayerFactory
-from fechtbuch.solver.hits import SolverHits
+from fechtbuch.solver.battleklinge.hits import SolverHits
 
 
 def make_player(strength: str, seed: int = 0, **budget) -> Player:

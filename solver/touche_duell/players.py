@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from fechtbuch.engines.players import PlayerFactory
 from fechtbuch.engines.touche_duell.players import SAMPLES, STRENGTHS, Player
-from fechtbuch.solver.touche_tactics import ProofTactics
+from fechtbuch.solver.touche_duell.tactics import ProofTactics
 
 
 def make_player(strength: str, seed: str | int = 0, samples: int = SAMPLES) -> Player:

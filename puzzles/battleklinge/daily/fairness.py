@@ -72,7 +72,7 @@ def solver_verdict(
     >>> solver_verdict(Position.from_text(START_EINSTEIGER)).reason
     'no forced hit within 4 own moves for either side'
     """
-    from fechtbuch.solver import solve
+    from fechtbuch.solver.battleklinge.api import solve
 
     result = solve(
         position,

@@ -5,7 +5,7 @@ A puzzle's position is the view of the player to act (the prover); its problem i
 the public-state sure-win problem of docs/solver.md, whose adversary nodes include
 the hidden choices (``zieht 35``: the cards the prover draws).  Verification
 re-proves N and the one key with the prover and the independent verifier and
-re-derives every other field (:func:`~fechtbuch.puzzles.touche.exercises.verify_puzzle`).
+re-derives every other field (:func:`~fechtbuch.puzzles.touche_duell.exercises.verify_puzzle`).
 """
 
 from __future__ import annotations
@@ -16,8 +16,8 @@ from fechtbuch.engines.touche_duell.notation import NotationError, parse_view
 from fechtbuch.engines.touche_duell.public import SureWinProblem, root_problem
 from fechtbuch.puzzles.andorjudge import judge_andor
 from fechtbuch.puzzles.packkind import PackKind, Puzzle
-from fechtbuch.puzzles.touche.board import board_svg, board_text
-from fechtbuch.puzzles.touche.exercises import MAX_N, RULES, duplicate_class, verify_puzzle
+from fechtbuch.puzzles.touche_duell.board import board_svg, board_text
+from fechtbuch.puzzles.touche_duell.exercises import MAX_N, RULES, duplicate_class, verify_puzzle
 
 
 def problem(puzzle: Puzzle) -> tuple[SureWinProblem, object]:

@@ -1,10 +1,11 @@
 """Speed of the Touché sure-win prover on the fixed bench set data/bench/touche-sure.jsonl,
 and the cross-check of prover, verifier and brute force.
 
-    .venv/bin/python -m fechtbuch.solver.touche_bench            # print the figures
-    .venv/bin/python -m fechtbuch.solver.touche_bench --n 1 2 3  # only these N
-    .venv/bin/python -m fechtbuch.solver.touche_bench --make F   # (re)make the set
-    .venv/bin/python -m fechtbuch.solver.touche_bench crosscheck # prover = verifier = definition
+    .venv/bin/python -m fechtbuch.solver.touche_duell.bench            # print the figures
+    .venv/bin/python -m fechtbuch.solver.touche_duell.bench --n 1 2 3  # only these N
+    .venv/bin/python -m fechtbuch.solver.touche_duell.bench --make F   # (re)make the set
+    .venv/bin/python -m fechtbuch.solver.touche_duell.bench crosscheck
+        # prover = verifier = definition
 
 For N = 1..4: the prover's ``wins(view, N)`` on every view of the set (a fresh
 search each), total nodes, total seconds, public states (nodes) per second, the
@@ -27,7 +28,7 @@ from fechtbuch.engines.touche_duell.deal import new_round
 from fechtbuch.engines.touche_duell.notation import Level, Ruleset, format_view, parse_view, view_of
 from fechtbuch.engines.touche_duell.public import SureWinProblem
 from fechtbuch.solver.andor_prover import ProofSearch
-from fechtbuch.solver.touche_crosscheck import main as crosscheck_main
+from fechtbuch.solver.touche_duell.crosscheck import main as crosscheck_main
 
 
 def _pick(*parts: object) -> int:

@@ -40,9 +40,9 @@ from fechtbuch.engines.playoptions import (
     seed_option,
     strength_option,
 )
+from fechtbuch.puzzles.battleklinge.viewer import check_pack
 from fechtbuch.puzzles.pack import FULL_DEFENCES, PackTerms, SolutionMode, find_puzzle
 from fechtbuch.puzzles.pack_commands import PACK_FILE
-from fechtbuch.puzzles.viewer import check_pack
 from fechtbuch.solver.battleklinge.players import PLAYERS
 
 

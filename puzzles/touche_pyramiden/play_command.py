@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import click
 from fechtbuch.puzzles.packplay import with_pack_play as _with_pack_play
-from fechtbuch.puzzles.pyramiden.packkind import RULES
+from fechtbuch.puzzles.touche_pyramiden.packkind import RULES
 
 PACK_HELP = (
     "\n\n\b\nExercises (Touché in N, the computer defends from the solution tree):\n"

@@ -8,7 +8,8 @@ puzzles/ because engines/ may not import solver/; the engine benchmark
 
 Command (writes data/bench/tactics.jsonl)::
 
-    python -m fechtbuch.puzzles.tacticsuite -o data/bench/tactics.jsonl --per-distance 25
+    python -m fechtbuch.puzzles.battleklinge.tacticsuite \\
+        -o data/bench/tactics.jsonl --per-distance 25
 """
 
 from __future__ import annotations
@@ -18,7 +19,7 @@ import json
 import click
 from fechtbuch.engines.battleklinge.evalfit import generate
 from fechtbuch.engines.battleklinge.position import Position
-from fechtbuch.solver.api import solve
+from fechtbuch.solver.battleklinge.api import solve
 
 TAIL = 14
 """Positions this close to the end of a decided game are tried."""

@@ -14,7 +14,12 @@ from fechtbuch.engines.clikit import (
     int_range,
     json_option,
 )
-from fechtbuch.solver.api import DEFAULT_TABLE_MB, DEFAULT_VERIFY_NODES, SolverLimit, solve
+from fechtbuch.solver.battleklinge.api import (
+    DEFAULT_TABLE_MB,
+    DEFAULT_VERIFY_NODES,
+    SolverLimit,
+    solve,
+)
 from fechtbuch.solver.dfpn import MAX_BUDGET
 
 

@@ -18,7 +18,7 @@ import orjson
 from fechtbuch.engines.battleklinge.position import Position
 from fechtbuch.engines.clikit import emit_json, int_range, json_option, runs_option
 from fechtbuch.engines.paths import data_file
-from fechtbuch.solver.api import solve
+from fechtbuch.solver.battleklinge.api import solve
 
 SUITE = data_file("bench", "solver.jsonl")
 BENCH_TABLE_MB = 16

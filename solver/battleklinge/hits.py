@@ -10,7 +10,7 @@ from __future__ import annotations
 from fechtbuch.engines.battleklinge import fast
 from fechtbuch.engines.battleklinge.position import Move, Position
 from fechtbuch.engines.battleklinge.search import HitSearch
-from fechtbuch.solver.api import solve
+from fechtbuch.solver.battleklinge.api import solve
 
 
 class SolverHits:

@@ -10,9 +10,9 @@ import click
 def group() -> click.Group:
     """The ``fechtbuch touche-duell`` group (alias ``touche``)."""
     from fechtbuch.engines.touche_duell.commands import touche_group as base
-    from fechtbuch.puzzles.touche.mine_command import mine_command
-    from fechtbuch.puzzles.touche.play_command import with_pack_option
-    from fechtbuch.solver.touche_commands import touche_solve_command
+    from fechtbuch.puzzles.touche_duell.mine_command import mine_command
+    from fechtbuch.puzzles.touche_duell.play_command import with_pack_option
+    from fechtbuch.solver.touche_duell.commands import touche_solve_command
 
     commands = dict(base.commands)
     commands["play"] = with_pack_option(commands["play"])

@@ -1,6 +1,6 @@
 """``fechtbuch pyramiden mine``: a version-2 pack of Touché-in-N exercises, resumable
 and parallel: the generic loop (:mod:`fechtbuch.puzzles.minekit`) with the pyramid
-game's mining kind (:mod:`fechtbuch.puzzles.pyramiden.minekind`)."""
+game's mining kind (:mod:`fechtbuch.puzzles.touche_pyramiden.minekind`)."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ import dataclasses
 import click
 from fechtbuch.engines.clikit import int_range
 from fechtbuch.puzzles.minekit import MineRun, mine_options, run_mine
-from fechtbuch.puzzles.pyramiden.minekind import DEFAULT_ROUNDS, KIND, build_pack
+from fechtbuch.puzzles.touche_pyramiden.minekind import DEFAULT_ROUNDS, KIND, build_pack
 
 __all__ = ["build_pack", "mine_command"]
 

@@ -1,6 +1,6 @@
 """``fechtbuch touche mine``: mine a pack of "sicherer Treffer" exercises, resumable
 and parallel: the generic loop (:mod:`fechtbuch.puzzles.minekit`) with the duel's
-mining kind (:mod:`fechtbuch.puzzles.touche.minekind`).
+mining kind (:mod:`fechtbuch.puzzles.touche_duell.minekind`).
 """
 
 from __future__ import annotations
@@ -14,8 +14,8 @@ from fechtbuch.puzzles.minekit import (
     mine_options,
     run_mine,
 )
-from fechtbuch.puzzles.touche.exercises import EXAMINE_NODES, MAX_N
-from fechtbuch.puzzles.touche.minekind import DEFAULT_ROUNDS, KIND
+from fechtbuch.puzzles.touche_duell.exercises import EXAMINE_NODES, MAX_N
+from fechtbuch.puzzles.touche_duell.minekind import DEFAULT_ROUNDS, KIND
 
 
 @click.command("mine")

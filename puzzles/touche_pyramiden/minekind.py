@@ -1,16 +1,16 @@
 """The pyramid game's mining kind: what ``fechtbuch pyramiden mine`` adds to the
 generic loop (:mod:`fechtbuch.puzzles.minekit`).
 
-A round is one pair of seeded states (:func:`~fechtbuch.puzzles.pyramiden.exercises.
+A round is one pair of seeded states (:func:`~fechtbuch.puzzles.touche_pyramiden.exercises.
 candidate_rounds`: one of random play, one of threat-building play) and its candidate
-views.  Keeping is sequential by nature (:func:`~fechtbuch.puzzles.pyramiden.
+views.  Keeping is sequential by nature (:func:`~fechtbuch.puzzles.touche_pyramiden.
 exercises.take_round`: which N a view is searched for depends on what was kept
 before, and one idea is kept once), so a worker runs the same steps on its round
 ahead, from the pool as it was before the batch, and hands back every examination it
 did; :meth:`PyramidenMining.add` then takes the views in round order with the pool
 as it is, answering each examination from the worker's (it is a pure function of its
 arguments) and doing it here only when the pool changed the question.  So any
-``-j`` gives the pack of the sequential :func:`~fechtbuch.puzzles.pyramiden.
+``-j`` gives the pack of the sequential :func:`~fechtbuch.puzzles.touche_pyramiden.
 exercises.mine`.  There is no CP-SAT step: ``--per-n`` caps each N and the pool is
 the pack.
 """
@@ -25,8 +25,8 @@ from fechtbuch.engines import __version__
 from fechtbuch.engines.touche_pyramiden import notation
 from fechtbuch.engines.touche_pyramiden.touche_in_n import node_of_view
 from fechtbuch.puzzles.minekit import Candidate, MinePool, MiningKind, RoundYield
-from fechtbuch.puzzles.pyramiden import exercises
-from fechtbuch.puzzles.pyramiden.exercises import Exercise, Kept
+from fechtbuch.puzzles.touche_pyramiden import exercises
+from fechtbuch.puzzles.touche_pyramiden.exercises import Exercise, Kept
 
 PACK_FORMAT = "fechtbuch-pack"
 PACK_VERSION = 2

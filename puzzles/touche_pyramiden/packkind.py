@@ -1,7 +1,7 @@
 """The pyramid game's :class:`~fechtbuch.puzzles.packkind.PackKind`: "Touché in N" packs.
 
 Packs are version 2 with ``rules`` ``"touche-pyramiden"`` and pruned solution trees
-(puzzles/pyramiden/tree.py: every key and every reply, in groups of equal subtrees,
+(puzzles/touche_pyramiden/tree.py: every key and every reply, in groups of equal subtrees,
 for the first two adversary moves, then the branch's main line; ``cut_problems``
 names a missing key or reply).  A puzzle's own field is
 ``pattern`` (the round's pattern, also in the position).  Verification re-derives
@@ -33,15 +33,15 @@ from fechtbuch.engines.touche_pyramiden.touche_in_n import (
 )
 from fechtbuch.puzzles.andorjudge import judge_andor
 from fechtbuch.puzzles.packkind import PackKind, Puzzle
-from fechtbuch.puzzles.pyramiden.exercises import (
+from fechtbuch.puzzles.touche_pyramiden.exercises import (
     difficulty_of,
     exercise_id,
     plausible_fields,
     prove,
     tags_of,
 )
-from fechtbuch.puzzles.pyramiden.svg import board_svg
-from fechtbuch.puzzles.pyramiden.tree import FULL_DEFENCES, cut_problems, tree_child
+from fechtbuch.puzzles.touche_pyramiden.svg import board_svg
+from fechtbuch.puzzles.touche_pyramiden.tree import FULL_DEFENCES, cut_problems, tree_child
 from fechtbuch.solver.andor import ProofLimit
 from fechtbuch.solver.andor_verifier import ProofCheck
 

@@ -7,7 +7,7 @@ import click
 from fechtbuch.engines.clikit import atomic_write
 from fechtbuch.engines.touche_pyramiden import notation
 from fechtbuch.engines.touche_pyramiden.state import RULESET
-from fechtbuch.puzzles.pyramiden.svg import board_svg
+from fechtbuch.puzzles.touche_pyramiden.svg import board_svg
 
 
 def is_pyramid_position(text: str) -> bool:

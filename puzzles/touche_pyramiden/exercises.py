@@ -4,7 +4,7 @@ An exercise is a two-player view of the seat to move with a sure Touché in exac
 own turns (N = 1 needs at least two plausible fields: fields P's hand can take that
 leave a placement of the pattern at most one field short), exactly one key, verified
 by the independent checker: its distance, key and pruned solution tree
-(puzzles/pyramiden/tree.py) must equal the prover's.  Candidates are the states of
+(puzzles/touche_pyramiden/tree.py) must equal the prover's.  Candidates are the states of
 seeded games (``random_states``, SHA-256 driven) and views built from them
 (:func:`jokers_seen`, :func:`lifted_views`, :func:`safe_field_views`), so a seed gives
 the same list byte for byte.
@@ -39,7 +39,7 @@ from fechtbuch.engines.touche_pyramiden.touche_in_n import (
     node_of_view,
     with_budget,
 )
-from fechtbuch.puzzles.pyramiden.tree import PackTree
+from fechtbuch.puzzles.touche_pyramiden.tree import PackTree
 from fechtbuch.solver.andor import ProofLimit
 from fechtbuch.solver.andor_prover import ProofSearch
 from fechtbuch.solver.andor_verifier import ProofCheck
@@ -577,7 +577,7 @@ def mine(
 
     ``fechtbuch pyramiden mine`` runs the same steps (:func:`take_round`) in the
     generic mining loop, a round per candidate state pair
-    (:mod:`fechtbuch.puzzles.pyramiden.minekind`)."""
+    (:mod:`fechtbuch.puzzles.touche_pyramiden.minekind`)."""
     kept = Kept()
     for number, round_views in enumerate(candidate_rounds(seed, candidates, max_n >= 3), 1):
         if kept.full(max_n, per_n):

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import click
 from fechtbuch.puzzles.packplay import with_pack_play
-from fechtbuch.puzzles.touche.exercises import RULES
+from fechtbuch.puzzles.touche_duell.exercises import RULES
 
 PACK_HELP = """
     \b

@@ -1,13 +1,13 @@
 """Where the Touché duel's mining time goes: self-play and proofs per round.
 
-    python -m fechtbuch.puzzles.touche.minebench selfplay --rounds 20 --samples 24 12 8
-    python -m fechtbuch.puzzles.touche.minebench proofs --rounds 60
+    python -m fechtbuch.puzzles.touche_duell.minebench selfplay --rounds 20 --samples 24 12 8
+    python -m fechtbuch.puzzles.touche_duell.minebench proofs --rounds 60
 
 ``selfplay``: the frozen mining policy (meister-2026) on both sides over the rounds
 ``touche mine --seed 1`` plays, with each roll-out budget: CPU seconds per round and
 per move.  ``proofs``: every view of those rounds examined as mining does with the
 whole node limit (no pile rule, no retry), CPU seconds and outcomes by pile size,
-which is what :data:`~fechtbuch.puzzles.touche.exercises.DEEP_PILE` rests on.  CPU
+which is what :data:`~fechtbuch.puzzles.touche_duell.exercises.DEEP_PILE` rests on.  CPU
 time (``time.process_time``), so the figures mean something on the loaded machine;
 run it with ``nice -n 5``.
 """
@@ -25,7 +25,7 @@ from fechtbuch.engines.touche_duell import rules
 from fechtbuch.engines.touche_duell.deal import lot, new_round
 from fechtbuch.engines.touche_duell.frozen2026.policy import MiningPlayer
 from fechtbuch.engines.touche_duell.notation import Ruleset, view_of
-from fechtbuch.puzzles.touche.exercises import (
+from fechtbuch.puzzles.touche_duell.exercises import (
     EXAMINE_NODES,
     LEVELS,
     SURE,
@@ -87,7 +87,7 @@ def proofs(seed: int, rounds: int, max_nodes: int) -> list[dict]:
 
 def main(argv: Sequence[str]) -> int:
     parser = argparse.ArgumentParser(
-        prog="python -m fechtbuch.puzzles.touche.minebench",
+        prog="python -m fechtbuch.puzzles.touche_duell.minebench",
         description="CPU of the Touché duel's mining: self-play and proofs per round.",
         epilog="example: selfplay --rounds 20 --samples 24 12 8; proofs --rounds 60",
     )

@@ -10,10 +10,10 @@ import click
 def group() -> click.Group:
     """The ``fechtbuch touche-pyramiden`` group (alias ``pyramiden``)."""
     from fechtbuch.engines.touche_pyramiden.commands import pyramiden_group as base
-    from fechtbuch.puzzles.pyramiden.mine_command import mine_command
-    from fechtbuch.puzzles.pyramiden.play_command import with_pack_play
-    from fechtbuch.puzzles.pyramiden.render_command import render_command
-    from fechtbuch.puzzles.pyramiden.solve_command import solve_command
+    from fechtbuch.puzzles.touche_pyramiden.mine_command import mine_command
+    from fechtbuch.puzzles.touche_pyramiden.play_command import with_pack_play
+    from fechtbuch.puzzles.touche_pyramiden.render_command import render_command
+    from fechtbuch.puzzles.touche_pyramiden.solve_command import solve_command
 
     commands = dict(base.commands)
     commands["play"] = with_pack_play(commands["play"])

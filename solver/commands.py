@@ -6,6 +6,7 @@ from pathlib import Path
 
 import click
 from fechtbuch.engines.battleklinge.clitypes import POSITION
+from fechtbuch.engines.battleklinge.tbcommands import TABLES_HELP
 from fechtbuch.engines.clikit import (
     atomic_write,
     dump_json,
@@ -58,10 +59,10 @@ from fechtbuch.solver.dfpn import MAX_BUDGET
 @click.option(
     "--tables",
     "tables_dir",
-    type=click.Path(file_okay=False, path_type=Path),
+    type=click.Path(path_type=Path),
     default=None,
-    help="Endgame tables folder (default: $FECHTBUCH_TABLES or ~/.local/share/fechtbuch/"
-    "tables, as `fechtbuch tb build` writes them).",
+    help=TABLES_HELP + "  Tables that fail their checks are reported in one line and "
+    "not used (df-pn searches instead).",
 )
 @click.option("--no-tables", is_flag=True, help="Always search with df-pn, even with a table.")
 def solve_command(

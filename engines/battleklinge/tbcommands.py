@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import time
 from pathlib import Path
 
@@ -9,7 +10,7 @@ import click
 from fechtbuch.engines.battleklinge.cards import COLOR_NAMES, card_id, parse_card_list
 from fechtbuch.engines.battleklinge.clitypes import POSITION
 from fechtbuch.engines.clikit import emit_json
-from fechtbuch.engines.errors import InputError
+from fechtbuch.engines.errors import InputError, quote
 
 
 class CardSetType(click.ParamType):
@@ -117,28 +118,46 @@ def build_command(cards, students: int, out_dir: Path | None, force: bool, as_js
 
 
 def open_tables(position, tables: Path | None):
-    """The tables for a position: from ``tables`` or the default folder of its card set."""
+    """The checked tables of the position's card set under the tables root ``tables``
+    (or a card set's folder; default :func:`default_root`), or one InputError line."""
     from fechtbuch.engines.battleklinge.tablebase import Tablebase, table_folder
+    from fechtbuch.engines.battleklinge.tablebase.build import MANIFEST
 
-    folder = tables or table_folder(position.cards)
-    if tables is None and not folder.exists():
-        ids = ",".join(card_id(c) for c in position.cards)
+    folder = table_folder(position.cards, tables)
+    ids = ",".join(card_id(c) for c in sorted(position.cards))
+    if not os.path.lexists(folder / MANIFEST) and os.path.isdir(folder.parent):
         raise InputError(
-            f"tables: none for the cards {ids!r} in {str(folder.parent)!r}; "
+            f"tables: none for the cards {ids!r} in {quote(folder.parent)}; "
             f"build them with 'fechtbuch tb build --cards {ids} --students 1'"
         )
-    return Tablebase.open(folder)
+    base = Tablebase.open(folder)
+    if base.cards != tuple(sorted(position.cards)):
+        held = ",".join(card_id(c) for c in base.cards)
+        raise InputError(f"tables: {quote(folder)} holds the cards {held!r}, not {ids!r}")
+    return base
+
+
+TABLES_HELP = (
+    "Tables root: the folder with one sub-folder per card set, as 'tb build' writes it "
+    "(default: $FECHTBUCH_TABLES or ~/.local/share/fechtbuch/tables).  A card set's own "
+    "folder (the one holding manifest.json) is accepted too."
+)
+"""The one meaning of ``--tables`` in every command (docs/tablebase.md)."""
+
+
+def tables_option(command):
+    """``--tables ROOT`` with :data:`TABLES_HELP` (probe, solve, studies)."""
+    return click.option(
+        "--tables",
+        type=click.Path(path_type=Path),
+        default=None,
+        help=TABLES_HELP,
+    )(command)
 
 
 @tb_group.command("probe")
 @click.argument("position", type=POSITION)
-@click.option(
-    "--tables",
-    type=click.Path(file_okay=False, path_type=Path),
-    default=None,
-    help="Table folder (default: $FECHTBUCH_TABLES or ~/.local/share/fechtbuch/tables, "
-    "then the card ids sorted and joined by '-').",
-)
+@tables_option
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
 def probe_command(position, tables: Path | None, as_json: bool) -> None:
     """The exact result of POSITION for the side to move and every move that keeps it.

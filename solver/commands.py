@@ -11,6 +11,7 @@ from fechtbuch.engines.clikit import (
     atomic_write,
     dump_json,
     emit_json,
+    ensure_writable,
     float_range,
     int_range,
 )
@@ -102,6 +103,8 @@ def solve_command(
     cross-checks it with df-pn where df-pn reaches (8 own moves).  JSON adds
     "source": "tablebase" and "draw".
     """
+    if tree_file:
+        ensure_writable(tree_file, force)  # before the search spends its time
     result = solve(
         position,
         max_n=max_n,

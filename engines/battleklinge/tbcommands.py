@@ -9,7 +9,7 @@ from pathlib import Path
 import click
 from fechtbuch.engines.battleklinge.cards import COLOR_NAMES, card_id, parse_card_list
 from fechtbuch.engines.battleklinge.clitypes import POSITION
-from fechtbuch.engines.clikit import emit_json
+from fechtbuch.engines.clikit import emit_json, ensure_writable, int_range, make_output_folder
 from fechtbuch.engines.errors import InputError, quote
 
 
@@ -55,7 +55,7 @@ def _print_report(report) -> None:
 @click.option("--cards", "cards", type=CardSetType(), required=True, help="Five card ids or a set.")
 @click.option(
     "--students",
-    type=click.IntRange(0, 2),
+    type=int_range(0, 2),
     default=1,
     show_default=True,
     help="K: up to K students per side.",
@@ -65,9 +65,10 @@ def _print_report(report) -> None:
     "--output",
     "--out",
     "out_dir",
-    type=click.Path(file_okay=False, path_type=Path),
+    type=click.Path(path_type=Path),
     default=None,
-    help="Output folder (default: the tables folder of the card set, see --help of probe).",
+    help="The card set's folder to write (default: its folder under the tables root, "
+    "see --tables of probe).",
 )
 @click.option("--force", is_flag=True, help="Replace tables already in the folder.")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object instead of a table.")
@@ -83,12 +84,10 @@ def build_command(cards, students: int, out_dir: Path | None, force: bool, as_js
     move, the longest win and loss, the steps of the analysis and positions/s.
     """
     from fechtbuch.engines.battleklinge.tablebase import build, table_folder
-    from fechtbuch.engines.battleklinge.tablebase.build import MANIFEST
     from tqdm import tqdm
 
     folder = out_dir or table_folder(cards)
-    if (folder / MANIFEST).exists() and not force:
-        raise InputError(f"output: {str(folder)!r} already holds tables (use --force to replace)")
+    _check_output_folder(folder, force)
     from fechtbuch.engines.battleklinge.tablebase import index as ix
 
     lay = ix.layout(tuple(sorted(cards)))
@@ -115,6 +114,21 @@ def build_command(cards, students: int, out_dir: Path | None, force: bool, as_js
         emit_json(report.to_json())
     else:
         _print_report(report)
+
+
+def _check_output_folder(folder: Path, force: bool) -> None:
+    """Before the build spends its time: ``folder`` is (or becomes) a folder this user
+    can write, holding no tables unless ``force``; else one InputError line."""
+    from fechtbuch.engines.battleklinge.tablebase.build import MANIFEST
+
+    make_output_folder(folder)
+    try:
+        held = os.path.lexists(folder / MANIFEST)
+    except ValueError:
+        raise InputError(f"output: cannot write {quote(folder)} (bad file name)") from None
+    if held and not force:
+        raise InputError(f"output: {quote(folder)} already holds tables (use --force to replace)")
+    ensure_writable(folder / ".fechtbuch-write-test", force=True)
 
 
 def open_tables(position, tables: Path | None):
@@ -209,7 +223,7 @@ CARDS_OPTION = click.option(
 @CARDS_OPTION
 @click.option(
     "--students",
-    type=click.IntRange(0, 2),
+    type=int_range(0, 2),
     default=1,
     show_default=True,
     help="K: up to K students per side.",

@@ -9,7 +9,13 @@ import os
 import sys
 
 import click
-from fechtbuch.engines.clikit import emit_json, ensure_writable, jobs_option, resolve_jobs
+from fechtbuch.engines.clikit import (
+    emit_json,
+    ensure_writable,
+    int_range,
+    jobs_option,
+    resolve_jobs,
+)
 from fechtbuch.engines.errors import InputError
 from fechtbuch.engines.playoptions import (
     force_option,
@@ -213,7 +219,7 @@ def play_command(strength, seat, hotseat, level, short, seed, no_warnings, plain
 @click.argument("b", type=click.Choice(STRENGTHS))
 @click.option(
     "--games",
-    type=click.IntRange(1, 100_000),
+    type=int_range(1, 100_000),
     default=20,
     show_default=True,
     help="Number of games; each deal is played twice with the sides swapped.",
@@ -223,7 +229,7 @@ def play_command(strength, seat, hotseat, level, short, seed, no_warnings, plain
 @_short_option
 @click.option(
     "--samples",
-    type=click.IntRange(1, 10_000),
+    type=int_range(1, 10_000),
     default=SAMPLES,
     show_default=True,
     help="meister: sampled deals per candidate action in each round of its halving search.",
@@ -316,14 +322,14 @@ def replay_command(record_file: str, board: bool, as_json: bool) -> int:
 @touche_group.command("bench")
 @click.option(
     "--rounds",
-    type=click.IntRange(1, 10_000),
+    type=int_range(1, 10_000),
     default=200,
     show_default=True,
     help="Random rounds played for the states/s of the rules.",
 )
 @click.option(
     "--positions",
-    type=click.IntRange(1, 10_000),
+    type=int_range(1, 10_000),
     default=100,
     show_default=True,
     help="Positions on which each strength's seconds per move are measured.",

@@ -156,7 +156,7 @@ class GameRecord:
                 raise GameRecordError(
                     f"{source}: line {i}: expected a header 'Key: value', got {line[:200]!r}"
                 )
-            shuffle = re.fullmatch(r"shuffle-(\d+)", key.lower())
+            shuffle = re.fullmatch(r"shuffle-([0-9]+)", key.lower())
             if shuffle:
                 shuffles[int(shuffle[1])] = value
             elif key.lower() in ("ruleset", "starter", "result"):

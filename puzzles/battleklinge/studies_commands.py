@@ -12,7 +12,13 @@ from pathlib import Path
 
 import click
 from fechtbuch.engines.battleklinge.tbcommands import CARDS_OPTION, TABLES_HELP
-from fechtbuch.engines.clikit import atomic_write, emit_json, ensure_writable, seed_option
+from fechtbuch.engines.clikit import (
+    atomic_write,
+    emit_json,
+    ensure_writable,
+    int_range,
+    seed_option,
+)
 from fechtbuch.engines.errors import InputError, quote
 
 
@@ -27,7 +33,7 @@ from fechtbuch.engines.errors import InputError, quote
 )
 @click.option(
     "--count",
-    type=click.IntRange(1, 200),
+    type=int_range(1, 200),
     default=24,
     show_default=True,
     help="How many studies.",

@@ -559,3 +559,18 @@ def test_a_view_showing_five_jokers_is_refused_by_every_command():
         ["pyramiden", "solve", five_jokers],
     ):
         assert "more of a card than the deck holds" in assert_one_line_error(run(*args))
+
+
+def test_a_study_no_table_covers_is_refused_not_searched(tmp_path, monkeypatch):
+    """Puzzle 11 of the studies moved to a position with two Blau students (the K = 1
+    tables the verifier builds do not cover it): refused with the reason, at once."""
+    monkeypatch.setenv("FECHTBUCH_TABLES", str(tmp_path / "no-tables"))
+    pack = json.loads(data_path("packs", "meisterstudien.json").read_bytes())
+    puzzle = pack["puzzles"][10]
+    puzzle["position"] = "2m1s/1s3/2M2/2S2/5 g riposte,volte ausfall,bindung stoss"
+    pack["puzzles"] = [puzzle]
+    path = _write(tmp_path / "edited.json", dump_json(pack))
+    result = run("pack", "verify", path)
+    assert result.exit_code == 1, result.output[-500:]
+    assert "beyond the verifier without endgame tables" in result.output
+    assert "1 and 2 students" in result.output

@@ -108,8 +108,10 @@ def build_command(cards, students: int, out_dir: Path | None, force: bool, as_js
         bar.update(resolved - state["seen"])
         state["seen"] = resolved
 
-    report = build(cards, students, folder, progress=progress, force=force)
-    bar.close()
+    try:
+        report = build(cards, students, folder, progress=progress, force=force)
+    finally:  # clears the bar, so that an error (Ctrl-C) starts its own line
+        bar.close()
     if as_json:
         emit_json(report.to_json())
     else:

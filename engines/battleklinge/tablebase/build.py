@@ -203,7 +203,10 @@ def build(
                         child.lost if kind == kernel.WIN_SWEEP else child.won,
                         np.asarray(done[(b - 1, a)]) if b else empty,
                     )
-                    changed += sweeper(kind, step, a, b, arrays, tables, lay_arrays)
+                    for first, stop in kernel.sweep_rows(lay_arrays, a, b):
+                        changed += sweeper(
+                            kind, step, a, b, arrays, tables, lay_arrays, first, stop
+                        )
             resolved += changed
             if progress is not None:
                 progress(group[0], step, resolved)

@@ -221,6 +221,8 @@ def verify_pack(pack, progress: Callable[[], None] | None = None) -> list[str]:
     for number, puzzle in enumerate(pack["puzzles"], 1):
         label = f"puzzle {number} ({puzzle['id']})"
         problems += [f"{label}: {p}" for p in verify(puzzle, terms.max_n)]
+        if kind.verify_in_pack is not None:
+            problems += [f"{label}: {p}" for p in kind.verify_in_pack(pack, puzzle)]
         if progress is not None:
             progress()
         if puzzle["id"] in ids:

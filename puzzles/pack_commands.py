@@ -71,9 +71,16 @@ def pack_verify(pack_file: Path, as_json: bool) -> int:
     solution tree correct and complete (or, for "solution": "pruned", complete
     for the first two defences and the main line below); the main line; the
     id and the game's own fields; tags and difficulty recomputed; duplicate
-    ids and duplicates up to the game's symmetry; the declared order.  One
-    line per problem naming the puzzle and the field; exit 1 on any.  Only
-    generator, seed and command are informative and not checked.
+    ids and duplicates up to the game's symmetry; the declared order; the
+    Touché duel's round (the view is replayed from the pack's seed).  Every
+    game's puzzle fields are fixed by the schema: an unknown field is an error.
+    One line per problem naming the puzzle and the field; exit 1 on any.  Not
+    checked: generator, command and seed (informative; the duel's seed only
+    through the replay of each puzzle's round).
+
+    Bounded: a Battleklinge claim deeper than the verifier searches without
+    endgame tables (3 own moves; 6 with at most one student a side) that no
+    built tables cover is reported as a problem, not searched.
 
     \b
       fechtbuch pack verify data/packs/fechtuebungen.json

@@ -574,3 +574,34 @@ def test_a_study_no_table_covers_is_refused_not_searched(tmp_path, monkeypatch):
     assert result.exit_code == 1, result.output[-500:]
     assert "beyond the verifier without endgame tables" in result.output
     assert "1 and 2 students" in result.output
+
+
+def _small_pack(name: str, count: int) -> dict:
+    pack = json.loads(data_path("packs", f"{name}.json").read_bytes())
+    pack["puzzles"] = pack["puzzles"][:count]
+    return pack
+
+
+@pytest.mark.parametrize(
+    "name, change, fragment",
+    [
+        ("touche-uebungen", lambda z: z.pop("round"), "'round' is a required property"),
+        ("touche-uebungen", lambda z: z.update(round="3"), "is not of type 'integer'"),
+        ("touche-uebungen", lambda z: z.update(extra=1), "'extra' was unexpected"),
+        ("pyramiden-uebungen", lambda z: z.update(extra=1), "'extra' was unexpected"),
+        ("pyramiden-uebungen", lambda z: z.pop("pattern"), "'pattern' is a required property"),
+        ("meisterstudien", lambda z: z.update(extra=1), "'extra' was unexpected"),
+    ],
+)
+def test_every_game_s_puzzle_fields_are_fixed_by_the_schema(tmp_path, name, change, fragment):
+    pack = _small_pack(name, 1)
+    change(pack["puzzles"][0])
+    path = _write(tmp_path / "p.json", dump_json(pack))
+    assert fragment in assert_one_line_error(run("pack", "verify", path))
+
+
+def test_a_changed_duel_round_is_found(tmp_path):
+    pack = _small_pack("touche-uebungen", 1)
+    pack["puzzles"][0]["round"] += 1
+    result = run("pack", "verify", _write(tmp_path / "p.json", dump_json(pack)))
+    assert result.exit_code == 1 and "round: the view does not occur in round" in result.output

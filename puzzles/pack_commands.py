@@ -121,7 +121,7 @@ def pack_show(pack_file: Path, puzzle_ref: str | None) -> None:
       fechtbuch pack show fechtuebungen
       fechtbuch pack show fechtuebungen --puzzle 1
     """
-    data = load_pack(pack_file)
+    data = load_pack(pack_file, reference=puzzle_ref)
     kind = pack_kind(data)
     terms = PackTerms.of(data)
     puzzles = data["puzzles"]
@@ -179,7 +179,7 @@ def pack_play(pack_file: Path, puzzle_ref: str, plain: bool) -> None:
 
     from fechtbuch.puzzles.treeplay import play_pack_puzzle
 
-    data = load_pack(pack_file)
+    data = load_pack(pack_file, reference=puzzle_ref)
     colour = not plain and sys.stdout.isatty()
     result = play_pack_puzzle(data, puzzle_ref, sys.stdin, click.echo, colour=colour)
     if result.quit:

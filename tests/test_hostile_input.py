@@ -605,3 +605,18 @@ def test_a_changed_duel_round_is_found(tmp_path):
     pack["puzzles"][0]["round"] += 1
     result = run("pack", "verify", _write(tmp_path / "p.json", dump_json(pack)))
     assert result.exit_code == 1 and "round: the view does not occur in round" in result.output
+
+
+def test_a_missing_exercise_is_named_before_the_pack_is_validated():
+    """The schema check of a large pack takes seconds; a wrong --puzzle is known at once."""
+    import time
+
+    for args in (
+        ["touche", "play", "--pack", "touche-uebungen", "--puzzle", "999"],
+        ["pyramiden", "play", "--pack", "pyramiden-uebungen", "--puzzle", "999"],
+        ["pack", "show", "touche-uebungen", "--puzzle", "999"],
+        ["pack", "play", "touche-uebungen", "--puzzle", "999"],
+    ):
+        started = time.process_time()
+        assert "no puzzle '999'" in assert_one_line_error(run(*args))
+        assert time.process_time() - started < 1.0, args

@@ -171,12 +171,15 @@ def test_sigkill_of_mine_leaves_no_worker(tmp_path):
     wait_for(lambda: group(proc.pid) == [], timeout=LIMIT)
 
 
-def test_ctrl_c_during_table_verification_and_a_large_build(tmp_path, monkeypatch):
+def test_ctrl_c_during_every_game_s_verification_and_a_large_build(tmp_path, monkeypatch):
     """pack verify of the studies (building K = 1 tables, then the tables and df-pn per
-    study) and tb build --students 2 (long compiled sweeps, cut into short calls)."""
+    study), of the duel's and the pyramids' packs (proofs, the duel's round replays), and
+    tb build --students 2 (long compiled sweeps, cut into short calls)."""
     monkeypatch.setenv("FECHTBUCH_TABLES", str(tmp_path / "no-tables"))
     jobs = {
         "pack verify": ["pack", "verify", str(data_path("packs", "meisterstudien.json"))],
+        "touche verify": ["pack", "verify", "touche-uebungen"],
+        "pyramiden verify": ["pack", "verify", "pyramiden-uebungen"],
         "tb build": ["tb", "build", "--cards", "einsteiger", "--students", "2", "-o", "t"],
     }
     for delay in (3.0, 12.0):

@@ -202,3 +202,17 @@ def test_damage_found_by_the_api_is_damaged_tables(damaged):
     root = damaged("split 1,1 all zeros")
     with pytest.raises(DamagedTables, match="SHA-256"):
         Tablebase.open(table_folder(CARDS, root))
+
+
+def test_the_meister_plays_on_without_damaged_tables(good_root, damaged, capsys):
+    from fechtbuch.engines.battleklinge.players import TableProbe
+    from fechtbuch.engines.battleklinge.position import Position
+    from fechtbuch.engines.battleklinge.reference import legal_moves
+
+    pos = Position.from_text(BLAU_HITS_IN_5)
+    answer = TableProbe(good_root).root(pos, legal_moves(pos))
+    assert answer is not None and answer.covered
+    root = damaged("splits 0,1 and 1,0 swapped")
+    assert TableProbe(root).root(pos, legal_moves(pos)) is None  # the engine searches
+    warnings = capsys.readouterr().err.splitlines()
+    assert len(warnings) == 1 and "not used, searching instead" in warnings[0]

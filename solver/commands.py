@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 import click
@@ -15,8 +16,25 @@ from fechtbuch.engines.clikit import (
     float_range,
     int_range,
 )
+from fechtbuch.engines.errors import quote
 from fechtbuch.solver.api import DEFAULT_TABLE_MB, DEFAULT_VERIFY_NODES, SolverLimit, solve
 from fechtbuch.solver.dfpn import MAX_BUDGET
+
+
+def _warn_without_tables(position, root: Path) -> None:
+    """A --tables folder without tables of the position's card set is said in one line
+    (a mistyped folder would otherwise pass unnoticed); df-pn searches as without it."""
+    from fechtbuch.engines.battleklinge.cards import card_id
+    from fechtbuch.engines.battleklinge.tablebase import table_folder
+    from fechtbuch.engines.battleklinge.tablebase.build import MANIFEST
+
+    if not os.path.lexists(table_folder(position.cards, root) / MANIFEST):
+        ids = ",".join(card_id(c) for c in sorted(position.cards))
+        click.echo(
+            f"fechtbuch: warning: tables: none for the cards {ids!r} under {quote(root)}; "
+            "searching instead",
+            err=True,
+        )
 
 
 @click.command("solve")
@@ -105,6 +123,8 @@ def solve_command(
     """
     if tree_file:
         ensure_writable(tree_file, force)  # before the search spends its time
+    if tables_dir is not None and not no_tables:
+        _warn_without_tables(position, tables_dir)
     result = solve(
         position,
         max_n=max_n,

@@ -43,6 +43,11 @@ def file_commands(path: Path, tmp: Path) -> list[list[str]]:
         ["daily", "vectors", "--schedule", p, "-o", str(tmp / "v.json")],
         ["play", "--pack", p],
         ["perft", "--suite", p],
+        ["pack", "play", p],
+        ["touche", "play", "--pack", p],
+        ["touche", "replay", p],
+        ["pyramiden", "play", "--pack", p],
+        ["pyramiden", "replay", p],
     ]
 
 
@@ -620,3 +625,39 @@ def test_a_missing_exercise_is_named_before_the_pack_is_validated():
         started = time.process_time()
         assert "no puzzle '999'" in assert_one_line_error(run(*args))
         assert time.process_time() - started < 1.0, args
+
+
+def test_every_reader_is_in_the_list(tmp_path):
+    """A command that reads a user's file (a path or pack argument or option) and that
+    file_commands does not try fails here; --tables folders have their own test."""
+    listed = {_command_name(args) for args in file_commands(tmp_path / "x", tmp_path)}
+    outputs = {"-o", "--output", "-d", "--directory", "--save", "--tree", "--games-out", "--log"}
+    readers = set()
+    for path, command in _commands(cli.main):
+        for param in command.params:
+            if isinstance(param, click.Option) and set(param.opts) & (outputs | {"--tables"}):
+                continue
+            if isinstance(param.type, click.Path) or type(param.type).__name__ == "PackFileType":
+                readers.add(" ".join(path))
+    assert readers <= listed, readers - listed
+
+
+TABLE_POSITION = "2m2/5/1s3/1S3/2M2 g ausfall,volte bindung,stoss riposte"
+
+
+def test_odd_tables_folders_are_one_line_or_a_warning(tmp_path):
+    """--tables means the tables root everywhere: an unusable one is one line in tb probe
+    and tb studies, and a warning in solve, which then searches."""
+    cases = dict(os_level_cases(tmp_path))
+    os.mkfifo(tmp_path / "fifo")
+    cases["a FIFO"] = tmp_path / "fifo"
+    for label, root in cases.items():
+        for args in (
+            ["tb", "probe", TABLE_POSITION, "--tables", root],
+            ["tb", "studies", "--tables", root, "-o", tmp_path / "s.json", "--force"],
+        ):
+            assert "tables" in assert_one_line_error(run(*args)), (label, args)
+        result = run("solve", TABLE_POSITION, "--tables", root, "--max", "1")
+        assert result.exit_code in (0, 1), (label, result.output[-300:])
+        assert result.stderr.startswith("fechtbuch: warning: tables:"), (label, result.stderr)
+        assert len(result.stderr.splitlines()) == 1, (label, result.stderr)

@@ -364,7 +364,7 @@ thread on a shared machine stalls the other)."""
 PARALLEL_BOARDS = 1_000_000
 """Splits with at least this many boards are swept on both cores."""
 
-CHUNK_BOARDS = 1_000_000
+CHUNK_BOARDS = 500_000
 """Boards per compiled sweep call (about 0.1-0.3 s): compiled code never sees Ctrl-C, so
 a sweep over a large split is cut into calls and the interrupt lands between two."""
 

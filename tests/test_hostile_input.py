@@ -661,3 +661,10 @@ def test_odd_tables_folders_are_one_line_or_a_warning(tmp_path):
         assert result.exit_code in (0, 1), (label, result.output[-300:])
         assert result.stderr.startswith("fechtbuch: warning: tables:"), (label, result.stderr)
         assert len(result.stderr.splitlines()) == 1, (label, result.stderr)
+
+
+def test_full_width_digits_in_files_and_bench_options(tmp_path):
+    suite = _write(tmp_path / "s.perft", f"id a\nposition {START}\nperft \uff11 10\n".encode())
+    assert "perft <depth> <count>" in assert_one_line_error(run("perft", "--suite", suite))
+    line = assert_one_line_error(run("bench", "tune-eval", "--candidate", "mobility=\uff12"))
+    assert "--candidate" in line

@@ -80,18 +80,23 @@ def atomic_write(path: str | os.PathLike, data: bytes, force: bool = False) -> N
     """Write ``data`` to ``path`` via a temporary file and rename.
 
     A reader never sees a half-written file, and a crash leaves the old file
-    intact.  Refuses to replace an existing file unless ``force``.
+    intact.  Refuses to replace an existing file unless ``force``; every failure
+    (see :func:`ensure_writable`) is one InputError naming ``output``.
     """
     target = Path(path)
     fd, tmp = _temp_beside(target, force, ".tmp")
     try:
         # mkstemp makes the file private (0600); give it the mode a plain open() would
-        os.chmod(tmp, target.stat().st_mode & 0o777 if target.exists() else 0o666 & ~_umask())
+        mode = _existing_mode(target)
+        os.chmod(tmp, mode if mode is not None else 0o666 & ~_umask())
         with os.fdopen(fd, "wb") as handle:
             handle.write(data)
             handle.flush()
             os.fsync(handle.fileno())
         os.replace(tmp, target)
+    except OSError as err:
+        Path(tmp).unlink(missing_ok=True)
+        raise _cannot_write(target, err.strerror or type(err).__name__) from None
     except BaseException:
         Path(tmp).unlink(missing_ok=True)
         raise
@@ -99,28 +104,108 @@ def atomic_write(path: str | os.PathLike, data: bytes, force: bool = False) -> N
 
 def ensure_writable(path: str | os.PathLike, force: bool = False) -> None:
     """Fail early (InputError) if ``path`` exists without ``force`` or cannot be written,
-    before a long job spends its time."""
+    before a long job spends its time.
+
+    Every odd path is one line naming ``output``: a name too long, a path through a
+    file, a symlink loop or a dangling link (refused without ``--force`` like any
+    existing name), a FIFO or a folder in the way, a folder the user may not write.
+    A missing folder is created, and a note on stderr says so."""
     fd, probe = _temp_beside(Path(path), force, ".probe")
     os.close(fd)
     os.unlink(probe)
 
 
+def _cannot_write(target: Path, reason: str) -> InputError:
+    return InputError(f"output: cannot write {quote(target)} ({reason})")
+
+
+def _existing_mode(target: Path) -> int | None:
+    try:
+        return target.stat().st_mode & 0o777
+    except (OSError, ValueError):
+        return None
+
+
+def _lstat(path: Path, target: Path) -> os.stat_result | None:
+    """``lstat`` of ``path`` (None if nothing is there); other failures name ``target``."""
+    try:
+        return os.lstat(path)
+    except FileNotFoundError:
+        return None
+    except ValueError:  # an embedded NUL byte
+        raise _cannot_write(target, "bad file name") from None
+    except NotADirectoryError:
+        raise _cannot_write(target, "a part of the path is a file, not a folder") from None
+    except OSError as err:
+        raise _cannot_write(target, err.strerror or type(err).__name__) from None
+
+
+def make_output_folder(directory: Path, target: Path | None = None) -> None:
+    """Make sure ``directory`` is a folder, creating missing ones with a note on stderr;
+    a file, FIFO or symlink loop in the way is one InputError naming ``target``."""
+    target = target if target is not None else directory
+    missing: list[Path] = []
+    folder = directory
+    while True:
+        info = _lstat(folder, target)
+        if info is None:
+            missing.append(folder)
+            if folder.parent == folder:
+                break
+            folder = folder.parent
+            continue
+        if stat.S_ISLNK(info.st_mode):
+            try:
+                info = os.stat(folder)
+            except OSError as err:
+                reason = err.strerror or type(err).__name__
+                raise _cannot_write(target, f"{quote(folder)}: {reason}") from None
+        if not stat.S_ISDIR(info.st_mode):
+            raise _cannot_write(target, f"{quote(folder)} is a file, not a folder")
+        break
+    if not missing:
+        return
+    try:
+        directory.mkdir(parents=True, exist_ok=True)
+    except (OSError, ValueError) as err:
+        reason = err.strerror if isinstance(err, OSError) else str(err)
+        raise _cannot_write(target, reason or type(err).__name__) from None
+    click.echo(f"fechtbuch: note: created the folder {quote(missing[-1])}", err=True)
+
+
 def _temp_beside(target: Path, force: bool, suffix: str) -> tuple[int, str]:
     """A new temporary file in ``target``'s folder (created if missing), after refusing
     an existing ``target`` without ``force``; every failure is one InputError."""
-    try:
-        exists = target.exists()
-    except ValueError:  # an embedded NUL byte
-        raise InputError(f"output: cannot write {str(target)!r} (bad file name)") from None
-    if exists and not force:
-        raise InputError(f"output: {str(target)!r} exists; use --force to overwrite it")
+    if len(target.name.encode("utf-8", "surrogateescape")) > NAME_MAX:
+        raise _cannot_write(target, f"the file name is longer than {NAME_MAX} bytes")
     directory = target.parent if str(target.parent) else Path(".")
+    make_output_folder(directory, target)
+    info = _lstat(target, target)
+    if info is not None:
+        if stat.S_ISDIR(info.st_mode):
+            raise _cannot_write(target, "it is a folder")
+        if not force:
+            kind = "" if stat.S_ISREG(info.st_mode) else f" (a {_kind(info.st_mode)})"
+            raise InputError(f"output: {quote(target)} exists{kind}; use --force to overwrite it")
+    # the temporary name is cut so that a name near the limit still gets one
+    prefix = "." + target.name[: NAME_MAX - 40] + "."
     try:
-        directory.mkdir(parents=True, exist_ok=True)
-        return tempfile.mkstemp(prefix=f".{target.name}.", suffix=suffix, dir=directory)
+        return tempfile.mkstemp(prefix=prefix, suffix=suffix, dir=directory)
     except (OSError, ValueError) as err:
         reason = err.strerror if isinstance(err, OSError) else str(err)
-        raise InputError(f"output: cannot write {str(target)!r} ({reason})") from None
+        raise _cannot_write(target, reason or type(err).__name__) from None
+
+
+NAME_MAX = 255
+"""The longest file name (bytes) of Linux and macOS file systems."""
+
+
+def _kind(mode: int) -> str:
+    if stat.S_ISLNK(mode):
+        return "symbolic link"
+    if stat.S_ISFIFO(mode):
+        return "FIFO"
+    return "special file"
 
 
 def _umask() -> int:

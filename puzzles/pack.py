@@ -223,6 +223,8 @@ def verify_pack(pack, progress: Callable[[], None] | None = None) -> list[str]:
         problems += [f"{label}: {p}" for p in verify(puzzle, terms.max_n)]
         if kind.verify_witness is not None:
             problems += [f"{label}: {p}" for p in kind.verify_witness(puzzle)]
+        if kind.verify_in_pack is not None:
+            problems += [f"{label}: {p}" for p in kind.verify_in_pack(pack, puzzle)]
         if progress is not None:
             progress()
         if puzzle["id"] in ids:
@@ -273,11 +275,26 @@ def find_puzzle(pack: dict, reference: str) -> tuple[int, dict]:
     )
 
 
-def load_pack(path, what: str = "pack") -> dict:
+def _missing_reference(data: dict, reference: str) -> None:
+    """An InputError if no puzzle has the id or number ``reference`` (before the schema:
+    validating the solution trees of a large pack takes seconds)."""
+    puzzles = data.get("puzzles")
+    if not isinstance(puzzles, list):
+        return  # the schema names it
+    ids = {p.get("id") for p in puzzles if isinstance(p, dict)}
+    numbers = {str(number) for number in range(1, len(puzzles) + 1)}
+    if reference not in ids | numbers:
+        raise InputError(
+            f"puzzle: no puzzle {quote(reference)} in the pack (ids, or numbers 1-{len(puzzles)})"
+        )
+
+
+def load_pack(path, what: str = "pack", reference: str | None = None) -> dict:
     """Read a pack file of any version and game and check its envelope (schema, rules,
     declared range); the one way commands get a pack.  Anything wrong is one
     :class:`PackError` line: the first problem with its JSON path or field, and how
-    many more there are; unknown ``rules`` is the kind registry's one line."""
+    many more there are; unknown ``rules`` is the kind registry's one line.  With
+    ``reference`` (a puzzle id or number), a pack without that puzzle is refused first."""
     data = read_json_file(path, what)
     if not isinstance(data, dict) or data.get("format") != PACK_FORMAT:
         raise PackError(
@@ -288,6 +305,8 @@ def load_pack(path, what: str = "pack") -> dict:
         raise PackError(f"{what}: {quote(str(path))}: {version_problem}")
     if data["version"] == 2 and isinstance(data.get("rules"), str):
         kind_for(data["rules"])  # an unknown game is named before its schema problems
+    if reference is not None:
+        _missing_reference(data, reference)
     problems = envelope_problems(data)
     if problems:
         more = f" (and {len(problems) - 1} more)" if len(problems) > 1 else ""

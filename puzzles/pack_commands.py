@@ -71,9 +71,17 @@ def pack_verify(pack_file: Path, as_json: bool) -> int:
     solution tree correct and complete (or, for "solution": "pruned", complete
     for the first two defences and the main line below); the main line; the
     id and the game's own fields; tags and difficulty recomputed; duplicate
-    ids and duplicates up to the game's symmetry; the declared order.  One
-    line per problem naming the puzzle and the field; exit 1 on any.  Only
-    generator, seed and command are informative and not checked.
+    ids and duplicates up to the game's symmetry; the declared order; the
+    Touché duel's round (the view is replayed from the pack's seed).  Every
+    game's puzzle fields are fixed by the schema: an unknown field is an error.
+    One line per problem naming the puzzle and the field; exit 1 on any.  Not
+    checked: generator, command and seed (informative; the duel's seed only
+    through the replay of each puzzle's round).
+
+    Bounded: a Battleklinge claim deeper than the verifier searches without
+    endgame tables (3 own moves; 6 with at most one student a side) that no
+    built tables cover is reported as a problem, not searched.  A progress bar
+    shows on a terminal; Ctrl-C stops verification within a second (exit 130).
 
     \b
       fechtbuch pack verify data/packs/fechtuebungen.json
@@ -114,7 +122,7 @@ def pack_show(pack_file: Path, puzzle_ref: str | None) -> None:
       fechtbuch pack show fechtuebungen
       fechtbuch pack show fechtuebungen --puzzle 1
     """
-    data = load_pack(pack_file)
+    data = load_pack(pack_file, reference=puzzle_ref)
     kind = pack_kind(data)
     terms = PackTerms.of(data)
     puzzles = data["puzzles"]
@@ -172,7 +180,7 @@ def pack_play(pack_file: Path, puzzle_ref: str, plain: bool) -> None:
 
     from fechtbuch.puzzles.treeplay import play_pack_puzzle
 
-    data = load_pack(pack_file)
+    data = load_pack(pack_file, reference=puzzle_ref)
     colour = not plain and sys.stdout.isatty()
     result = play_pack_puzzle(data, puzzle_ref, sys.stdin, click.echo, colour=colour)
     if result.quit:

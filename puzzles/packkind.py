@@ -124,6 +124,10 @@ class PackKind:
     """The subtree reached by an action text from a tree node; ``None`` when the
     action leaves the tree.  ``None`` here means exact key lookup; a game whose trees
     group equivalent replies under one key supplies its own."""
+    verify_in_pack: Callable[[dict, Puzzle], list[str]] | None = None
+    """``verify_in_pack(pack, puzzle)``: the puzzle's fields that only the whole pack can
+    re-derive (the Touché duel's ``round``: where in the seeded self-play the view
+    occurs); one line per problem, each starting with the field name."""
 
 
 def tree_child(kind: PackKind, node: dict, action: str) -> Any:

@@ -24,8 +24,9 @@ KEPT_WITH_PACK = frozenset({"plain"})
 
 
 def play_exercise(pack_file, reference: str, rules: str, plain: bool) -> int:
-    """Play one exercise of a pack of the game ``rules``; 0 when solved, 1 otherwise."""
-    pack = load_pack(pack_file)
+    """Play one exercise of a pack of the game ``rules``; 0 when solved or stopped by the
+    player (``quit``, as in Battleklinge's ``play --pack``), 1 otherwise."""
+    pack = load_pack(pack_file, reference=reference)
     if pack["rules"] != rules:
         raise InputError(
             f"--pack: {quote(str(pack_file))} holds {pack['rules']!r} exercises; "
@@ -33,6 +34,9 @@ def play_exercise(pack_file, reference: str, rules: str, plain: bool) -> int:
         )
     colour = not plain and sys.stdout.isatty()
     result = play_pack_puzzle(pack, reference, sys.stdin, click.echo, colour=colour)
+    if result.quit:
+        click.echo("Stopped.")
+        return 0
     return 0 if result.solved else 1
 
 

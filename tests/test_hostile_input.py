@@ -17,11 +17,12 @@ import subprocess
 import sys
 from pathlib import Path
 
+import click
 import pytest
 from click.testing import CliRunner
 from clirun import assert_one_line_error, run
 from fechtbuch import cli
-from fechtbuch.engines.clikit import dump_json
+from fechtbuch.engines.clikit import StrictFloatRange, StrictIntRange, dump_json
 from fechtbuch.engines.paths import data_path
 
 START = "ssmss/5/5/5/SSMSS g ausfall,volte bindung,stoss riposte"
@@ -42,6 +43,11 @@ def file_commands(path: Path, tmp: Path) -> list[list[str]]:
         ["daily", "vectors", "--schedule", p, "-o", str(tmp / "v.json")],
         ["play", "--pack", p],
         ["perft", "--suite", p],
+        ["pack", "play", p],
+        ["touche", "play", "--pack", p],
+        ["touche", "replay", p],
+        ["pyramiden", "play", "--pack", p],
+        ["pyramiden", "replay", p],
     ]
 
 
@@ -388,3 +394,284 @@ def test_resume_state_with_other_options_is_refused(tmp_path):
     (tmp_path / "p.json.partial").write_bytes(json.dumps(_state(params={"seed": 1})).encode())
     args = ["mine", "--count", "6", "--seed", "7", "-o", tmp_path / "p.json", "--resume"]
     assert "other options" in assert_one_line_error(run(*args))
+
+
+# ---- every writer of every game, and every number --------------------------------
+
+DUEL_VIEW = "standard 9-12 0:0 A zug 13345/?5 00000 ?15"
+PYRAMID_STATE = run("pyramiden", "new", "--seed", "1").output.strip()
+
+
+def output_commands(path: Path) -> list[tuple[list[str], str | None]]:
+    """Every command that writes a file or folder, writing ``path`` (with the input it
+    reads from the terminal, if any).  A new writer must be added here."""
+    p = str(path)
+    return [
+        (["solve", START, "--max", "1", "--tree", p], None),
+        (["render", START, "-o", p], None),
+        (["mine", "--count", "6", "-o", p], None),
+        (["pack", "html", "fechtuebungen", "-o", p], None),
+        (["pack", "svg", "fechtuebungen", "--puzzle", "1", "-d", p], None),
+        (["match", "leicht", "leicht", "--games", "2", "--games-out", p], None),
+        (["match", "leicht", "leicht", "--games", "2", "--log", p], None),
+        (["play", "--seed", "1", "--save", p], "quit\n"),
+        (["daily", "export", "--from", "2027-01-01", "--days", "1", "-o", p], None),
+        (["daily", "vectors", "--schedule", str(data_path("daily", "2027.json")), "-o", p], None),
+        (["touche", "play", "--seed", "1", "--save", p], "quit\n"),
+        (["touche", "solve", DUEL_VIEW, "--max", "1", "--tree", p], None),
+        (["touche", "mine", "-o", p], None),
+        (["pyramiden", "play", "--seed", "1", "--save", p], "q\n"),
+        (["pyramiden", "mine", "-o", p], None),
+        (["pyramiden", "render", PYRAMID_STATE, "-o", p], None),
+        (["tb", "build", "--cards", "einsteiger", "--students", "0", "-o", p], None),
+        (["tb", "studies", "-o", p], None),
+    ]
+
+
+def _command_name(args: list[str]) -> str:
+    """'pack html' for ['pack', 'html', ...], 'render' for ['render', ...]."""
+    group = isinstance(cli.main.commands[args[0]], click.Group)
+    return " ".join(args[:2]) if group else args[0]
+
+
+WRITERS = {_command_name(args) for args, _ in output_commands(Path("x"))}
+
+
+def test_every_writer_is_in_the_list():
+    """A command with an output option that output_commands does not try fails here."""
+    names = {"-o", "--output", "-d", "--directory", "--save", "--tree", "--games-out", "--log"}
+    found = set()
+    for path, command in _commands(cli.main):
+        if any(set(p.opts) & names for p in command.params if isinstance(p, click.Option)):
+            found.add(" ".join(path[:2]))
+    assert found <= WRITERS | {"bench " + x for x in ("perft", "solve", "mine", "engine")}, (
+        found - WRITERS
+    )
+
+
+def bad_output_cases(tmp: Path) -> dict[str, Path]:
+    (tmp / "loop").symlink_to(tmp / "loop")
+    (tmp / "plain.txt").write_text("x")
+    os.mkfifo(tmp / "fifo")
+    (tmp / "dangling").symlink_to(tmp / "nowhere")
+    return {
+        "long name": tmp / ("n" * 300 + ".json"),
+        "path through a file": tmp / "plain.txt" / "out.json",
+        "symlink loop": tmp / "loop",
+        "a FIFO": tmp / "fifo",
+        "a dangling link": tmp / "dangling",
+        "through a symlink loop": tmp / "loop" / "out.json",
+    }
+
+
+def test_every_writer_refuses_bad_output_paths_in_one_line(tmp_path):
+    for label, path in bad_output_cases(tmp_path).items():
+        before = sorted(os.listdir(tmp_path))
+        for args, stdin in output_commands(path):
+            result = run(*args, input=stdin)
+            assert not isinstance(result.exception, OSError), (label, args, result.exception)
+            line = assert_one_line_error(result)
+            assert "output:" in line or "log:" in line, (label, args, line)
+            assert "Traceback" not in result.output
+        assert sorted(os.listdir(tmp_path)) == before, label
+    assert os.path.islink(tmp_path / "loop") and os.path.islink(tmp_path / "dangling")
+
+
+def test_a_path_through_a_file_is_called_that(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "some-file.json").write_text("{}")
+    for args in (
+        ["tb", "build", "--cards", "einsteiger", "--students", "0", "-o", "some-file.json/x"],
+        ["render", START, "-o", "some-file.json/x.svg"],
+    ):
+        result = CliRunner().invoke(cli.main, args, catch_exceptions=True)
+        line = result.stderr.strip()
+        assert result.exit_code == 2 and "is a file, not a folder" in line, line
+
+
+def test_a_missing_output_folder_is_created_with_a_note(tmp_path):
+    target = tmp_path / "new" / "deeper" / "start.svg"
+    result = run("render", START, "-o", target)
+    assert result.exit_code == 0 and target.exists()
+    assert result.stderr.strip() == f"fechtbuch: note: created the folder {str(tmp_path / 'new')!r}"
+
+
+@pytest.mark.skipif(os.geteuid() == 0, reason="root writes into any folder")
+def test_every_writer_refuses_a_read_only_folder(tmp_path):
+    locked = tmp_path / "locked"
+    locked.mkdir()
+    locked.chmod(0o555)
+    try:
+        for args, stdin in output_commands(locked / "out"):
+            assert "Permission denied" in assert_one_line_error(run(*args, input=stdin))
+    finally:
+        locked.chmod(0o755)
+
+
+def test_save_at_the_duel_prompt_reports_a_bad_name_and_plays_on(tmp_path):
+    long_name = tmp_path / ("n" * 300 + ".txt")
+    result = run("touche", "play", "--seed", "1", input=f"save {long_name}\nquit\n")
+    assert (
+        "Traceback" not in result.output
+        and result.exception is None
+        or isinstance(result.exception, SystemExit)
+    )
+    assert "Not saved: output: cannot write" in result.output
+
+
+def _commands(group: click.Group, prefix: tuple[str, ...] = ()):
+    for name, command in group.commands.items():
+        if isinstance(command, click.Group):
+            yield from _commands(command, (*prefix, name))
+        else:
+            yield (*prefix, name), command
+
+
+def test_every_number_option_of_every_command_takes_plain_digits_only():
+    """Every int or float parameter uses the strict types of clikit (the input rules of
+    'fechtbuch --help'), so a new command cannot take '２' or 'nan'."""
+    lenient = []
+    for path, command in _commands(cli.main):
+        for param in command.params:
+            kind = param.type
+            if isinstance(kind, click.types.IntParamType) and not isinstance(kind, StrictIntRange):
+                lenient.append((" ".join(path), param.name))
+            if isinstance(kind, click.types.FloatParamType) and not isinstance(
+                kind, StrictFloatRange
+            ):
+                lenient.append((" ".join(path), param.name))
+    assert lenient == []
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["tb", "build", "--cards", "einsteiger", "--students", "\uff11"],
+        ["tb", "studies", "--count", "\uff11", "-o", "/nonexistent/x.json"],
+        ["touche", "show", "kinder \uff11-5 0:0 A zug ?5/13345 00000 ?15"],
+        ["touche", "show", "kinder 1-5 0:0 A zug ?\uff15/13345 00000 ?15"],
+        ["touche", "match", "leicht", "leicht", "--games", "\uff12"],
+        ["pyramiden", "show", PYRAMID_STATE.replace("spieler=2", "spieler=\uff12")],
+        ["pyramiden", "show", PYRAMID_STATE.replace("runde=1", "runde=\uff11")],
+        ["pyramiden", "new", "--players", "\uff13"],
+    ],
+)
+def test_full_width_digits_are_rejected_in_every_game(args):
+    assert_one_line_error(run(*args))
+
+
+def test_a_view_showing_five_jokers_is_refused_by_every_command():
+    view = run("pyramiden", "show", PYRAMID_STATE, "--seat", "0", "--json").output
+    text = json.loads(view)["view"]
+    hand = text.split("hand=")[1].split("/")[0]
+    five_jokers = text.replace(f"hand={hand}", "hand=XX,XX,XX,XX,XX")
+    for args in (
+        ["pyramiden", "show", five_jokers],
+        ["pyramiden", "render", five_jokers, "-o", "-"],
+        ["pyramiden", "solve", five_jokers],
+    ):
+        assert "more of a card than the deck holds" in assert_one_line_error(run(*args))
+
+
+def test_a_study_no_table_covers_is_refused_not_searched(tmp_path, monkeypatch):
+    """Puzzle 11 of the studies moved to a position with two Blau students (the K = 1
+    tables the verifier builds do not cover it): refused with the reason, at once."""
+    monkeypatch.setenv("FECHTBUCH_TABLES", str(tmp_path / "no-tables"))
+    pack = json.loads(data_path("packs", "meisterstudien.json").read_bytes())
+    puzzle = pack["puzzles"][10]
+    puzzle["position"] = "2m1s/1s3/2M2/2S2/5 g riposte,volte ausfall,bindung stoss"
+    pack["puzzles"] = [puzzle]
+    path = _write(tmp_path / "edited.json", dump_json(pack))
+    result = run("pack", "verify", path)
+    assert result.exit_code == 1, result.output[-500:]
+    assert "beyond the verifier without endgame tables" in result.output
+    assert "1 and 2 students" in result.output
+
+
+def _small_pack(name: str, count: int) -> dict:
+    pack = json.loads(data_path("packs", f"{name}.json").read_bytes())
+    pack["puzzles"] = pack["puzzles"][:count]
+    return pack
+
+
+@pytest.mark.parametrize(
+    "name, change, fragment",
+    [
+        ("touche-uebungen", lambda z: z.pop("round"), "'round' is a required property"),
+        ("touche-uebungen", lambda z: z.update(round="3"), "is not of type 'integer'"),
+        ("touche-uebungen", lambda z: z.update(extra=1), "'extra' was unexpected"),
+        ("pyramiden-uebungen", lambda z: z.update(extra=1), "'extra' was unexpected"),
+        ("pyramiden-uebungen", lambda z: z.pop("pattern"), "'pattern' is a required property"),
+        ("meisterstudien", lambda z: z.update(extra=1), "'extra' was unexpected"),
+    ],
+)
+def test_every_game_s_puzzle_fields_are_fixed_by_the_schema(tmp_path, name, change, fragment):
+    pack = _small_pack(name, 1)
+    change(pack["puzzles"][0])
+    path = _write(tmp_path / "p.json", dump_json(pack))
+    assert fragment in assert_one_line_error(run("pack", "verify", path))
+
+
+def test_a_changed_duel_round_is_found(tmp_path):
+    pack = _small_pack("touche-uebungen", 1)
+    pack["puzzles"][0]["round"] += 1
+    result = run("pack", "verify", _write(tmp_path / "p.json", dump_json(pack)))
+    assert result.exit_code == 1 and "round: the view does not occur in round" in result.output
+
+
+def test_a_missing_exercise_is_named_before_the_pack_is_validated():
+    """The schema check of a large pack takes seconds; a wrong --puzzle is known at once."""
+    import time
+
+    for args in (
+        ["touche", "play", "--pack", "touche-uebungen", "--puzzle", "999"],
+        ["pyramiden", "play", "--pack", "pyramiden-uebungen", "--puzzle", "999"],
+        ["pack", "show", "touche-uebungen", "--puzzle", "999"],
+        ["pack", "play", "touche-uebungen", "--puzzle", "999"],
+    ):
+        started = time.process_time()
+        assert "no puzzle '999'" in assert_one_line_error(run(*args))
+        assert time.process_time() - started < 1.0, args
+
+
+def test_every_reader_is_in_the_list(tmp_path):
+    """A command that reads a user's file (a path or pack argument or option) and that
+    file_commands does not try fails here; --tables folders have their own test."""
+    listed = {_command_name(args) for args in file_commands(tmp_path / "x", tmp_path)}
+    outputs = {"-o", "--output", "-d", "--directory", "--save", "--tree", "--games-out", "--log"}
+    readers = set()
+    for path, command in _commands(cli.main):
+        for param in command.params:
+            if isinstance(param, click.Option) and set(param.opts) & (outputs | {"--tables"}):
+                continue
+            if isinstance(param.type, click.Path) or type(param.type).__name__ == "PackFileType":
+                readers.add(" ".join(path))
+    assert readers <= listed, readers - listed
+
+
+TABLE_POSITION = "2m2/5/1s3/1S3/2M2 g ausfall,volte bindung,stoss riposte"
+
+
+def test_odd_tables_folders_are_one_line_or_a_warning(tmp_path):
+    """--tables means the tables root everywhere: an unusable one is one line in tb probe
+    and tb studies, and a warning in solve, which then searches."""
+    cases = dict(os_level_cases(tmp_path))
+    os.mkfifo(tmp_path / "fifo")
+    cases["a FIFO"] = tmp_path / "fifo"
+    for label, root in cases.items():
+        for args in (
+            ["tb", "probe", TABLE_POSITION, "--tables", root],
+            ["tb", "studies", "--tables", root, "-o", tmp_path / "s.json", "--force"],
+        ):
+            assert "tables" in assert_one_line_error(run(*args)), (label, args)
+        result = run("solve", TABLE_POSITION, "--tables", root, "--max", "1")
+        assert result.exit_code in (0, 1), (label, result.output[-300:])
+        assert result.stderr.startswith("fechtbuch: warning: tables:"), (label, result.stderr)
+        assert len(result.stderr.splitlines()) == 1, (label, result.stderr)
+
+
+def test_full_width_digits_in_files_and_bench_options(tmp_path):
+    suite = _write(tmp_path / "s.perft", f"id a\nposition {START}\nperft \uff11 10\n".encode())
+    assert "perft <depth> <count>" in assert_one_line_error(run("perft", "--suite", suite))
+    line = assert_one_line_error(run("bench", "tune-eval", "--candidate", "mobility=\uff12"))
+    assert "--candidate" in line

@@ -55,4 +55,6 @@ def test_every_generic_module_is_in_the_generic_contract():
     for layer in ("solver", "puzzles"):
         for path in (ROOT / layer).glob("*.py"):
             if path.stem != "__init__":
-                assert f"{layer}.{path.stem}" in listed, f"{layer}/{path.name} is not in the contract"
+                assert f"{layer}.{path.stem}" in listed, (
+                    f"{layer}/{path.name} is not in the contract"
+                )

@@ -169,3 +169,34 @@ def test_sigkill_of_mine_leaves_no_worker(tmp_path):
     assert workers
     _, seconds = stop(proc, signal.SIGKILL)
     wait_for(lambda: group(proc.pid) == [], timeout=LIMIT)
+
+
+def test_ctrl_c_during_every_game_s_verification_and_a_large_build(tmp_path, monkeypatch):
+    """pack verify of the studies (building K = 1 tables, then the tables and df-pn per
+    study), of the duel's and the pyramids' packs (proofs, the duel's round replays), and
+    tb build --students 2 (long compiled sweeps, cut into short calls)."""
+    monkeypatch.setenv("FECHTBUCH_TABLES", str(tmp_path / "no-tables"))
+    jobs = {
+        "pack verify": ["pack", "verify", str(data_path("packs", "meisterstudien.json"))],
+        "touche verify": ["pack", "verify", "touche-uebungen"],
+        "pyramiden verify": ["pack", "verify", "pyramiden-uebungen"],
+        "tb build": ["tb", "build", "--cards", "einsteiger", "--students", "2", "-o", "t"],
+    }
+    for delay in (3.0, 12.0):
+        runs = {}
+        for name, args in jobs.items():
+            folder = tmp_path / f"{name.replace(' ', '-')}-{delay}"
+            folder.mkdir()
+            runs[name] = launch(args, folder)
+        time.sleep(delay)
+        for name, proc in runs.items():
+            assert proc.poll() is None, f"{name} ended before the signal"
+            err, seconds = stop(proc)
+            # the progress bar and the note on the new folder aside, the one line
+            kept = [
+                line
+                for line in err.replace("\r", "\n").splitlines()
+                if not line.startswith(("retrograde:", "verifying:", "fechtbuch: note:"))
+            ]
+            assert_clean_interrupt(proc, "\n".join(kept), seconds)
+        assert not (tmp_path / f"tb-build-{delay}" / "t" / "manifest.json").exists()

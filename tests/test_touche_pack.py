@@ -131,7 +131,8 @@ def test_a_losing_action_is_refused_and_solution_shows_the_key():
     result = _play(number, [wrong, "solution", "quit"])
     assert "The sure path is lost" in result.output
     assert f"A key: {puzzle['key']}" in result.output
-    assert result.exit_code == 1  # not solved
+    # stopped by the player: said so, exit 0 as in Battleklinge's play --pack
+    assert result.exit_code == 0 and result.output.rstrip().endswith("Stopped.")
 
 
 def test_play_without_pack_options_is_the_game_and_puzzle_needs_pack():

@@ -52,7 +52,8 @@ def test_play_refuses_a_losing_action_and_shows_a_key(pack_file):
 
 
 def test_play_quits_at_end_of_input_and_rejects_other_games_options(pack_file):
-    assert _play(pack_file).exit_code == 1
+    stopped = _play(pack_file)
+    assert stopped.exit_code == 0 and stopped.output.rstrip().endswith("Stopped.")
     lone = CliRunner().invoke(cli.main, ["pyramiden", "play", "--puzzle", "2"])
     assert lone.exit_code == 2 and "--puzzle: only with --pack" in lone.output
     seat = _play(pack_file, extra=("--seat", "1"))

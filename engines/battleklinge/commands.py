@@ -180,14 +180,11 @@ def match(
     from dataclasses import asdict
 
     from fechtbuch.engines.battleklinge.match import run_match
-    from fechtbuch.engines.clikit import atomic_write, dump_json
+    from fechtbuch.engines.clikit import atomic_write, dump_json, ensure_writable
     from fechtbuch.engines.players import command_players
 
     if games_out:
-        from pathlib import Path
-
-        if Path(games_out).exists() and not force:
-            raise InputError(f"output: {games_out!r} exists; use --force to overwrite it")
+        ensure_writable(games_out, force)  # before the games spend their time
     from fechtbuch.engines.battleklinge.players import strength_from_name
 
     if sum(x is not None for x in (nodes, movetime, clock)) > 1:

@@ -47,7 +47,7 @@ from fechtbuch.engines.battleklinge.evaluate import (
     evaluate,
 )
 from fechtbuch.engines.battleklinge.position import Position
-from fechtbuch.engines.clikit import json_option
+from fechtbuch.engines.clikit import INT, float_range, json_option
 from fechtbuch.engines.compiled import njit
 
 HELD_OUT_EVERY = 5
@@ -250,12 +250,12 @@ def main() -> None:
 
 @main.command("gen-positions")
 @click.option("-o", "--output", required=True, type=click.Path(dir_okay=False))
-@click.option("--games", type=int, default=600, show_default=True)
-@click.option("--seed", type=int, default=1, show_default=True)
-@click.option("--nodes", type=int, default=3000, show_default=True, help="Per move.")
-@click.option("--random-plies", type=int, default=8, show_default=True)
-@click.option("--max-plies", type=int, default=160, show_default=True)
-@click.option("-j", "--jobs", type=int, default=1, show_default=True)
+@click.option("--games", type=INT, default=600, show_default=True)
+@click.option("--seed", type=INT, default=1, show_default=True)
+@click.option("--nodes", type=INT, default=3000, show_default=True, help="Per move.")
+@click.option("--random-plies", type=INT, default=8, show_default=True)
+@click.option("--max-plies", type=INT, default=160, show_default=True)
+@click.option("-j", "--jobs", type=INT, default=1, show_default=True)
 @click.option("--force", is_flag=True)
 def gen_positions_command(output, games, seed, nodes, random_plies, max_plies, jobs, force):
     """Write self-play positions with their game results (JSON lines)."""
@@ -273,7 +273,7 @@ def gen_positions_command(output, games, seed, nodes, random_plies, max_plies, j
 
 @main.command("fit")
 @click.argument("samples", type=click.Path(exists=True, dir_okay=False))
-@click.option("--ridge", type=float, default=1e-4, show_default=True)
+@click.option("--ridge", type=float_range(), default=1e-4, show_default=True)
 @click.option("--asymmetric", is_flag=True, help="Do not tie mirror squares.")
 @json_option()
 def fit_command(samples, ridge, asymmetric, as_json):
@@ -297,10 +297,10 @@ def fit_command(samples, ridge, asymmetric, as_json):
 @click.option("--weights", required=True, help="Comma-separated weights (57 numbers).")
 @click.option("--against", default="hand-set", show_default=True, help="hand-set or weights.")
 @click.option("--strength", default="meister", show_default=True)
-@click.option("--games", type=int, default=200, show_default=True)
-@click.option("--nodes", type=int, default=20_000, show_default=True)
-@click.option("--seed", type=int, default=31, show_default=True)
-@click.option("-j", "--jobs", type=int, default=1, show_default=True)
+@click.option("--games", type=INT, default=200, show_default=True)
+@click.option("--nodes", type=INT, default=20_000, show_default=True)
+@click.option("--seed", type=INT, default=31, show_default=True)
+@click.option("-j", "--jobs", type=INT, default=1, show_default=True)
 def match_command(weights, against, strength, games, nodes, seed, jobs):
     """Match: the live engine with WEIGHTS against the same engine with the hand-set
     weights (equal node budgets; only the evaluation differs)."""

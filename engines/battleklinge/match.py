@@ -34,6 +34,7 @@ from fechtbuch.engines.battleklinge.cards import GOLD
 from fechtbuch.engines.battleklinge.players import Player, strength_from_name
 from fechtbuch.engines.battleklinge.position import Position
 from fechtbuch.engines.battleklinge.sampling import random_cards, random_deal
+from fechtbuch.engines.clikit import ensure_writable, read_input_bytes
 from fechtbuch.engines.clock import GameClock
 from fechtbuch.engines.errors import InputError, quote
 from fechtbuch.engines.matchkit import (
@@ -256,11 +257,15 @@ class MatchLog:
 
     def start(self, force: bool) -> None:
         """Create the log with its header; an existing log needs ``force`` (or a resume)."""
-        if self.path.exists() and not force:
+        try:
+            ensure_writable(self.path, force)
+        except InputError as err:
+            if "exists" not in str(err):
+                raise
             raise InputError(
                 f"log: {quote(str(self.path))} exists; continue it with --resume "
                 "or start over with --force"
-            )
+            ) from None
         with open(self.path, "wb") as handle:
             handle.write(self.header())
             handle.flush()
@@ -269,11 +274,7 @@ class MatchLog:
     def read(self) -> list[GameResult]:
         """The games logged so far (a torn last line from a kill is dropped); a log of
         other parameters or not a match log is an InputError."""
-        try:
-            lines = self.path.read_bytes().split(b"\n")
-        except OSError as err:
-            where = quote(str(self.path))
-            raise InputError(f"--resume: cannot read {where} ({err.strerror})") from None
+        lines = read_input_bytes(self.path, "--resume").split(b"\n")
         try:
             head = orjson.loads(lines[0])
         except orjson.JSONDecodeError:

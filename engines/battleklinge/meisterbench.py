@@ -27,6 +27,7 @@ import click
 from fechtbuch.engines.battleklinge import fast
 from fechtbuch.engines.battleklinge.position import START_EINSTEIGER, Move, Position
 from fechtbuch.engines.battleklinge.search import HitSearch, Searcher
+from fechtbuch.engines.clikit import INT, float_range
 from fechtbuch.engines.paths import data_path
 
 
@@ -80,8 +81,8 @@ def main() -> None:
 
 @main.command()
 @click.option("-o", "--output", required=True, type=click.Path(dir_okay=False))
-@click.option("--count", type=int, default=200, show_default=True)
-@click.option("--seed", type=int, default=1, show_default=True)
+@click.option("--count", type=INT, default=200, show_default=True)
+@click.option("--seed", type=INT, default=1, show_default=True)
 @click.option("--force", is_flag=True)
 def middlegames(output: str, count: int, seed: int, force: bool) -> None:
     """Write the fixed middle-game positions, one a line."""
@@ -94,9 +95,9 @@ def middlegames(output: str, count: int, seed: int, force: bool) -> None:
 
 @main.command()
 @POSITIONS
-@click.option("--limit", type=int, default=None, help="Only the first N positions.")
-@click.option("--movetime", "times", type=float, multiple=True, default=(0.1, 1.0))
-@click.option("--tt-bits", type=int, default=20, show_default=True)
+@click.option("--limit", type=INT, default=None, help="Only the first N positions.")
+@click.option("--movetime", "times", type=float_range(), multiple=True, default=(0.1, 1.0))
+@click.option("--tt-bits", type=INT, default=20, show_default=True)
 def depth(path: str, limit: int | None, times: tuple[float, ...], tt_bits: int) -> None:
     """Depth reached and nodes/s at fixed times (a fresh table per position)."""
     start = Position.from_text(START_EINSTEIGER)
@@ -151,8 +152,8 @@ def budget_line(label: str, budget: float, used: list[float]) -> str:
 
 @main.command()
 @POSITIONS
-@click.option("--limit", type=int, default=40, show_default=True)
-@click.option("--movetime", "times", type=float, multiple=True, default=(0.1, 0.5, 1.0))
+@click.option("--limit", type=INT, default=40, show_default=True)
+@click.option("--movetime", "times", type=float_range(), multiple=True, default=(0.1, 0.5, 1.0))
 def movetime(path: str, limit: int, times: tuple[float, ...]) -> None:
     """Actual seconds per move of the Meister against --movetime: wall time (what a
     player waits) and CPU time of the process (what the driver spent; on a loaded
@@ -184,8 +185,8 @@ def movetime(path: str, limit: int, times: tuple[float, ...]) -> None:
     default=lambda: str(data_path("bench", "tactics.jsonl")),
     show_default="data/bench/tactics.jsonl",
 )
-@click.option("--movetime", "seconds", type=float, default=None)
-@click.option("--nodes", type=int, default=None)
+@click.option("--movetime", "seconds", type=float_range(), default=None)
+@click.option("--nodes", type=INT, default=None)
 @click.option("--engine", type=click.Choice(["live", "2026"]), default="live", show_default=True)
 def tactics(path: str, seconds: float | None, nodes: int | None, engine: str) -> None:
     """Solve rate and time to the key on the tactics suite."""

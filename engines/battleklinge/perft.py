@@ -153,7 +153,7 @@ def parse_suite(text: str, source: str = "<suite>") -> list[PerftCase]:
             if cases[-1].position is None:
                 raise NotationError(f"{where}: 'perft' before 'position' in case {cases[-1].id!r}")
             parts = rest.split()
-            if len(parts) != 2 or not all(p.isdigit() for p in parts):
+            if len(parts) != 2 or not all(p.isascii() and p.isdigit() for p in parts):
                 raise NotationError(f"{where}: expected 'perft <depth> <count>', got {quote(raw)}")
             cases[-1].counts[int(parts[0])] = int(parts[1])
         else:

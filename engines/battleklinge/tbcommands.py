@@ -2,14 +2,21 @@
 
 from __future__ import annotations
 
+import os
 import time
 from pathlib import Path
 
 import click
 from fechtbuch.engines.battleklinge.cards import COLOR_NAMES, card_id, parse_card_list
 from fechtbuch.engines.battleklinge.clitypes import POSITION
-from fechtbuch.engines.clikit import emit_json, json_option
-from fechtbuch.engines.errors import InputError
+from fechtbuch.engines.clikit import (
+    emit_json,
+    ensure_writable,
+    int_range,
+    json_option,
+    make_output_folder,
+)
+from fechtbuch.engines.errors import InputError, quote
 
 
 class CardSetType(click.ParamType):
@@ -54,7 +61,7 @@ def _print_report(report) -> None:
 @click.option("--cards", "cards", type=CardSetType(), required=True, help="Five card ids or a set.")
 @click.option(
     "--students",
-    type=click.IntRange(0, 2),
+    type=int_range(0, 2),
     default=1,
     show_default=True,
     help="K: up to K students per side.",
@@ -64,9 +71,10 @@ def _print_report(report) -> None:
     "--output",
     "--out",
     "out_dir",
-    type=click.Path(file_okay=False, path_type=Path),
+    type=click.Path(path_type=Path),
     default=None,
-    help="Output folder (default: the tables folder of the card set, see --help of probe).",
+    help="The card set's folder to write (default: its folder under the tables root, "
+    "see --tables of probe).",
 )
 @click.option("--force", is_flag=True, help="Replace tables already in the folder.")
 @json_option()
@@ -82,12 +90,10 @@ def build_command(cards, students: int, out_dir: Path | None, force: bool, as_js
     move, the longest win and loss, the steps of the analysis and positions/s.
     """
     from fechtbuch.engines.battleklinge.tablebase import build, table_folder
-    from fechtbuch.engines.battleklinge.tablebase.build import MANIFEST
     from tqdm import tqdm
 
     folder = out_dir or table_folder(cards)
-    if (folder / MANIFEST).exists() and not force:
-        raise InputError(f"output: {str(folder)!r} already holds tables (use --force to replace)")
+    _check_output_folder(folder, force)
     from fechtbuch.engines.battleklinge.tablebase import index as ix
 
     lay = ix.layout(tuple(sorted(cards)))
@@ -108,37 +114,72 @@ def build_command(cards, students: int, out_dir: Path | None, force: bool, as_js
         bar.update(resolved - state["seen"])
         state["seen"] = resolved
 
-    report = build(cards, students, folder, progress=progress, force=force)
-    bar.close()
+    try:
+        report = build(cards, students, folder, progress=progress, force=force)
+    finally:  # clears the bar, so that an error (Ctrl-C) starts its own line
+        bar.close()
     if as_json:
         emit_json(report.to_json())
     else:
         _print_report(report)
 
 
-def open_tables(position, tables: Path | None):
-    """The tables for a position: from ``tables`` or the default folder of its card set."""
-    from fechtbuch.engines.battleklinge.tablebase import Tablebase, table_folder
+def _check_output_folder(folder: Path, force: bool) -> None:
+    """Before the build spends its time: ``folder`` is (or becomes) a folder this user
+    can write, holding no tables unless ``force``; else one InputError line."""
+    from fechtbuch.engines.battleklinge.tablebase.build import MANIFEST
 
-    folder = tables or table_folder(position.cards)
-    if tables is None and not folder.exists():
-        ids = ",".join(card_id(c) for c in position.cards)
+    make_output_folder(folder)
+    try:
+        held = os.path.lexists(folder / MANIFEST)
+    except ValueError:
+        raise InputError(f"output: cannot write {quote(folder)} (bad file name)") from None
+    if held and not force:
+        raise InputError(f"output: {quote(folder)} already holds tables (use --force to replace)")
+    ensure_writable(folder / ".fechtbuch-write-test", force=True)
+
+
+def open_tables(position, tables: Path | None):
+    """The checked tables of the position's card set under the tables root ``tables``
+    (or a card set's folder; default :func:`default_root`), or one InputError line."""
+    from fechtbuch.engines.battleklinge.tablebase import Tablebase, table_folder
+    from fechtbuch.engines.battleklinge.tablebase.build import MANIFEST
+
+    folder = table_folder(position.cards, tables)
+    ids = ",".join(card_id(c) for c in sorted(position.cards))
+    if not os.path.lexists(folder / MANIFEST) and os.path.isdir(folder.parent):
         raise InputError(
-            f"tables: none for the cards {ids!r} in {str(folder.parent)!r}; "
+            f"tables: none for the cards {ids!r} in {quote(folder.parent)}; "
             f"build them with 'fechtbuch tb build --cards {ids} --students 1'"
         )
-    return Tablebase.open(folder)
+    base = Tablebase.open(folder)
+    if base.cards != tuple(sorted(position.cards)):
+        held = ",".join(card_id(c) for c in base.cards)
+        raise InputError(f"tables: {quote(folder)} holds the cards {held!r}, not {ids!r}")
+    return base
+
+
+TABLES_HELP = (
+    "Tables root: the folder with one sub-folder per card set, as 'tb build' writes it "
+    "(default: $FECHTBUCH_TABLES or ~/.local/share/fechtbuch/tables).  A card set's own "
+    "folder (the one holding manifest.json) is accepted too."
+)
+"""The one meaning of ``--tables`` in every command (docs/tablebase.md)."""
+
+
+def tables_option(command):
+    """``--tables ROOT`` with :data:`TABLES_HELP` (probe, solve, studies)."""
+    return click.option(
+        "--tables",
+        type=click.Path(path_type=Path),
+        default=None,
+        help=TABLES_HELP,
+    )(command)
 
 
 @tb_group.command("probe")
 @click.argument("position", type=POSITION)
-@click.option(
-    "--tables",
-    type=click.Path(file_okay=False, path_type=Path),
-    default=None,
-    help="Table folder (default: $FECHTBUCH_TABLES or ~/.local/share/fechtbuch/tables, "
-    "then the card ids sorted and joined by '-').",
-)
+@tables_option
 @json_option()
 def probe_command(position, tables: Path | None, as_json: bool) -> None:
     """The exact result of POSITION for the side to move and every move that keeps it.
@@ -190,7 +231,7 @@ CARDS_OPTION = click.option(
 @CARDS_OPTION
 @click.option(
     "--students",
-    type=click.IntRange(0, 2),
+    type=int_range(0, 2),
     default=1,
     show_default=True,
     help="K: up to K students per side.",

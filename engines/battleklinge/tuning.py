@@ -8,6 +8,7 @@ differ); the printed score is the candidate's.  Command:
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 
 import click
@@ -16,7 +17,26 @@ from fechtbuch.engines.battleklinge.evaluate import DEFAULT_WEIGHTS, FEATURE_NAM
 from fechtbuch.engines.battleklinge.match import run_match
 from fechtbuch.engines.battleklinge.players import STRENGTH_NAMES
 from fechtbuch.engines.clikit import games_option, jobs_option, resolve_jobs, seed_option
+from fechtbuch.engines.errors import InputError, quote
 from fechtbuch.engines.players import PlayerFactory, command_players
+
+
+def parse_candidate(text: str) -> np.ndarray:
+    """The weights of ``--candidate 'name=value,...'`` (plain integers, known names),
+    or one InputError naming the option."""
+    weights = DEFAULT_WEIGHTS.copy()
+    for item in text.split(","):
+        name, equals, value = item.partition("=")
+        if not equals or name.strip() not in WEIGHT_NAMES or not _INTEGER.fullmatch(value.strip()):
+            raise InputError(
+                f"--candidate: expected 'name=integer' with a weight name such as "
+                f"'mobility' (evaluate.WEIGHT_NAMES), got {quote(item)}"
+            )
+        weights[WEIGHT_NAMES.index(name.strip())] = int(value)
+    return weights
+
+
+_INTEGER = re.compile(r"-?[0-9]+")
 
 
 def candidates() -> list[tuple[str, np.ndarray]]:
@@ -42,14 +62,8 @@ def run_tuning(
     echo: Callable[[str], None],
     players: PlayerFactory | None = None,
 ) -> None:
+    tries = [(candidate, parse_candidate(candidate))] if candidate else candidates()
     echo(f"baseline {dict(zip(FEATURE_NAMES, DEFAULT_WEIGHTS[:7].tolist(), strict=True))}")
-    tries = candidates()
-    if candidate:
-        weights = DEFAULT_WEIGHTS.copy()
-        for item in candidate.split(","):
-            name, value = item.split("=")
-            weights[WEIGHT_NAMES.index(name.strip())] = int(value)
-        tries = [(candidate, weights)]
     for label, weights in tries:
         if only and label.split()[0] not in only.split(","):
             continue

@@ -12,6 +12,7 @@ import click
 from fechtbuch.engines.clikit import (
     emit_json,
     ensure_writable,
+    int_range,
     jobs_option,
     json_option,
     resolve_jobs,
@@ -220,7 +221,7 @@ def play_command(strength, seat, hotseat, level, short, seed, no_warnings, plain
 @click.argument("b", type=click.Choice(STRENGTHS))
 @click.option(
     "--games",
-    type=click.IntRange(1, 100_000),
+    type=int_range(1, 100_000),
     default=20,
     show_default=True,
     help="Number of games; each deal is played twice with the sides swapped.",
@@ -230,7 +231,7 @@ def play_command(strength, seat, hotseat, level, short, seed, no_warnings, plain
 @_short_option
 @click.option(
     "--samples",
-    type=click.IntRange(1, 10_000),
+    type=int_range(1, 10_000),
     default=SAMPLES,
     show_default=True,
     help="meister: sampled deals per candidate action in each round of its halving search.",
@@ -320,14 +321,14 @@ def replay_command(record_file: str, board: bool, as_json: bool) -> int:
 @touche_group.command("bench")
 @click.option(
     "--rounds",
-    type=click.IntRange(1, 10_000),
+    type=int_range(1, 10_000),
     default=200,
     show_default=True,
     help="Random rounds played for the states/s of the rules.",
 )
 @click.option(
     "--positions",
-    type=click.IntRange(1, 10_000),
+    type=int_range(1, 10_000),
     default=100,
     show_default=True,
     help="Positions on which each strength's seconds per move are measured.",

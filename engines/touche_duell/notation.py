@@ -369,7 +369,7 @@ def _split(text: str, what: str) -> list[str]:
 
 def _parse_common(fields: list[str]):
     rules = Ruleset.from_name(fields[0])
-    match = re.fullmatch(r"(\d{1,2})-(\d{1,2})", fields[1])
+    match = re.fullmatch(r"([0-9]{1,2})-([0-9]{1,2})", fields[1])
     if not match:
         raise NotationError(f"squares: expected '<A>-<B>' such as '1-23', got {_quote(fields[1])}")
     a, b = int(match[1]), int(match[2])
@@ -377,7 +377,7 @@ def _parse_common(fields: list[str]):
         raise NotationError(
             f"squares: need 1 <= A < B <= {TRACK} (A left of B), got {_quote(fields[1])}"
         )
-    match = re.fullmatch(r"(\d):(\d)", fields[2])
+    match = re.fullmatch(r"([0-9]):([0-9])", fields[2])
     if not match or max(int(match[1]), int(match[2])) > rules.target:
         raise NotationError(
             f"score: expected '<A>:<B>' with points 0-{rules.target}, got {_quote(fields[2])}"
@@ -475,7 +475,7 @@ def format_position(position: Position) -> str:
 
 
 def _hidden_size(text: str, field: str, limit: int) -> int:
-    match = re.fullmatch(r"\?(\d{1,2})", text)
+    match = re.fullmatch(r"\?([0-9]{1,2})", text)
     if not match or int(match[1]) > limit:
         raise NotationError(f"{field}: expected '?' and a size 0-{limit}, got {_quote(text)}")
     return int(match[1])

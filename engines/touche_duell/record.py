@@ -144,7 +144,7 @@ class GameRecord:
         headers: list[tuple[str, str]] = []
         for header in parts.headers:
             i, key, value = header.line, header.key, header.value
-            shuffle = re.fullmatch(r"shuffle-(\d+)", key.lower())
+            shuffle = re.fullmatch(r"shuffle-([0-9]+)", key.lower())
             if shuffle:
                 shuffles[int(shuffle[1])] = value
             elif key.lower() in ("ruleset", "starter", "result"):

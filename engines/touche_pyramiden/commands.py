@@ -9,7 +9,7 @@ import os
 import time
 
 import click
-from fechtbuch.engines.clikit import emit_json, ensure_writable, json_option
+from fechtbuch.engines.clikit import emit_json, ensure_writable, int_range, json_option
 from fechtbuch.engines.errors import InputError
 from fechtbuch.engines.playoptions import (
     force_option,
@@ -62,14 +62,14 @@ def _rule_options(func, with_seed: bool = True):
     options = [
         click.option(
             "--players",
-            type=click.IntRange(2, 6),
+            type=int_range(2, 6),
             default=2,
             show_default=True,
             help="Number of players.",
         ),
         click.option(
             "--teams",
-            type=click.IntRange(2, 6),
+            type=int_range(2, 6),
             default=None,
             help="Number of teams: 4 players allow 2, 6 players 2 or 3 "
             "(default: everybody plays alone).",
@@ -152,7 +152,7 @@ def _parse_any(text: str) -> notation.View:
 @click.argument("position")
 @click.option(
     "--seat",
-    type=click.IntRange(0, 5),
+    type=int_range(0, 5),
     default=None,
     help="Show a full state from this seat (default: the seat to move).",
 )
@@ -253,7 +253,7 @@ class _Table:
                 self.out(_numbered(legal))
                 continue
             try:
-                if text.isdigit():
+                if text.isascii() and text.isdigit():
                     number = int(text)
                     if not 1 <= number <= len(legal):
                         raise InputError(f"action: number 1-{len(legal)} expected, got {text!r}")
@@ -308,7 +308,7 @@ def _numbered(actions) -> str:
 @pyramiden_group.command("play")
 @_game_options_without_seed
 @seed_option(what="the dealer draw, every shuffle and the computer (letters, digits, ._-)")
-@seat_option(click.IntRange(0, 5), 0, "0-5, numbered clockwise")
+@seat_option(int_range(0, 5), 0, "0-5, numbered clockwise")
 @strength_option(STRENGTHS, "the computer seats")
 @hotseat_option()
 @plain_option()
@@ -382,7 +382,7 @@ def play_command(
 )
 @click.option(
     "--games",
-    type=click.IntRange(1, 100000),
+    type=int_range(1, 100000),
     default=20,
     show_default=True,
     help="Number of games; the seats rotate from game to game.",
@@ -457,7 +457,7 @@ def replay_command(record: str, as_json: bool) -> None:
 @pyramiden_group.command("bench")
 @click.option(
     "--players",
-    type=click.IntRange(2, 6),
+    type=int_range(2, 6),
     default=2,
     show_default=True,
     help="Number of players of the random games measured.",
@@ -465,7 +465,7 @@ def replay_command(record: str, as_json: bool) -> None:
 @click.option(
     "--states",
     "count",
-    type=click.IntRange(100, 10**7),
+    type=int_range(100, 10**7),
     default=20000,
     show_default=True,
     help="How many states to generate and expand.",

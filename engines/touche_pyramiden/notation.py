@@ -93,7 +93,8 @@ def _parse_cards(text: str, what: str) -> tuple[int, ...]:
 
 
 def _int(text: str, what: str, low: int, high: int) -> int:
-    if not text.isdigit() or not low <= int(text) <= high:
+    # ASCII digits only: str.isdigit() and int() would take '２' as 2
+    if not (text.isascii() and text.isdigit()) or not low <= int(text) <= high:
         raise NotationError(f"{what}: expected a number {low}-{high}, got {text[:200]!r}")
     return int(text)
 
@@ -483,6 +484,23 @@ def _count(text: str, what: str, high: int) -> int:
     return _int(text[1:], what, 0, high)
 
 
+def _check_seen(hand: tuple[int, ...], discard: tuple[int, ...]) -> None:
+    """The cards a view shows (its hand and the discard pile) fit into the deck: no
+    card more often than the 108 cards hold it (2 of each, 4 XX)."""
+    in_deck = [0] * KINDS
+    for k in full_deck():
+        in_deck[k] += 1
+    seen = [0] * KINDS
+    for k in (*hand, *discard):
+        seen[k] += 1
+    too_many = [f"{card_text(k)} {seen[k]}x" for k in range(KINDS) if seen[k] > in_deck[k]]
+    if too_many:
+        raise NotationError(
+            "hand: the hand and the ablage show more of a card than the deck holds "
+            f"(2 of each card, 4 XX): {', '.join(too_many)[:200]}"
+        )
+
+
 def parse_view(text: str) -> View:
     """A view from its notation; errors name the token."""
     text, leads_text = _split_leads(text)
@@ -504,6 +522,7 @@ def parse_view(text: str) -> View:
     )
     _check_hands([(0,) * k for k in sizes], piles)
     discard = _parse_cards(v["ablage"], "ablage")
+    _check_seen(hand, discard)
     aside = _count(v["beiseite"], "beiseite", 3)
     if v["seed"] != "?":
         raise NotationError(f"seed: a view hides the seed, expected '?', got {v['seed'][:200]!r}")

@@ -163,7 +163,9 @@ class GameRecord:
         for key, (line, value) in values.items():
             if key.startswith("Shuffle-"):
                 number = key[len("Shuffle-") :]
-                if not number.isdigit() or value != rules.round_label(seed, int(number)):
+                if not (number.isascii() and number.isdigit()) or value != rules.round_label(
+                    seed, int(number)
+                ):
                     raise RecordError(f"{source}: line {line}: {key} does not match Seed {seed!r}")
         actions: list[Action] = []
         try:

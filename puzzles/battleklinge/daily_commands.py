@@ -11,6 +11,7 @@ from fechtbuch.engines.clikit import (
     atomic_write,
     dump_json,
     emit_json,
+    ensure_writable,
     int_range,
     json_option,
     read_json_file,
@@ -196,13 +197,11 @@ def export_command(first: date, days: int, output: str | None, force: bool) -> N
     The file: {"format": "fechtbuch-daily", "version": 1, "ruleset": ..., "days": [...]}
     with one entry per date (the fields of `daily show --json`).
     """
-    from pathlib import Path
 
     from tqdm import tqdm
 
     output = output or f"daily-{first.isoformat()}-{days}.json"
-    if Path(output).exists() and not force:
-        raise InputError(f"output: {output!r} exists; use --force to overwrite it")
+    ensure_writable(output, force)  # before the days are derived
     deriver = daily.Deriver()
     dates = daily.date_range(first, days)
     started = time.perf_counter()

@@ -88,12 +88,42 @@ def build_pack(selected: list[dict], seed: int, command: str) -> dict:
     }
 
 
+TABLELESS_MAX_N = V1_MAX_N
+"""The deepest claim the table-less minimax verifier checks.  Its work grows steeply
+with n and the material (a study of n = 8 with three students ran for hours), so a
+deeper claim that no endgame table covers is refused with a reason instead of searched
+without end.  Positions with at most one student a side are sparse: there the verifier
+goes to :data:`SPARSE_TABLELESS_MAX_N` (a study of n = 6 takes well under a second)."""
+SPARSE_TABLELESS_MAX_N = 6
+
+
+def _beyond_the_verifier(puzzle: Puzzle, max_n: int) -> list[str]:
+    """The one problem of a claim too deep for the table-less verifier, else [] (a claim
+    outside the pack's range is the claim parser's to report)."""
+    n = puzzle["n"]
+    if not TABLELESS_MAX_N < n <= max_n:
+        return []
+    try:
+        pos = Position.from_text(puzzle["position"])
+    except NotationError:
+        return []  # the claim's parser names the notation error
+    counts = (pos.students[0].bit_count(), pos.students[1].bit_count())
+    limit = SPARSE_TABLELESS_MAX_N if max(counts) <= 1 else TABLELESS_MAX_N
+    if n <= limit:
+        return []
+    return [
+        f"n: {n} own moves are beyond the verifier without endgame tables (at most {limit} "
+        f"here), and no built tables cover this position ({counts[0]} and {counts[1]} "
+        "students; 'fechtbuch tb build --students 2' covers up to two a side): not verified"
+    ]
+
+
 def verify_puzzle(puzzle: Puzzle, max_n: int = V1_MAX_N) -> list[str]:
     """Re-prove one puzzle with its complete solution tree; one line per problem.
 
     ``max_n`` is the declared range of the puzzle's pack: the verifier's work grows
     steeply with N, so a claim beyond it is refused before any search."""
-    return _verify(puzzle, max_n, pruned=False)
+    return _beyond_the_verifier(puzzle, max_n) or _verify(puzzle, max_n, pruned=False)
 
 
 def verify_pruned_puzzle(puzzle: Puzzle, max_n: int) -> list[str]:
@@ -106,7 +136,7 @@ def verify_pruned_puzzle(puzzle: Puzzle, max_n: int) -> list[str]:
 
     if studies.covered_by_tables(puzzle):
         return studies.verify_study(puzzle, max_n)
-    return _verify(puzzle, max_n, pruned=True)
+    return _beyond_the_verifier(puzzle, max_n) or _verify(puzzle, max_n, pruned=True)
 
 
 @dataclass(frozen=True)

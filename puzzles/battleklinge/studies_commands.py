@@ -6,33 +6,35 @@ registered on the engines' ``tb`` group in cli.py.
 
 from __future__ import annotations
 
+import os
 import tempfile
 from pathlib import Path
 
 import click
-from fechtbuch.engines.battleklinge.tbcommands import CARDS_OPTION
+from fechtbuch.engines.battleklinge.tbcommands import CARDS_OPTION, TABLES_HELP
 from fechtbuch.engines.clikit import (
     atomic_write,
     emit_json,
     ensure_writable,
+    int_range,
     json_option,
     seed_option,
 )
-from fechtbuch.engines.errors import InputError
+from fechtbuch.engines.errors import InputError, quote
 
 
 @click.command("studies")
 @CARDS_OPTION
 @click.option(
     "--tables",
-    type=click.Path(file_okay=False, path_type=Path),
+    type=click.Path(path_type=Path),
     default=None,
-    help="Table folder (default: the card set's folder in the tables folder, else "
-    "K = 1 tables built into a temporary folder).",
+    help=TABLES_HELP + "  Without tables of the card set there, K = 1 tables are built "
+    "into a temporary folder.",
 )
 @click.option(
     "--count",
-    type=click.IntRange(1, 200),
+    type=int_range(1, 200),
     default=24,
     show_default=True,
     help="How many studies.",
@@ -76,15 +78,15 @@ def studies_command(
         f"--count {count} --seed {seed}"
     )
     with tempfile.TemporaryDirectory(prefix="fechtbuch-studies-") as scratch:
-        folder = tables or table_folder(cards)
-        if tables is None and not (folder / MANIFEST).exists():
+        folder = table_folder(cards, tables)
+        if tables is None and not os.path.lexists(folder / MANIFEST):
             folder = Path(scratch) / "tables"
             build(cards, 1, folder)
         base = Tablebase.open(folder)
         if base.cards != cards:
-            raise InputError(f"tables: {str(folder)!r} holds another card set")
+            raise InputError(f"tables: {quote(folder)} holds another card set")
         if SPLIT not in base.splits:
-            raise InputError(f"tables: {str(folder)!r} has no split {SPLIT}")
+            raise InputError(f"tables: {quote(folder)} has no split {SPLIT}")
         pack = mine_pack(base, count=count, seed=seed, command=command)
     atomic_write(out_file, pack_bytes(pack), force=force)
     summary = {

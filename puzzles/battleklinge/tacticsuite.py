@@ -19,6 +19,7 @@ import json
 import click
 from fechtbuch.engines.battleklinge.evalfit import generate
 from fechtbuch.engines.battleklinge.position import Position
+from fechtbuch.engines.clikit import INT
 from fechtbuch.solver.battleklinge.api import solve
 
 TAIL = 14
@@ -69,10 +70,10 @@ def build_suite(
 
 @click.command()
 @click.option("-o", "--output", required=True, type=click.Path(dir_okay=False))
-@click.option("--per-distance", type=int, default=25, show_default=True)
-@click.option("--seed", type=int, default=1, show_default=True)
-@click.option("--games-per-round", type=int, default=60, show_default=True)
-@click.option("--max-nodes", type=int, default=3_000_000, show_default=True)
+@click.option("--per-distance", type=INT, default=25, show_default=True)
+@click.option("--seed", type=INT, default=1, show_default=True)
+@click.option("--games-per-round", type=INT, default=60, show_default=True)
+@click.option("--max-nodes", type=INT, default=3_000_000, show_default=True)
 @click.option("--force", is_flag=True)
 def main(output, per_distance, seed, games_per_round, max_nodes, force):
     """Generate the tactics suite (one JSON object a line)."""

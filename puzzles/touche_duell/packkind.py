@@ -12,12 +12,18 @@ from __future__ import annotations
 
 from collections.abc import Hashable
 
-from fechtbuch.engines.touche_duell.notation import NotationError, parse_view
+from fechtbuch.engines.touche_duell.notation import NotationError, format_view, parse_view
 from fechtbuch.engines.touche_duell.public import SureWinProblem, root_problem
 from fechtbuch.puzzles.andorjudge import judge_andor
 from fechtbuch.puzzles.packkind import PackKind, Puzzle
 from fechtbuch.puzzles.touche_duell.board import board_svg, board_text
-from fechtbuch.puzzles.touche_duell.exercises import MAX_N, RULES, duplicate_class, verify_puzzle
+from fechtbuch.puzzles.touche_duell.exercises import (
+    MAX_N,
+    RULES,
+    duplicate_class,
+    rounds_views,
+    verify_puzzle,
+)
 
 
 def problem(puzzle: Puzzle) -> tuple[SureWinProblem, object]:
@@ -34,6 +40,15 @@ def puzzle_class(puzzle: Puzzle) -> Hashable:
         return None
 
 
+def verify_round(pack: dict, puzzle: Puzzle) -> list[str]:
+    """``round``: the view occurs in self-play round ``round`` of the pack's seed (the
+    miner's provenance, replayed: a fraction of a second)."""
+    views = {format_view(v) for v in rounds_views(pack["seed"], puzzle["round"])}
+    if puzzle["position"] not in views:
+        return [f"round: the view does not occur in round {puzzle['round']} of seed {pack['seed']}"]
+    return []
+
+
 KIND = PackKind(
     rules=RULES,
     title="Touché duel",
@@ -46,4 +61,5 @@ KIND = PackKind(
     board_svg=board_svg,
     symmetry="the mirror (the fencers' sides swapped)",
     judge=judge_andor,
+    verify_in_pack=verify_round,
 )

@@ -2,18 +2,22 @@
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 import click
 from fechtbuch.engines.battleklinge.clitypes import POSITION
+from fechtbuch.engines.battleklinge.tbcommands import TABLES_HELP
 from fechtbuch.engines.clikit import (
     atomic_write,
     dump_json,
     emit_json,
+    ensure_writable,
     float_range,
     int_range,
     json_option,
 )
+from fechtbuch.engines.errors import quote
 from fechtbuch.solver.battleklinge.api import (
     DEFAULT_TABLE_MB,
     DEFAULT_VERIFY_NODES,
@@ -21,6 +25,22 @@ from fechtbuch.solver.battleklinge.api import (
     solve,
 )
 from fechtbuch.solver.dfpn import MAX_BUDGET
+
+
+def _warn_without_tables(position, root: Path) -> None:
+    """A --tables folder without tables of the position's card set is said in one line
+    (a mistyped folder would otherwise pass unnoticed); df-pn searches as without it."""
+    from fechtbuch.engines.battleklinge.cards import card_id
+    from fechtbuch.engines.battleklinge.tablebase import table_folder
+    from fechtbuch.engines.battleklinge.tablebase.build import MANIFEST
+
+    if not os.path.lexists(table_folder(position.cards, root) / MANIFEST):
+        ids = ",".join(card_id(c) for c in sorted(position.cards))
+        click.echo(
+            f"fechtbuch: warning: tables: none for the cards {ids!r} under {quote(root)}; "
+            "searching instead",
+            err=True,
+        )
 
 
 @click.command("solve")
@@ -64,10 +84,10 @@ from fechtbuch.solver.dfpn import MAX_BUDGET
 @click.option(
     "--tables",
     "tables_dir",
-    type=click.Path(file_okay=False, path_type=Path),
+    type=click.Path(path_type=Path),
     default=None,
-    help="Endgame tables folder (default: $FECHTBUCH_TABLES or ~/.local/share/fechtbuch/"
-    "tables, as `fechtbuch tb build` writes them).",
+    help=TABLES_HELP + "  Tables that fail their checks are reported in one line and "
+    "not used (df-pn searches instead).",
 )
 @click.option("--no-tables", is_flag=True, help="Always search with df-pn, even with a table.")
 def solve_command(
@@ -107,6 +127,10 @@ def solve_command(
     cross-checks it with df-pn where df-pn reaches (8 own moves).  JSON adds
     "source": "tablebase" and "draw".
     """
+    if tree_file:
+        ensure_writable(tree_file, force)  # before the search spends its time
+    if tables_dir is not None and not no_tables:
+        _warn_without_tables(position, tables_dir)
     result = solve(
         position,
         max_n=max_n,

@@ -7,7 +7,14 @@ The command lives in ``solver/`` (engines must not import the solver) and
 from __future__ import annotations
 
 import click
-from fechtbuch.engines.clikit import atomic_write, dump_json, emit_json, int_range, json_option
+from fechtbuch.engines.clikit import (
+    atomic_write,
+    dump_json,
+    emit_json,
+    ensure_writable,
+    int_range,
+    json_option,
+)
 from fechtbuch.engines.touche_duell.chance import ChanceLimit, WinChance
 from fechtbuch.engines.touche_duell.notation import View, format_view, parse_view
 from fechtbuch.engines.touche_duell.public import root_problem
@@ -126,6 +133,8 @@ def touche_solve_command(view, max_n, as_json, verify, max_nodes, tree_file, for
     --max), 1 when a limit made it unknown or --verify failed or gave up, 2 on bad
     input.
     """
+    if tree_file:
+        ensure_writable(tree_file, force)  # before the search spends its time
     result = solve_view(view, max_n, max_nodes=max_nodes, verify=verify, with_tree=bool(tree_file))
     chance = None
     if probability and result.status != FOUND:

@@ -2,7 +2,9 @@
 
 Files (in the output folder): one ``split-<a>-<b>.bin`` per split, the value
 bytes of :mod:`.kernel` in index order (:mod:`.index`), and ``manifest.json``
-(card set, K, sizes, format version, SHA-256 of every file, the counts).
+(card set, K, sizes, format version, SHA-256 of every file, the counts, and the
+seal: a SHA-256 of the manifest itself).  The manifest is written last, atomically:
+a folder without it is an unfinished build that no reader uses.
 """
 
 from __future__ import annotations
@@ -28,6 +30,14 @@ MANIFEST = "manifest.json"
 
 def split_file(a: int, b: int) -> str:
     return f"split-{a}-{b}.bin"
+
+
+def manifest_seal(manifest: dict) -> str:
+    """SHA-256 of the manifest without its ``seal`` field (as :func:`dump_json` writes it):
+    an edited field (cards, a split's file name or hash, a count) no longer matches it,
+    so a damaged manifest is refused instead of pointing a split at the wrong bytes."""
+    unsealed = {key: value for key, value in manifest.items() if key != "seal"}
+    return hashlib.sha256(dump_json(unsealed)).hexdigest()
 
 
 @dataclass
@@ -193,7 +203,10 @@ def build(
                         child.lost if kind == kernel.WIN_SWEEP else child.won,
                         np.asarray(done[(b - 1, a)]) if b else empty,
                     )
-                    changed += sweeper(kind, step, a, b, arrays, tables, lay_arrays)
+                    for first, stop in kernel.sweep_rows(lay_arrays, a, b):
+                        changed += sweeper(
+                            kind, step, a, b, arrays, tables, lay_arrays, first, stop
+                        )
             resolved += changed
             if progress is not None:
                 progress(group[0], step, resolved)
@@ -253,5 +266,6 @@ def build(
             for s in report.splits
         ],
     }
+    manifest["seal"] = manifest_seal(manifest)
     atomic_write(out / MANIFEST, dump_json(manifest), force=True)
     return report

@@ -28,6 +28,8 @@ lost in ``d`` (distances in own moves of the side to move, up to 127).
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 from fechtbuch.engines.battleklinge.fast import lowest_square, popcount
 from fechtbuch.engines.compiled import njit
@@ -325,9 +327,11 @@ def _sweep_row(
     return total
 
 
-def _sweep(kind, step, a, b, arrays, tables, lay):
-    """One win or loss sweep of step ``step`` over split (a, b); returns the number of
-    positions resolved.  ``arrays = (won, lost, values, child_masks, capture_values)``:
+def _sweep(kind, step, a, b, arrays, tables, lay, first_row, stop_row):
+    """One win or loss sweep of step ``step`` over rows ``first_row`` to ``stop_row`` - 1
+    of split (a, b) (a row: one master pair and one placement of the mover's students,
+    :func:`sweep_rows`); returns the number of positions resolved.
+    ``arrays = (won, lost, values, child_masks, capture_values)``:
     ``child_masks`` is the other kind's mask array of split (b, a) (lost masks for a win
     sweep, won masks for a loss sweep), ``capture_values`` the value bytes of split
     (b - 1, a).  ``tables`` are the card set's (targets, holds, perm, binom, combo),
@@ -338,9 +342,9 @@ def _sweep(kind, step, a, b, arrays, tables, lay):
     c1 = binom[FREE, a]
     c2 = binom[FREE - a, b]
     total = 0
-    for outer in prange(pair_mover.shape[0] * c1):
+    for row in prange(stop_row - first_row):
         total += _sweep_row(
-            outer, kind, step, a, b, c1, c2,
+            first_row + row, kind, step, a, b, c1, c2,
             won, lost, values, child_masks, capture_values,
             targets, holds, perm, binom, combo,
             pair_mover, pair_other, pair_index, pair_flip, mask_mirror, sigma_identity,
@@ -359,6 +363,20 @@ thread on a shared machine stalls the other)."""
 
 PARALLEL_BOARDS = 1_000_000
 """Splits with at least this many boards are swept on both cores."""
+
+CHUNK_BOARDS = 500_000
+"""Boards per compiled sweep call (about 0.1-0.3 s): compiled code never sees Ctrl-C, so
+a sweep over a large split is cut into calls and the interrupt lands between two."""
+
+
+def sweep_rows(lay, a: int, b: int) -> list[tuple[int, int]]:
+    """The row ranges of split (a, b) that one compiled call sweeps (:data:`CHUNK_BOARDS`
+    boards or fewer each).  Rows are independent: each writes only its own boards."""
+    pairs, _, _, _, _, _ = lay
+    c1, c2 = math.comb(FREE, a), math.comb(FREE - a, b)
+    rows = pairs.shape[0] * c1
+    step = max(1, CHUNK_BOARDS // c2)
+    return [(first, min(first + step, rows)) for first in range(0, rows, step)]
 
 
 @njit(parallel=True)

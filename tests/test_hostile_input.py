@@ -429,9 +429,12 @@ def output_commands(path: Path) -> list[tuple[list[str], str | None]]:
 
 
 def _command_name(args: list[str]) -> str:
-    """'pack html' for ['pack', 'html', ...], 'render' for ['render', ...]."""
-    group = isinstance(cli.main.commands[args[0]], click.Group)
-    return " ".join(args[:2]) if group else args[0]
+    """'pack html' for ['pack', 'html', ...], 'render' for ['render', ...]; a game's
+    alias is named by its slug ('touche play' -> 'touche-duell play')."""
+    command = cli.main.get_command(click.Context(cli.main), args[0])
+    if isinstance(command, click.Group):
+        return f"{command.name} {args[1]}"
+    return args[0]
 
 
 WRITERS = {_command_name(args) for args, _ in output_commands(Path("x"))}
@@ -520,7 +523,13 @@ def test_save_at_the_duel_prompt_reports_a_bad_name_and_plays_on(tmp_path):
 
 
 def _commands(group: click.Group, prefix: tuple[str, ...] = ()):
-    for name, command in group.commands.items():
+    """Every command below ``group`` (lazy groups load theirs), by canonical path:
+    Battleklinge's commands without the game's name, as the shortcuts run them."""
+    ctx = click.Context(group)
+    for name in group.list_commands(ctx):
+        if prefix == () and name == "battleklinge":
+            continue  # the same commands as the shortcuts at the top
+        command = group.get_command(ctx, name)
         if isinstance(command, click.Group):
             yield from _commands(command, (*prefix, name))
         else:

@@ -51,8 +51,8 @@ def test_play_against_the_computer(players, extra, tmp_path):
     )
     assert result.exit_code == 0, result.output[-2000:]
     out = result.output
-    assert "Spielende. Punkte:" in out and "Partie gespeichert" in out
-    assert "Fehler: action" in out and "1) " in out
+    assert "Game over. Points:" in out and "Game saved" in out
+    assert "Error: action" in out and "1) " in out
     assert "\x1b[" not in out  # --plain: no colours
     game = read_record(record)
     final = game.states()[-1]
@@ -82,19 +82,19 @@ def test_play_hotseat_hides_hands_between_turns(tmp_path):
     )
     assert result.exit_code == 0, result.output[-2000:]
     out = result.output
-    assert "Spielende" in out
+    assert "Game over" in out
     # every hand is shown only after its seat took the keyboard
-    chunks = out.split("weitergeben, dann Enter")
+    chunks = out.split("), then Enter")
     for before, after in zip(chunks[:-1], chunks[1:], strict=True):
-        seat = before.rsplit("Tastatur an Sitz ", 1)[1].split(" ")[0]
-        shown = [line for line in after.splitlines() if line.startswith("Hand von Sitz")]
-        assert all(line.startswith(f"Hand von Sitz {seat} ") for line in shown)
+        seat = before.rsplit("Pass the keyboard to seat ", 1)[1].split(" ")[0]
+        shown = [line for line in after.splitlines() if line.startswith("Hand of seat")]
+        assert all(line.startswith(f"Hand of seat {seat} ") for line in shown)
     assert [v for _, v in read_record(tmp_path / "hot.txt").headers] == ["mensch", "mensch"]
 
 
 def test_play_quit_and_colours():
     result = run("play", "--players", "2", "--seed", "q", lines=["q"], color=True)
-    assert result.exit_code == 0 and "Spiel aufgegeben" in result.output
+    assert result.exit_code == 0 and "Game resigned" in result.output
     assert "\x1b[" in result.output  # colours on a terminal unless --plain
     plain = run("play", "--players", "2", "--seed", "q", "--plain", lines=["q"], color=True)
     assert "\x1b[" not in plain.output
@@ -117,7 +117,7 @@ def test_new_show_and_json():
         view = json.loads(run("show", state, "--seat", seat, "--json").output)
         assert view["seat"] == seat and "sicht=" in view["view"]
         again = run("show", view["view"], "--plain")
-        assert again.exit_code == 0 and f"Hand von Sitz {seat}" in again.output
+        assert again.exit_code == 0 and f"Hand of seat {seat}" in again.output
 
 
 def test_match_replay_and_bench(tmp_path):

@@ -34,7 +34,7 @@ def test_play_an_exercise_through_stdin(pack_file):
     result = _play(pack_file, "legal", "nonsense", puzzle["key"])
     assert result.exit_code == 0, result.output[-2000:]
     out = result.output
-    assert "Exercise 1 of 3." in out and "Hand von Sitz" in out
+    assert "Exercise 1 of 3." in out and "Hand of seat" in out
     assert "Not a legal action here: 'nonsense'" in out and "Legal: " in out
     assert f"Solved: win:{puzzle['pattern']}." in out
 

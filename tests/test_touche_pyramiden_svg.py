@@ -74,7 +74,7 @@ def test_pack_kind_is_registered_and_draws_states():
     puzzle = {"position": notation.format_view(notation.view_of(state, 0)), "n": 2}
     problem, root = kind.problem(puzzle)
     text = kind.board_text(root, False)
-    assert "[1]" in text and "Hand von Sitz 0" in text and "2C 6C 7C" in text
+    assert "[1]" in text and "Hand of seat 0" in text and "2C 6C 7C" in text
     assert ET.fromstring(kind.board_svg(root)).tag.endswith("svg")
     action, child = next(iter(problem.children(root)))
     assert "[1]" in kind.board_text(child, False)

@@ -225,7 +225,7 @@ class _Table:
         if self.hotseat and self.last_human != seat:
             self.hide()
             click.prompt(
-                f"Tastatur an Sitz {seat} (Team {cfg.team_of(seat) + 1}) weitergeben, dann Enter",
+                f"Pass the keyboard to seat {seat} (team {cfg.team_of(seat) + 1}), then Enter",
                 default="",
                 show_default=False,
                 prompt_suffix=" ",
@@ -236,14 +236,14 @@ class _Table:
         legal = rules.legal_actions(state)
         while True:
             if state.phase is Phase.CHOOSE:
-                hint = "Muster wählen: muster:linie|kvadrat|t-form|kors|kombination"
+                hint = "Choose the pattern: muster:linie|kvadrat|t-form|kors|kombination"
             elif state.phase is Phase.LEAD:
                 members = ", ".join(f"beginnt:{a.field}" for a in legal)
                 hint = f"Wer beginnt für Team {cfg.team_of(seat) + 1}? {members}"
             else:
-                hint = "Zug (z.B. 7H:c3), ? alle Züge, Nummer aus der Liste, q aufgeben"
+                hint = "Action (e.g. 7H:c3), ? all actions, a number from the list, q resigns"
             text = click.prompt(
-                f"Sitz {seat}: {hint}", default="", show_default=False, prompt_suffix="\n> "
+                f"Seat {seat}: {hint}", default="", show_default=False, prompt_suffix="\n> "
             ).strip()
             if not text:
                 continue
@@ -265,15 +265,15 @@ class _Table:
                             f"action: {text!r} is not legal here (? lists the legal ones)"
                         )
             except InputError as err:
-                self.out(f"Fehler: {err}")
+                self.out(f"Error: {err}")
                 continue
-            self.play(action, f"Sitz {seat}")
+            self.play(action, f"Seat {seat}")
             return True
 
     def computer_turn(self) -> None:
         seat = self.state.to_move
         choice = self.computers[seat].choose(notation.view_of(self.state, seat))
-        self.play(choice.action, f"Sitz {seat} ({self.strength})")
+        self.play(choice.action, f"Seat {seat} ({self.strength})")
 
     def play(self, action, who: str) -> None:
         before = self.state
@@ -290,9 +290,9 @@ class _Table:
                 )
                 self.out(f"Touché! Team {won[0] + 1} vollendet {before.pattern.value}: {fields}")
             else:
-                self.out("Die Runde endet ohne Punkt.")
+                self.out("The round ends without a point.")
             self.out(
-                "Punkte: " + ", ".join(f"Team {t + 1}: {s}" for t, s in enumerate(after.scores))
+                "Points: " + ", ".join(f"team {t + 1}: {s}" for t, s in enumerate(after.scores))
             )
         self.state = after
 
@@ -342,8 +342,8 @@ def play_command(
     table = _Table(rules.new_game(config, seed), humans, strength, plain, hotseat, seed)
     cfg = table.state.config
     click.echo(
-        f"Touché (pyramiden-1): {players} Spieler, {cfg.teams} Teams, {cfg.rounds} Runden, "
-        f"Muster {pattern}, Seed {seed}."
+        f"Touché (pyramiden-1): {players} players, {cfg.teams} teams, {cfg.rounds} rounds, "
+        f"pattern {pattern}, seed {seed}."
     )
     quit_early = False
     while table.state.phase is not Phase.OVER:
@@ -355,19 +355,19 @@ def play_command(
             table.computer_turn()
     scores = table.state.scores
     if quit_early:
-        click.echo("Spiel aufgegeben.")
+        click.echo("Game resigned.")
     else:
         best = max(scores)
         winners = [str(t + 1) for t, s in enumerate(scores) if s == best]
         click.echo(
-            "Spielende. Punkte: "
+            "Game over. Points: "
             + ", ".join(f"Team {t + 1}: {s}" for t, s in enumerate(scores))
             + f". Sieger: Team {' und '.join(winners)}."
         )
     if save_file:
         names = tuple((f"Seat-{s}", "mensch" if s in humans else strength) for s in range(players))
         GameRecord(config, seed, tuple(table.actions), headers=names).write(str(save_file), force)
-        click.echo(f"Partie gespeichert: {save_file}")
+        click.echo(f"Game saved: {save_file}")
 
 
 @pyramiden_group.command("match")

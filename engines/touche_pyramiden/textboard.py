@@ -102,18 +102,18 @@ def render(view: View, colour: bool = True, show_hand: bool = True) -> str:
     lines.append(lines[0])
     cfg = view.config
     if view.phase is Phase.OVER:
-        pattern = "(Spiel beendet)"
+        pattern = "(game over)"
     else:
-        pattern = view.pattern.value if view.pattern else "(noch nicht gewählt)"
+        pattern = view.pattern.value if view.pattern else "(not chosen yet)"
     lines.append("")
     lines.append(
-        f"Runde {min(view.round, cfg.rounds)}/{cfg.rounds}  Muster: {pattern}  "
-        f"Punkte: " + ", ".join(f"Team {t + 1} {s}" for t, s in enumerate(view.scores))
+        f"Round {min(view.round, cfg.rounds)}/{cfg.rounds}  pattern: {pattern}  "
+        f"points: " + ", ".join(f"team {t + 1} {s}" for t, s in enumerate(view.scores))
     )
     teams = []
     for t in range(cfg.teams):
         seats = [s for s in range(cfg.players) if cfg.team_of(s) == t]
-        label = f"[{t + 1}] {TEAM_NAMES[t]}: Sitz {','.join(map(str, seats))}"
+        label = f"[{t + 1}] {TEAM_NAMES[t]}: seat {','.join(map(str, seats))}"
         teams.append(style(label, fg=TEAM_COLOURS[t]))
     lines.append("Teams: " + "; ".join(teams))
     for team, items in sorted(threat.items()):
@@ -121,15 +121,15 @@ def render(view: View, colour: bool = True, show_hand: bool = True) -> str:
         text = f"Team {team + 1} ein Feld vor Touché: {', '.join(fields)}"
         lines.append(style(text, fg=TEAM_COLOURS[team], bold=True))
     sizes = ", ".join(
-        f"Sitz {s}: {h} Karten/{p} Stapel"
+        f"seat {s}: {h} cards/{p} pile"
         for s, (h, p) in enumerate(zip(view.hand_sizes, view.pile_sizes, strict=True))
     )
     lines.append(sizes)
     if show_hand:
         hand = " ".join(card_text(k) for k in view.hand) or "-"
-        lines.append(f"Hand von Sitz {view.seat} (Team {cfg.team_of(view.seat) + 1}): {hand}")
+        lines.append(f"Hand of seat {view.seat} (team {cfg.team_of(view.seat) + 1}): {hand}")
         if view.phase is Phase.PLAY:
-            lines.append("Legende: + spielbar, ! fehlt einem Muster zum Touché, * beides")
+            lines.append("Legend: + playable, ! a pattern lacks it for Touché, * both")
             if JOKER in view.hand:
-                lines.append("XX (Joker): jedes leere Kartenfeld, oder XX:-feld / XX:=feld")
+                lines.append("XX (joker): any empty card field, or XX:-field / XX:=field")
     return "\n".join(lines)

@@ -18,6 +18,7 @@ from fechtbuch.engines.clikit import emit_json, int_range, jobs_option, json_opt
 from fechtbuch.engines.errors import InputError
 from fechtbuch.engines.plugin import GamePlugin, load
 from fechtbuch.engines.registry import game as game_of
+from fechtbuch.solver.solveoptions import max_nodes_option, max_option, verify_option
 
 
 def _position(plugin: GamePlugin, text: str):
@@ -48,15 +49,9 @@ def _show(plugin: GamePlugin) -> click.Command:
 def _solve(plugin: GamePlugin) -> click.Command:
     @click.command("solve")
     @click.argument("position")
-    @click.option(
-        "--max", "max_n", type=int_range(1, 20), default=3, show_default=True,
-        help="Own turns within which a win is sought.",
-    )  # fmt: skip
-    @click.option(
-        "--max-nodes", type=int_range(1), default=1_000_000, show_default=True,
-        help="Proof nodes before the answer is 'unknown'.",
-    )  # fmt: skip
-    @click.option("--verify", is_flag=True, help="Confirm with the independent verifier.")
+    @max_option(20, 3, "own turns of the side to act")
+    @max_nodes_option(1_000_000)
+    @verify_option()
     @json_option()
     def solve(position: str, max_n: int, max_nodes: int, verify: bool, as_json: bool) -> int:
         """Prove a win for the side to act of POSITION within --max own turns:

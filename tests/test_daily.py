@@ -376,7 +376,7 @@ def _good_entry():
 
 
 def test_verify_without_a_date_checks_today_as_show_does(monkeypatch):
-    from fechtbuch.puzzles import daily_commands
+    from fechtbuch.puzzles.battleklinge import daily_commands
 
     monkeypatch.setattr(daily_commands, "_today", lambda: date(2027, 3, 1))
     result = run("daily", "verify")

@@ -19,9 +19,10 @@ from fechtbuch.engines.touche_duell.notation import (
     view_of,
 )
 from fechtbuch.engines.touche_duell.public import SureWinProblem
-from fechtbuch.solver import touche_bench, touche_crosscheck
 from fechtbuch.solver.andor_prover import ProofSearch
 from fechtbuch.solver.andor_verifier import ProofCheck
+from fechtbuch.solver.touche_duell import bench as touche_bench
+from fechtbuch.solver.touche_duell import crosscheck as touche_crosscheck
 from fechtbuch.solver.touche_duell.crosscheck import crosscheck, random_views
 
 BRUTE_VIEWS = random_views("brute", 250, max_pile=2) + random_views("brute3", 40, max_pile=3)

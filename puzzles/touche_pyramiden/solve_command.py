@@ -3,9 +3,15 @@
 from __future__ import annotations
 
 import click
-from fechtbuch.engines.clikit import emit_json, float_range, int_range, json_option
+from fechtbuch.engines.clikit import emit_json, json_option
 from fechtbuch.engines.touche_pyramiden.touche_in_n import TouchInN, parse_touch_view, with_budget
 from fechtbuch.solver.andor_solve import DEFAULT_MAX_NODES, AndOrAnswer, solve_problem
+from fechtbuch.solver.solveoptions import (
+    max_nodes_option,
+    max_option,
+    time_limit_option,
+    verify_option,
+)
 
 MAX_TURNS = 4
 
@@ -50,25 +56,12 @@ def summary(answer: AndOrAnswer) -> str:
 
 @click.command("solve")
 @click.argument("view")
-@click.option(
-    "--max",
-    "max_n",
-    type=int_range(1, MAX_TURNS),
-    default=2,
-    show_default=True,
-    help="Bound N: a sure Touché within N own turns.",
-)
+@max_option(MAX_TURNS, 2, "a sure Touché within N own turns")
 @json_option("the fields above")
-@click.option("--verify", is_flag=True, help="Re-derive distance and keys with the verifier.")
+@verify_option()
 @click.option("--no-tree", is_flag=True, help="Leave the solution tree out (faster).")
-@click.option(
-    "--max-nodes",
-    type=int_range(1),
-    default=DEFAULT_MAX_NODES,
-    show_default=True,
-    help="Node limit of the proof search.",
-)
-@click.option("--time-limit", type=float_range(0), default=None, help="Time limit in seconds.")
+@max_nodes_option(DEFAULT_MAX_NODES)
+@time_limit_option()
 def solve_command(view, max_n, as_json, verify, no_tree, max_nodes, time_limit):
     """Prove a sure Touché for the seat to move of VIEW within --max own turns.
 

@@ -13,7 +13,6 @@ from fechtbuch.engines.clikit import (
     dump_json,
     emit_json,
     ensure_writable,
-    float_range,
     int_range,
     json_option,
 )
@@ -25,6 +24,13 @@ from fechtbuch.solver.battleklinge.api import (
     solve,
 )
 from fechtbuch.solver.dfpn import MAX_BUDGET
+from fechtbuch.solver.solveoptions import (
+    max_nodes_option,
+    max_option,
+    time_limit_option,
+    tree_options,
+    verify_option,
+)
 
 
 def _warn_without_tables(position, root: Path) -> None:
@@ -45,27 +51,11 @@ def _warn_without_tables(position, root: Path) -> None:
 
 @click.command("solve")
 @click.argument("position", type=POSITION)
-@click.option(
-    "--max",
-    "max_n",
-    type=int_range(1, MAX_BUDGET),
-    default=3,
-    show_default=True,
-    help="Bound N: look for hits within N own moves of either side.",
-)
+@max_option(MAX_BUDGET, 3, "look for hits within N own moves of either side")
 @json_option("the fields above")
-@click.option(
-    "--tree",
-    "tree_file",
-    type=click.Path(dir_okay=False),
-    default=None,
-    help="Write the solution tree (JSON) of the side to move to this file.",
-)
-@click.option("--force", is_flag=True, help="Overwrite an existing --tree file.")
-@click.option(
-    "--verify", is_flag=True, help="Confirm the answer with the independent minimax verifier."
-)
-@click.option("--max-nodes", type=int_range(1), default=None, help="Node limit (default 50M).")
+@tree_options("the solution tree (JSON) of the side to move")
+@verify_option("the independent minimax verifier")
+@max_nodes_option(None, "50M")
 @click.option(
     "--verify-nodes",
     type=int_range(1),
@@ -73,7 +63,7 @@ def _warn_without_tables(position, root: Path) -> None:
     show_default=True,
     help="Node limit of the --verify minimax.",
 )
-@click.option("--time-limit", type=float_range(0), default=None, help="Time limit in seconds.")
+@time_limit_option()
 @click.option(
     "--table-mb",
     type=int_range(1, 8192),

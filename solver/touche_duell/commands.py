@@ -12,13 +12,13 @@ from fechtbuch.engines.clikit import (
     dump_json,
     emit_json,
     ensure_writable,
-    int_range,
     json_option,
 )
 from fechtbuch.engines.touche_duell.chance import ChanceLimit, WinChance
 from fechtbuch.engines.touche_duell.notation import View, format_view, parse_view
 from fechtbuch.engines.touche_duell.public import root_problem
 from fechtbuch.solver.andor_solve import FOUND, NONE, AndOrSolution, solve_andor
+from fechtbuch.solver.solveoptions import max_nodes_option, max_option, tree_options, verify_option
 
 MAX_TURNS = 6
 DEFAULT_CHANCE_NODES = 200_000
@@ -90,25 +90,11 @@ def summary(result: AndOrSolution) -> str:
 
 @click.command("solve")
 @click.argument("view", type=ViewType())
-@click.option(
-    "--max",
-    "max_n",
-    type=int_range(1, MAX_TURNS),
-    default=3,
-    show_default=True,
-    help="Bound N: own turns of the player to act (a parry is no turn, a riposte is).",
-)
+@max_option(MAX_TURNS, 3, "own turns of the player to act (a parry is no turn, a riposte is)")
 @json_option()
-@click.option("--verify", is_flag=True, help="Re-derive distance and keys independently.")
-@click.option("--max-nodes", type=int_range(1), default=None, help="Node limit (default none).")
-@click.option(
-    "--tree",
-    "tree_file",
-    type=click.Path(dir_okay=False),
-    default=None,
-    help="Write the solution tree (JSON) to this file.",
-)
-@click.option("--force", is_flag=True, help="Overwrite an existing --tree file.")
+@verify_option()
+@max_nodes_option(None)
+@tree_options()
 @click.option(
     "--probability",
     is_flag=True,

@@ -113,3 +113,15 @@ def test_a_short_match_runs(players):
 
     result = match("mittel", "leicht", players, 2, "short")
     assert result.games == 2 and result.a_wins + result.b_wins + result.draws == 2
+
+
+def test_a_match_on_two_workers_plays_the_same_games():
+    """-j 2 plays every game in a worker process; the totals are those of one process
+    (and those of the match code before it ran in workers: stark-mittel, 4 players,
+    6 games, seed 't' gave 4 wins, 2 losses and 11:7 points)."""
+    from fechtbuch.engines.touche_pyramiden.match import match
+
+    one = match("stark", "mittel", 4, 6, "t")
+    two = match("stark", "mittel", 4, 6, "t", jobs=2)
+    totals = [(r.a_wins, r.b_wins, r.draws, r.a_points, r.b_points) for r in (one, two)]
+    assert totals == [(4, 2, 0, 11, 7)] * 2

@@ -9,7 +9,14 @@ import os
 import time
 
 import click
-from fechtbuch.engines.clikit import emit_json, ensure_writable, int_range, json_option
+from fechtbuch.engines.clikit import (
+    emit_json,
+    ensure_writable,
+    int_range,
+    jobs_option,
+    json_option,
+    resolve_jobs,
+)
 from fechtbuch.engines.errors import InputError
 from fechtbuch.engines.playoptions import (
     force_option,
@@ -395,8 +402,9 @@ def play_command(
     show_default=True,
     help="Rounds per game.",
 )
+@jobs_option
 @json_option()
-def match_command(a, b, players, games, seed, rounds, as_json) -> None:
+def match_command(a, b, players, games, seed, rounds, jobs, as_json) -> None:
     """Computer A against computer B over GAMES games, seats rotated every game.
 
     Games 2k and 2k+1 play the same deal; A takes the even seats in the even game and
@@ -405,13 +413,13 @@ def match_command(a, b, players, games, seed, rounds, as_json) -> None:
 
     \b
     Example:
-      fechtbuch pyramiden match stark mittel --players 4 --games 200 --seed ladder
+      fechtbuch pyramiden match stark mittel --players 4 --games 200 --seed ladder -j 2
     """
     from fechtbuch.engines.matchkit import deal_text, elo_text
     from fechtbuch.engines.touche_pyramiden.match import match
 
     check_seed(seed)
-    result = match(a, b, int(players), games, seed, rounds=int(rounds))
+    result = match(a, b, int(players), games, seed, rounds=int(rounds), jobs=resolve_jobs(jobs))
     if as_json:
         emit_json(result.as_dict())
         return

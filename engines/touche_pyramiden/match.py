@@ -101,6 +101,40 @@ class MatchResult:
         }
 
 
+@dataclass(frozen=True)
+class SlotResult:
+    """One match game from A's side (what a worker process hands back)."""
+
+    outcome: str
+    a_points: int
+    b_points: int
+    seconds_by_name: dict[str, float]
+    moves_by_name: dict[str, int]
+
+
+def play_slot(a: str, b: str, config: Config, seed: str, index: int, a_parity: int) -> SlotResult:
+    """Game ``index`` of a match (a module-level function: it runs in workers)."""
+    players = config.players
+    names = [f"A:{a}" if s % 2 == a_parity else f"B:{b}" for s in range(players)]
+    seats = [
+        ComputerPlayer(a if s % 2 == a_parity else b, seed=f"{seed}/{index}/{s}")
+        for s in range(players)
+    ]
+    outcome = play_game(config, f"{seed}-{index // 2}", seats, names)
+    a_teams = {config.team_of(s) for s in range(players) if s % 2 == a_parity}
+    b_teams = {config.team_of(s) for s in range(players) if s % 2 != a_parity}
+    a_best = max(outcome.scores[t] for t in a_teams)
+    b_best = max(outcome.scores[t] for t in b_teams)
+    won = WIN if a_best > b_best else LOSS if b_best > a_best else "draw"
+    return SlotResult(
+        won,
+        sum(outcome.scores[t] for t in a_teams),
+        sum(outcome.scores[t] for t in b_teams),
+        outcome.seconds_by_name,
+        outcome.moves_by_name,
+    )
+
+
 def match(
     a: str,
     b: str,
@@ -110,47 +144,34 @@ def match(
     teams: int | None = None,
     rounds: int = 3,
     progress=None,
+    jobs: int = 1,
 ) -> MatchResult:
-    """A against B; with more than two seats, A and B each take alternate seats."""
+    """A against B; with more than two seats, A and B each take alternate seats.
+    ``jobs`` worker processes play the same games as one."""
     teams = teams or (2 if players in (4, 6) else players)
     config = Config(players, teams, rounds, None)
     result = MatchResult(a, b)
     start = time.perf_counter()
     total_seconds: dict[str, float] = {}
     total_moves: dict[str, int] = {}
-    names_ab = {"A": f"A:{a}", "B": f"B:{b}"}
     outcomes = []
 
-    def play(index: int, a_parity: int) -> str:
-        names = [names_ab["A"] if s % 2 == a_parity else names_ab["B"] for s in range(players)]
-        seats = [
-            ComputerPlayer(a if s % 2 == a_parity else b, seed=f"{seed}/{index}/{s}")
-            for s in range(players)
-        ]
-        outcome = play_game(config, f"{seed}-{index // 2}", seats, names)
-        a_teams = {config.team_of(s) for s in range(players) if s % 2 == a_parity}
-        b_teams = {config.team_of(s) for s in range(players) if s % 2 != a_parity}
-        a_best = max(outcome.scores[t] for t in a_teams)
-        b_best = max(outcome.scores[t] for t in b_teams)
+    def report(game: SlotResult) -> None:
+        outcomes.append(game.outcome)
         result.games += 1
-        result.a_points += sum(outcome.scores[t] for t in a_teams)
-        result.b_points += sum(outcome.scores[t] for t in b_teams)
-        for key, value in outcome.seconds_by_name.items():
+        result.a_points += game.a_points
+        result.b_points += game.b_points
+        result.a_wins += game.outcome == WIN
+        result.b_wins += game.outcome == LOSS
+        result.draws += game.outcome not in (WIN, LOSS)
+        for key, value in game.seconds_by_name.items():
             total_seconds[key] = total_seconds.get(key, 0.0) + value
-            total_moves[key] = total_moves.get(key, 0) + outcome.moves_by_name[key]
-        won = WIN if a_best > b_best else LOSS if b_best > a_best else "draw"
-        result.a_wins += won == WIN
-        result.b_wins += won == LOSS
-        result.draws += won not in (WIN, LOSS)
-        return won
-
-    def report(outcome: str) -> None:
-        outcomes.append(outcome)
+            total_moves[key] = total_moves.get(key, 0) + game.moves_by_name[key]
         if progress is not None:
             progress(len(outcomes), result)
 
-    tasks = [(slot.index, 0 if slot.a_first else 1) for slot in schedule(games)]
-    run_games(play, tasks, 1, report)  # one process: the games add to shared totals
+    tasks = [(a, b, config, seed, slot.index, 0 if slot.a_first else 1) for slot in schedule(games)]
+    run_games(play_slot, tasks, jobs, report)
     total = tally(outcomes)
     result.low, result.high = total.low, total.high
     result.elo, result.elo_low, result.elo_high = total.elo, total.elo_low, total.elo_high

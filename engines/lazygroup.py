@@ -90,3 +90,25 @@ class LazyGroup(click.Group):
 def _demo_command() -> None:
     """Say hello (the doctest's command)."""
     click.echo("hello")
+
+
+def passthrough(name: str, ref: str, summary: str) -> click.Command:
+    """A tool with a parser of its own (a click command or ``main(argv) -> int``),
+    reached as a fechtbuch command: every argument goes to it unchanged, its own
+    ``--help`` included, so each game's benchmarks are found the same way
+    (``fechtbuch GAME bench NAME ...``)."""
+
+    @click.command(
+        name,
+        help=f"{summary}  The arguments go to the tool; its own --help lists them.",
+        context_settings={"ignore_unknown_options": True, "allow_extra_args": True},
+        add_help_option=False,
+    )
+    @click.argument("args", nargs=-1, type=click.UNPROCESSED)
+    def run(args: tuple[str, ...]) -> int:
+        tool = load(ref)
+        if isinstance(tool, click.Command):
+            return tool.main(args=list(args), prog_name=name, standalone_mode=False) or 0
+        return tool(list(args))
+
+    return run

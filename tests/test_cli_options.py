@@ -178,3 +178,29 @@ def test_old_option_names_still_parse(args, old):
     assert result.exit_code == 2 and old in result.output + result.stderr, result.output
     assert "--school" not in run("play", "--help").output
     assert "--record" not in run("pyramiden", "play", "--help").output
+
+
+def test_every_game_s_benchmarks_are_reached_the_same_way():
+    """fechtbuch GAME bench [NAME ...] for every game with a command group: the
+    developer tools that had only 'python -m' are subcommands there."""
+    from fechtbuch.engines.registry import plugins
+
+    ctx = click.Context(cli.main)
+    for entry in plugins():
+        group = cli.main.get_command(ctx, entry.slug)
+        bench = group.get_command(ctx, "bench")
+        assert bench is not None, entry.slug
+    nested = {
+        "battleklinge": {"meister", "eval-fit", "tactics-suite", "solve", "perft"},
+        "touche-duell": {"proof", "crosscheck", "mine"},
+    }
+    for slug, names in nested.items():
+        bench = cli.main.get_command(ctx, slug).get_command(ctx, "bench")
+        assert names <= set(bench.list_commands(ctx)), slug
+
+
+def test_a_tool_behind_bench_gets_its_arguments_unchanged():
+    out = run("touche", "bench", "crosscheck", "--set", "tiny:12:2", "--n", "1")
+    assert out.exit_code == 0, out.output
+    bad = run("touche", "bench", "crosscheck", "--n", "9")
+    assert bad.exit_code == 2

@@ -100,6 +100,36 @@ BENCH_ENTRIES: tuple[LazyEntry, ...] = (
         "Seconds and memory of 'fechtbuch --help' and 'show' as whole processes.",
     ),
     LazyEntry(
+        "eval-fit",
+        "fechtbuch.engines.lazygroup:passthrough",
+        "Self-play positions and the logistic fit of the evaluation weights.",
+        args=(
+            "eval-fit",
+            "fechtbuch.engines.battleklinge.evalfit:main",
+            "Self-play positions and the logistic fit of the evaluation weights.",
+        ),
+    ),
+    LazyEntry(
+        "meister",
+        "fechtbuch.engines.lazygroup:passthrough",
+        "The Meister's search: depth, nodes/s, time limits, the tactics suite.",
+        args=(
+            "meister",
+            "fechtbuch.engines.battleklinge.meisterbench:main",
+            "The Meister's search: depth, nodes/s, time limits, the tactics suite.",
+        ),
+    ),
+    LazyEntry(
+        "tactics-suite",
+        "fechtbuch.engines.lazygroup:passthrough",
+        "Build the tactics suite (data/bench/tactics.jsonl) from decided games.",
+        args=(
+            "tactics-suite",
+            "fechtbuch.puzzles.battleklinge.tacticsuite:main",
+            "Build the tactics suite (data/bench/tactics.jsonl) from decided games.",
+        ),
+    ),
+    LazyEntry(
         "tune-eval",
         "fechtbuch.engines.battleklinge.tuning:bench_tune_eval_command",
         "Self-play tuning: each evaluation feature off, halved and doubled.",

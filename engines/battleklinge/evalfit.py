@@ -20,8 +20,8 @@ Two steps, both deterministic for their arguments:
 
 Commands::
 
-    python -m fechtbuch.engines.battleklinge.evalfit gen-positions -o pos.jsonl --games 600
-    python -m fechtbuch.engines.battleklinge.evalfit fit pos.jsonl
+    fechtbuch bench eval-fit gen-positions -o pos.jsonl --games 600
+    fechtbuch bench eval-fit fit pos.jsonl
 """
 
 from __future__ import annotations

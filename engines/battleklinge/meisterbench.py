@@ -13,7 +13,7 @@
                  ``fechtbuch.puzzles.battleklinge.tacticsuite``): solve rate and mean time or
                  nodes until the search's best move becomes a key for good.
 
-Run as ``python -m fechtbuch.engines.battleklinge.meisterbench COMMAND --help``.
+Run as ``fechtbuch bench meister COMMAND --help``.
 """
 
 from __future__ import annotations

@@ -8,7 +8,7 @@ puzzles/ because engines/ may not import solver/; the engine benchmark
 
 Command (writes data/bench/tactics.jsonl)::
 
-    python -m fechtbuch.puzzles.battleklinge.tacticsuite \\
+    fechtbuch bench tactics-suite \\
         -o data/bench/tactics.jsonl --per-distance 25
 """
 

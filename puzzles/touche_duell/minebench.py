@@ -1,7 +1,7 @@
 """Where the Touché duel's mining time goes: self-play and proofs per round.
 
-    python -m fechtbuch.puzzles.touche_duell.minebench selfplay --rounds 20 --samples 24 12 8
-    python -m fechtbuch.puzzles.touche_duell.minebench proofs --rounds 60
+    fechtbuch touche bench mine selfplay --rounds 20 --samples 24 12 8
+    fechtbuch touche bench mine proofs --rounds 60
 
 ``selfplay``: the frozen mining policy (meister-2026) on both sides over the rounds
 ``touche mine --seed 1`` plays, with each roll-out budget: CPU seconds per round and
@@ -87,7 +87,7 @@ def proofs(seed: int, rounds: int, max_nodes: int) -> list[dict]:
 
 def main(argv: Sequence[str]) -> int:
     parser = argparse.ArgumentParser(
-        prog="python -m fechtbuch.puzzles.touche_duell.minebench",
+        prog="fechtbuch touche bench mine",
         description="CPU of the Touché duel's mining: self-play and proofs per round.",
         epilog="example: selfplay --rounds 20 --samples 24 12 8; proofs --rounds 60",
     )

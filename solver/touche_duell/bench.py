@@ -1,10 +1,10 @@
 """Speed of the Touché sure-win prover on the fixed bench set data/bench/touche-sure.jsonl,
 and the cross-check of prover, verifier and brute force.
 
-    .venv/bin/python -m fechtbuch.solver.touche_duell.bench            # print the figures
-    .venv/bin/python -m fechtbuch.solver.touche_duell.bench --n 1 2 3  # only these N
-    .venv/bin/python -m fechtbuch.solver.touche_duell.bench --make F   # (re)make the set
-    .venv/bin/python -m fechtbuch.solver.touche_duell.bench crosscheck
+    fechtbuch touche bench proof            # print the figures
+    fechtbuch touche bench proof --n 1 2 3  # only these N
+    fechtbuch touche bench proof --make F   # (re)make the set
+    fechtbuch touche bench crosscheck
         # prover = verifier = definition
 
 For N = 1..4: the prover's ``wins(view, N)`` on every view of the set (a fresh

@@ -1,7 +1,7 @@
 """Cross-check of the Touché duel's sure wins: prover, verifier and the definition agree.
 
-    .venv/bin/python -m fechtbuch.solver.touche_duell.bench crosscheck
-    .venv/bin/python -m fechtbuch.solver.touche_duell.bench crosscheck --set xcheck14:300:3 --n 1 2
+    fechtbuch touche bench crosscheck
+    fechtbuch touche bench crosscheck --set xcheck14:300:3 --n 1 2
 
 Three deciders answer "does the player to move win the round within N own turns
 whatever the opponent holds and the pile brings?" on the same seeded views:
@@ -170,7 +170,7 @@ def crosscheck(views: Sequence[View], ns: Sequence[int]) -> list[NResult]:
 
 def main(argv: Sequence[str]) -> int:
     parser = argparse.ArgumentParser(
-        prog="python -m fechtbuch.solver.touche_duell.bench crosscheck",
+        prog="fechtbuch touche bench crosscheck",
         description="Prover, verifier and brute force on seeded late-round views.",
         epilog="example: crosscheck --set xcheck14:300:3 --set xcheck14b:200:4 --n 1 2 3",
     )

@@ -117,12 +117,16 @@ def run_match(
     jobs: int = 1,
     max_plies: int = 10_000,
     progress=None,
+    done: list[GameResult] | None = None,
 ) -> MatchReport:
-    """Play ``games`` games of ``a`` against ``b`` in ``jobs`` worker processes."""
+    """Play ``games`` games of ``a`` against ``b`` in ``jobs`` worker processes;
+    ``done``: the first games, already played (a resumed match)."""
     players.check(a), players.check(b)
+    done = list(done or [])[:games]
     started = time.perf_counter()
-    tasks = [(slug, players, a, b, seed, s.index, max_plies) for s in schedule(games)]
-    results = run_games(play_game, tasks, jobs, progress)
+    slots = schedule(games)[len(done) :]
+    tasks = [(slug, players, a, b, seed, s.index, max_plies) for s in slots]
+    results = done + run_games(play_game, tasks, jobs, progress)
     return MatchReport(
         slug,
         a,
@@ -132,3 +136,8 @@ def run_match(
         tally(r.outcome for r in results),
         time.perf_counter() - started,
     )
+
+
+def decode_result(game: dict) -> GameResult:
+    """A game of the match log back as a :class:`GameResult`."""
+    return GameResult(**(game | {"actions": tuple(game["actions"])}))

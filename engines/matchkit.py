@@ -27,10 +27,17 @@ testing).  Where the seats matter, it is the narrower and the honest one.
 from __future__ import annotations
 
 import math
+import os
 from collections.abc import Callable, Iterable, Sequence
 from concurrent.futures import ProcessPoolExecutor
-from dataclasses import dataclass
-from typing import Any, TypeVar
+from dataclasses import asdict, dataclass
+from pathlib import Path
+from typing import Any, Generic, TypeVar
+
+import click
+import orjson
+from fechtbuch.engines.clikit import ensure_writable, read_input_bytes
+from fechtbuch.engines.errors import InputError, quote
 
 WIN = "win"
 LOSS = "loss"
@@ -223,6 +230,138 @@ def per_move(seconds: Sequence[float], moves: Sequence[int]) -> float:
     return sum(seconds) / max(1, sum(moves))
 
 
+LOG_FORMAT = "fechtbuch-match-log"
+
+
+@dataclass(frozen=True)
+class MatchLog(Generic[Result]):
+    """An append-only log of a match, for every game: one JSON line of parameters,
+    then one line per finished game in game order, flushed to disk as each game ends.
+
+    A long match killed half-way keeps every game it finished; ``--resume`` plays
+    only the games not yet in the log, and a resume with ``--games`` at most the
+    logged number only summarizes that many (an honest figure for a partial run).
+    The parameters exclude ``games`` so a match can be extended.  ``decode`` turns a
+    logged game (a dataclass with ``index``, as ``asdict`` wrote it) back into the
+    game's result."""
+
+    path: Path
+    params: dict
+    decode: Callable[[dict], Result]
+
+    def header(self) -> bytes:
+        return orjson.dumps({"format": LOG_FORMAT, "params": self.params}) + b"\n"
+
+    def start(self, force: bool) -> None:
+        """Create the log with its header; an existing log needs ``force`` (or a resume)."""
+        try:
+            ensure_writable(self.path, force)
+        except InputError as err:
+            if "exists" not in str(err):
+                raise
+            raise InputError(
+                f"log: {quote(str(self.path))} exists; continue it with --resume "
+                "or start over with --force"
+            ) from None
+        with open(self.path, "wb") as handle:
+            handle.write(self.header())
+            handle.flush()
+            os.fsync(handle.fileno())
+
+    def read(self) -> list[Result]:
+        """The games logged so far (a torn last line from a kill is dropped); a log of
+        other parameters or not a match log is an InputError."""
+        lines = read_input_bytes(self.path, "--resume").split(b"\n")
+        try:
+            head = orjson.loads(lines[0])
+        except orjson.JSONDecodeError:
+            head = None
+        if not isinstance(head, dict) or head.get("format") != LOG_FORMAT:
+            raise InputError(f"--resume: {quote(str(self.path))} is not a match log")
+        if head.get("params") != self.params:
+            where = quote(str(self.path))
+            raise InputError(f"--resume: {where} was made with other options {head.get('params')}")
+        results: list[Result] = []
+        for number, line in enumerate(lines[1:], start=2):
+            if not line.strip():
+                continue
+            try:
+                result = self.decode(orjson.loads(line))
+            except (orjson.JSONDecodeError, KeyError, TypeError, ValueError):
+                if number == len(lines):  # the write a kill cut short
+                    break
+                where = quote(str(self.path))
+                raise InputError(f"--resume: {where} line {number} is damaged") from None
+            if result.index != len(results):
+                raise InputError(
+                    f"--resume: {quote(str(self.path))} line {number} holds game "
+                    f"{result.index}, expected {len(results)}"
+                )
+            results.append(result)
+        return results
+
+    def truncate_to(self, results: list[Result]) -> None:
+        """Rewrite the log as header + ``results`` (drops a torn last line)."""
+        data = self.header() + b"".join(orjson.dumps(asdict(r)) + b"\n" for r in results)
+        tmp = self.path.with_name(self.path.name + ".tmp")
+        tmp.write_bytes(data)
+        os.replace(tmp, self.path)
+
+    def append(self, result: Result) -> None:
+        with open(self.path, "ab") as handle:
+            handle.write(orjson.dumps(asdict(result)) + b"\n")
+            handle.flush()
+            os.fsync(handle.fileno())
+
+
+def open_log(
+    log: str | None,
+    resume: bool,
+    force: bool,
+    games: int,
+    params: dict,
+    decode: Callable[[dict], Result],
+) -> tuple[list[Result], Callable[[Result], None] | None]:
+    """The ``--log``/``--resume`` of any game's ``match``: the games already played
+    and the function that logs each new one (``None`` without ``--log``)."""
+    if resume and not log:
+        raise InputError("--resume: give the --log of the match to continue")
+    if not log:
+        return [], None
+    match_log = MatchLog(Path(log), params, decode)
+    done: list[Result] = []
+    if resume:
+        done = match_log.read()
+        if games > len(done):  # games to play: drop a torn last line first
+            match_log.truncate_to(done)
+    else:
+        match_log.start(force)
+    return done, match_log.append
+
+
+def log_options(with_force: bool = True):
+    """``--log FILE``, ``--resume`` (and ``--force`` for the log), the same in every
+    game's ``match``."""
+
+    def decorate(command):
+        if with_force:
+            command = click.option("--force", is_flag=True, help="Overwrite --log.")(command)
+        command = click.option(
+            "--resume",
+            is_flag=True,
+            help="Continue the match in --log: play only the games not yet logged "
+            "(with --games at most the logged number: summarize that many, play none).",
+        )(command)
+        return click.option(
+            "--log",
+            type=click.Path(dir_okay=False),
+            help="Append each finished game to this JSON-lines file as it ends "
+            "(a killed match keeps them).",
+        )(command)
+
+    return decorate
+
+
 def _call(task: tuple[Callable[..., Any], tuple]) -> Any:
     play, args = task
     return play(*args)
@@ -255,6 +394,7 @@ def run_games(
 
 __all__ = [
     "LOSS",
+    "MatchLog",
     "WIN",
     "Slot",
     "MIN_DEALS",
@@ -264,6 +404,8 @@ __all__ = [
     "elo_difference",
     "elo_text",
     "finite_elo",
+    "log_options",
+    "open_log",
     "per_move",
     "points",
     "run_games",

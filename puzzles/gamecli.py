@@ -16,6 +16,7 @@ import sys
 import click
 from fechtbuch.engines.clikit import emit_json, int_range, jobs_option, json_option, resolve_jobs
 from fechtbuch.engines.errors import InputError
+from fechtbuch.engines.matchkit import log_options
 from fechtbuch.engines.plugin import GamePlugin, load
 from fechtbuch.engines.registry import game as game_of
 from fechtbuch.solver.solveoptions import max_nodes_option, max_option, verify_option
@@ -124,16 +125,22 @@ def _match(plugin: GamePlugin) -> click.Command:
         "--seed", type=int_range(0), default=1, show_default=True, help="Seed of the deals."
     )
     @jobs_option
+    @log_options()
     @json_option("the summary")
-    def match(a: str, b: str, games: int, seed: int, jobs: int | None, as_json: bool) -> None:
+    def match(a, b, games, seed, jobs, log, resume, force, as_json) -> None:
         """Computer A against computer B: score, Elo with 95% intervals over games
         and over deals; the same games for any -j.
 
         Example: fechtbuch GAME match A B --games 100 -j 2
         """
-        from fechtbuch.engines.gamematch import run_match
+        from fechtbuch.engines.gamematch import decode_result, run_match
+        from fechtbuch.engines.matchkit import open_log
 
-        report = run_match(plugin.slug, factory, a, b, games, seed, resolve_jobs(jobs))
+        params = {"game": plugin.slug, "a": a, "b": b, "seed": seed}
+        done, logged = open_log(log, resume, force, games, params, decode_result)
+        report = run_match(
+            plugin.slug, factory, a, b, games, seed, resolve_jobs(jobs), progress=logged, done=done
+        )
         if as_json:
             emit_json(report.to_dict())
         else:

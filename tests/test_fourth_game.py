@@ -142,3 +142,19 @@ def test_a_match_between_two_strengths():
     serial = fechtbuch("abzaehlen", "match", "zufall", "perfekt", "--games", "40", "--json")
     games = [g["actions"] for g in json.loads(serial.stdout)["games"]]
     assert games == [g["actions"] for g in report["games"]]  # the same games for any -j
+
+
+def test_a_killed_match_resumes_from_its_log(tmp_path):
+    log = tmp_path / "m.jsonl"
+    first = fechtbuch("abzaehlen", "match", "zufall", "perfekt", "--games", "6", "--log", str(log))
+    assert first.returncode == 0, first.stderr
+    lines = log.read_text().splitlines()
+    log.write_text("\n".join(lines[:4]) + "\n" + lines[4][:10])  # a kill tore game 4
+    args = ["abzaehlen", "match", "zufall", "perfekt", "--games", "6", "--json"]
+    resumed = fechtbuch(*args, "--log", str(log), "--resume")
+    fresh = fechtbuch(*args)
+    assert resumed.returncode == 0, resumed.stderr
+    games = [json.loads(out.stdout)["games"] for out in (resumed, fresh)]
+    assert games[0] == games[1]
+    again = fechtbuch(*args, "--log", str(log))
+    assert again.returncode == 2 and "--resume" in again.stderr

@@ -162,3 +162,31 @@ def test_pyramid_match_pairs_share_deals(monkeypatch):
     assert result.a_wins + result.b_wins + result.draws == 4
     assert result.low <= result.a_score <= result.high
     assert result.deals == 2 and result.deal_low is None  # too few deals for an interval
+
+
+@pytest.mark.parametrize(
+    "game, args",
+    [
+        ("touche", ["leicht", "mittel", "--games", "6"]),
+        ("pyramiden", ["mittel", "leicht", "--players", "2", "--games", "4", "--seed", "r"]),
+    ],
+)
+def test_every_game_s_match_resumes_from_its_log(tmp_path, game, args):
+    """--log/--resume (matchkit.MatchLog) in every game's match: a log torn by a kill
+    resumes to the totals of an uninterrupted match."""
+    from clirun import run
+
+    log = tmp_path / "m.jsonl"
+    assert run(game, "match", *args, "--log", log).exit_code == 0
+    lines = log.read_text().splitlines()
+    log.write_text("\n".join(lines[:3]) + "\n" + lines[3][:7])  # two games, then a torn one
+    resumed = run(game, "match", *args, "--log", log, "--resume", "--json")
+    fresh = run(game, "match", *args, "--json")
+    assert resumed.exit_code == 0, resumed.output
+    totals = []
+    for out in (resumed, fresh):
+        data = json.loads(out.stdout)
+        totals.append({k: v for k, v in data.items() if "second" not in k})
+    assert totals[0] == totals[1]
+    other = run(game, "match", *args[:2], "--games", "2", "--seed", "x", "--log", log, "--resume")
+    assert other.exit_code == 2 and "other options" in other.stderr

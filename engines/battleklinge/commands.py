@@ -15,6 +15,7 @@ from fechtbuch.engines.clikit import (
     seed_option,
 )
 from fechtbuch.engines.errors import InputError
+from fechtbuch.engines.matchkit import log_options
 from fechtbuch.engines.playoptions import clock_option
 
 MOVETIME = click.option(
@@ -129,17 +130,7 @@ def analyse(game: str, as_json: bool) -> None:
     "from the time it has left; who runs out loses (not reproducible between machines)."
 )
 @click.option("--games-out", type=click.Path(dir_okay=False), help="Write every game as JSON.")
-@click.option(
-    "--log",
-    type=click.Path(dir_okay=False),
-    help="Append each finished game to this JSON-lines file as it ends (for long matches).",
-)
-@click.option(
-    "--resume",
-    is_flag=True,
-    help="Continue the match in --log: play only the games not yet logged "
-    "(with --games at most the logged number: summarize that many, play none).",
-)
+@log_options(with_force=False)
 @click.option("--force", is_flag=True, help="Overwrite --games-out and --log.")
 @json_option("the summary")
 def match(
@@ -179,8 +170,9 @@ def match(
     """
     from dataclasses import asdict
 
-    from fechtbuch.engines.battleklinge.match import run_match
+    from fechtbuch.engines.battleklinge.match import decode_result, run_match
     from fechtbuch.engines.clikit import atomic_write, dump_json, ensure_writable
+    from fechtbuch.engines.matchkit import open_log
     from fechtbuch.engines.players import command_players
 
     if games_out:
@@ -190,27 +182,11 @@ def match(
     if sum(x is not None for x in (nodes, movetime, clock)) > 1:
         raise InputError("budget: give one of --nodes, --movetime and --clock")
     a, b = strength_from_name(a).name, strength_from_name(b).name
-    done: list = []
-    progress = None
-    if resume and not log:
-        raise InputError("--resume: give the --log of the match to continue")
-    if log:
-        from pathlib import Path
-
-        from fechtbuch.engines.battleklinge.match import MatchLog
-
-        params = {"a": a, "b": b, "seed": seed, "max_plies": max_plies}
-        params |= {"nodes": nodes, "movetime": movetime}
-        if clock is not None:  # only then: logs from before the clock still resume
-            params["clock"] = clock
-        match_log = MatchLog(Path(log), params)
-        if resume:
-            done = match_log.read()
-            if games > len(done):  # games to play: drop a torn last line first
-                match_log.truncate_to(done)
-        else:
-            match_log.start(force)
-        progress = match_log.append
+    params = {"a": a, "b": b, "seed": seed, "max_plies": max_plies}
+    params |= {"nodes": nodes, "movetime": movetime}
+    if clock is not None:  # only then: logs from before the clock still resume
+        params["clock"] = clock
+    done, progress = open_log(log, resume, force, games, params, decode_result)
     summary, results = run_match(
         a,
         b,

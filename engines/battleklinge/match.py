@@ -21,22 +21,17 @@ True
 from __future__ import annotations
 
 import hashlib
-import os
 import random
 import time
 from collections import Counter
 from dataclasses import asdict, dataclass
-from pathlib import Path
 
-import orjson
 from fechtbuch.engines.battleklinge import fast
 from fechtbuch.engines.battleklinge.cards import GOLD
 from fechtbuch.engines.battleklinge.players import Player, strength_from_name
 from fechtbuch.engines.battleklinge.position import Position
 from fechtbuch.engines.battleklinge.sampling import random_cards, random_deal
-from fechtbuch.engines.clikit import ensure_writable, read_input_bytes
 from fechtbuch.engines.clock import GameClock
-from fechtbuch.engines.errors import InputError, quote
 from fechtbuch.engines.matchkit import (
     deal_text,
     elo_difference,
@@ -236,88 +231,11 @@ def summarize(a: str, b: str, seed: int, results: list[GameResult], wall: float)
     )
 
 
-LOG_FORMAT = "fechtbuch-match-log"
-
-
-@dataclass(frozen=True)
-class MatchLog:
-    """An append-only log of a match: one JSON line of parameters, then one line per
-    finished game in game order, flushed to disk as each game ends.
-
-    A long match killed half-way keeps every game it finished; ``--resume`` plays
-    only the games not yet in the log, and a resume with ``--games`` at most the
-    logged number only summarizes that many (an honest figure for a partial run).
-    The parameters exclude ``games`` so a match can be extended."""
-
-    path: Path
-    params: dict
-
-    def header(self) -> bytes:
-        return orjson.dumps({"format": LOG_FORMAT, "params": self.params}) + b"\n"
-
-    def start(self, force: bool) -> None:
-        """Create the log with its header; an existing log needs ``force`` (or a resume)."""
-        try:
-            ensure_writable(self.path, force)
-        except InputError as err:
-            if "exists" not in str(err):
-                raise
-            raise InputError(
-                f"log: {quote(str(self.path))} exists; continue it with --resume "
-                "or start over with --force"
-            ) from None
-        with open(self.path, "wb") as handle:
-            handle.write(self.header())
-            handle.flush()
-            os.fsync(handle.fileno())
-
-    def read(self) -> list[GameResult]:
-        """The games logged so far (a torn last line from a kill is dropped); a log of
-        other parameters or not a match log is an InputError."""
-        lines = read_input_bytes(self.path, "--resume").split(b"\n")
-        try:
-            head = orjson.loads(lines[0])
-        except orjson.JSONDecodeError:
-            head = None
-        if not isinstance(head, dict) or head.get("format") != LOG_FORMAT:
-            raise InputError(f"--resume: {quote(str(self.path))} is not a match log")
-        if head.get("params") != self.params:
-            where = quote(str(self.path))
-            raise InputError(f"--resume: {where} was made with other options {head.get('params')}")
-        results: list[GameResult] = []
-        for number, line in enumerate(lines[1:], start=2):
-            if not line.strip():
-                continue
-            try:
-                game = orjson.loads(line)
-                game["seconds"] = tuple(game["seconds"])
-                game["move_counts"] = tuple(game["move_counts"])
-                result = GameResult(**game)
-            except (orjson.JSONDecodeError, KeyError, TypeError):
-                if number == len(lines):  # the write a kill cut short
-                    break
-                where = quote(str(self.path))
-                raise InputError(f"--resume: {where} line {number} is damaged") from None
-            if result.index != len(results):
-                raise InputError(
-                    f"--resume: {quote(str(self.path))} line {number} holds game "
-                    f"{result.index}, expected {len(results)}"
-                )
-            results.append(result)
-        return results
-
-    def truncate_to(self, results: list[GameResult]) -> None:
-        """Rewrite the log as header + ``results`` (drops a torn last line)."""
-        data = self.header() + b"".join(orjson.dumps(asdict(r)) + b"\n" for r in results)
-        tmp = self.path.with_name(self.path.name + ".tmp")
-        tmp.write_bytes(data)
-        os.replace(tmp, self.path)
-
-    def append(self, result: GameResult) -> None:
-        with open(self.path, "ab") as handle:
-            handle.write(orjson.dumps(asdict(result)) + b"\n")
-            handle.flush()
-            os.fsync(handle.fileno())
+def decode_result(game: dict) -> GameResult:
+    """A game of the match log (``MatchLog``) back as a :class:`GameResult`."""
+    return GameResult(
+        **(game | {"seconds": tuple(game["seconds"]), "move_counts": tuple(game["move_counts"])})
+    )
 
 
 def run_match(
@@ -355,7 +273,6 @@ def run_match(
 
 __all__ = [
     "GameResult",
-    "MatchLog",
     "MatchSummary",
     "deal_for_game",
     "elo_difference",

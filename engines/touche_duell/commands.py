@@ -18,6 +18,7 @@ from fechtbuch.engines.clikit import (
     resolve_jobs,
 )
 from fechtbuch.engines.errors import InputError
+from fechtbuch.engines.matchkit import log_options
 from fechtbuch.engines.players import command_players
 from fechtbuch.engines.playoptions import (
     force_option,
@@ -238,8 +239,11 @@ def play_command(strength, seat, hotseat, level, short, seed, no_warnings, plain
 )
 @jobs_option
 @click.option("--progress", is_flag=True, help="Print one line per game.")
+@log_options()
 @json_option("the summary")
-def match_command(a, b, games, seed, level, short, samples, jobs, progress, as_json) -> None:
+def match_command(
+    a, b, games, seed, level, short, samples, jobs, progress, log, resume, force, as_json
+) -> None:
     """Play strength A against strength B over N whole games (to 5 or 3 points).
 
     Deals come in pairs: games 2k and 2k+1 share every seed, and A fences as A in
@@ -249,8 +253,10 @@ def match_command(a, b, games, seed, level, short, samples, jobs, progress, as_j
     \b
     Example:
       fechtbuch touche match stark mittel --games 200 --seed 1 -j 2
+      fechtbuch touche match stark mittel --games 400 --log sm.jsonl    # later: --resume
     """
-    from fechtbuch.engines.touche_duell.match import run_match
+    from fechtbuch.engines.matchkit import open_log
+    from fechtbuch.engines.touche_duell.match import decode_result, run_match
 
     def report(result) -> None:
         if progress:
@@ -263,7 +269,17 @@ def match_command(a, b, games, seed, level, short, samples, jobs, progress, as_j
 
     ruleset = Ruleset(Level(level), short)
     players = command_players("touche-duell")
-    summary, _ = run_match(a, b, games, seed, ruleset, samples, report, resolve_jobs(jobs), players)
+    params = {"a": a, "b": b, "seed": seed, "ruleset": ruleset.name, "samples": samples}
+    done, logged = open_log(log, resume, force, games, params, decode_result)
+
+    def finished(result) -> None:
+        if logged is not None:
+            logged(result)
+        report(result)
+
+    summary, _ = run_match(
+        a, b, games, seed, ruleset, samples, finished, resolve_jobs(jobs), players, done
+    )
     if as_json:
         emit_json(summary.to_dict())
         return

@@ -150,6 +150,12 @@ class MatchSummary:
         )
 
 
+def decode_result(game: dict) -> GameResult:
+    """A game of the match log back as a :class:`GameResult`."""
+    tuples = ("score", "seconds", "move_counts")
+    return GameResult(**(game | {k: tuple(game[k]) for k in tuples}))
+
+
 def _play_result(
     a: str,
     b: str,
@@ -172,12 +178,18 @@ def run_match(
     progress=None,
     jobs: int = 1,
     players: PlayerFactory | None = None,
+    done: list[GameResult] | None = None,
 ) -> tuple[MatchSummary, list[GameResult]]:
-    """Play the match (``jobs`` worker processes; the same games for any ``jobs``)."""
+    """Play the match (``jobs`` worker processes; the same games for any ``jobs``).
+    ``done``: the first games, already played (a resumed match); only the rest are
+    played, and the summary covers the first ``games`` of both together."""
     check_strength(a), check_strength(b)
+    done = list(done or [])[:games]
     started = time.perf_counter()
-    tasks = [(a, b, seed, slot.index, ruleset, samples, players) for slot in schedule(games)]
-    results = run_games(_play_result, tasks, jobs, progress)
+    tasks = [
+        (a, b, seed, slot.index, ruleset, samples, players) for slot in schedule(games)[len(done) :]
+    ]
+    results = done + run_games(_play_result, tasks, jobs, progress)
     summary = MatchSummary(
         a,
         b,

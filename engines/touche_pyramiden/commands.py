@@ -18,6 +18,7 @@ from fechtbuch.engines.clikit import (
     resolve_jobs,
 )
 from fechtbuch.engines.errors import InputError
+from fechtbuch.engines.matchkit import log_options
 from fechtbuch.engines.playoptions import (
     force_option,
     hotseat_option,
@@ -403,8 +404,9 @@ def play_command(
     help="Rounds per game.",
 )
 @jobs_option
+@log_options()
 @json_option()
-def match_command(a, b, players, games, seed, rounds, jobs, as_json) -> None:
+def match_command(a, b, players, games, seed, rounds, jobs, log, resume, force, as_json) -> None:
     """Computer A against computer B over GAMES games, seats rotated every game.
 
     Games 2k and 2k+1 play the same deal; A takes the even seats in the even game and
@@ -415,11 +417,23 @@ def match_command(a, b, players, games, seed, rounds, jobs, as_json) -> None:
     Example:
       fechtbuch pyramiden match stark mittel --players 4 --games 200 --seed ladder -j 2
     """
-    from fechtbuch.engines.matchkit import deal_text, elo_text
-    from fechtbuch.engines.touche_pyramiden.match import match
+    from fechtbuch.engines.matchkit import deal_text, elo_text, open_log
+    from fechtbuch.engines.touche_pyramiden.match import decode_result, match
 
     check_seed(seed)
-    result = match(a, b, int(players), games, seed, rounds=int(rounds), jobs=resolve_jobs(jobs))
+    params = {"a": a, "b": b, "players": int(players), "seed": seed, "rounds": int(rounds)}
+    done, logged = open_log(log, resume, force, games, params, decode_result)
+    result = match(
+        a,
+        b,
+        int(players),
+        games,
+        seed,
+        rounds=int(rounds),
+        jobs=resolve_jobs(jobs),
+        done=done,
+        logged=logged,
+    )
     if as_json:
         emit_json(result.as_dict())
         return

@@ -10,6 +10,7 @@ games), so both sides get both seatings of every deal.
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from fechtbuch.engines.matchkit import LOSS, WIN, run_games, schedule, tally
@@ -105,6 +106,7 @@ class MatchResult:
 class SlotResult:
     """One match game from A's side (what a worker process hands back)."""
 
+    index: int
     outcome: str
     a_points: int
     b_points: int
@@ -127,6 +129,7 @@ def play_slot(a: str, b: str, config: Config, seed: str, index: int, a_parity: i
     b_best = max(outcome.scores[t] for t in b_teams)
     won = WIN if a_best > b_best else LOSS if b_best > a_best else "draw"
     return SlotResult(
+        index,
         won,
         sum(outcome.scores[t] for t in a_teams),
         sum(outcome.scores[t] for t in b_teams),
@@ -145,9 +148,12 @@ def match(
     rounds: int = 3,
     progress=None,
     jobs: int = 1,
+    done: list[SlotResult] | None = None,
+    logged: Callable[[SlotResult], None] | None = None,
 ) -> MatchResult:
     """A against B; with more than two seats, A and B each take alternate seats.
-    ``jobs`` worker processes play the same games as one."""
+    ``jobs`` worker processes play the same games as one.  ``done``: the first games,
+    already played (a resumed match); ``logged`` is called with each new game."""
     teams = teams or (2 if players in (4, 6) else players)
     config = Config(players, teams, rounds, None)
     result = MatchResult(a, b)
@@ -170,8 +176,20 @@ def match(
         if progress is not None:
             progress(len(outcomes), result)
 
-    tasks = [(a, b, config, seed, slot.index, 0 if slot.a_first else 1) for slot in schedule(games)]
-    run_games(play_slot, tasks, jobs, report)
+    done = list(done or [])[:games]
+    for game in done:
+        report(game)
+
+    def finished(game: SlotResult) -> None:
+        if logged is not None:
+            logged(game)
+        report(game)
+
+    tasks = [
+        (a, b, config, seed, slot.index, 0 if slot.a_first else 1)
+        for slot in schedule(games)[len(done) :]
+    ]
+    run_games(play_slot, tasks, jobs, finished)
     total = tally(outcomes)
     result.low, result.high = total.low, total.high
     result.elo, result.elo_low, result.elo_high = total.elo, total.elo_low, total.elo_high
@@ -179,3 +197,8 @@ def match(
     result.seconds = time.perf_counter() - start
     result.per_move = {k: total_seconds[k] / total_moves[k] for k in total_seconds}
     return result
+
+
+def decode_result(game: dict) -> SlotResult:
+    """A game of the match log back as a :class:`SlotResult`."""
+    return SlotResult(**game)

@@ -72,14 +72,14 @@ def _game_seed(seed: int, index: int) -> int:
 
 def play_selfplay_game(args: tuple[int, int, int, int, int]) -> list[Sample]:
     """One self-play game; ``args`` = (seed, index, nodes, random_plies, max_plies)."""
-    from fechtbuch.engines.battleklinge.players import Player, Strength
+    from fechtbuch.engines.battleklinge.players import Budget, Player
     from fechtbuch.engines.battleklinge.sampling import random_cards, random_deal
 
     seed, index, nodes, random_plies, max_plies = args
     rng = random.Random(_game_seed(seed, index))
     pos = random_deal(rng, random_cards(rng))
     opener = Player("mittel", seed=_game_seed(seed, index) ^ 1)
-    strength = Strength("gen", 32, nodes, 0.0, False, False)
+    strength = Budget("gen", 32, nodes, 0.0, False, False)
     players = {0: Player(strength), 1: Player(strength)}
     seen = Counter([pos.key()])
     history: list[Position] = []

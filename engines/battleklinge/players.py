@@ -85,8 +85,9 @@ AHEAD_FOR_REPETITION = 50
 
 
 @dataclass(frozen=True)
-class Strength:
-    """A strength's budget: plies, nodes, softmax temperature (students, 0 = best move
+class Budget:
+    """What a strength name means in Battleklinge (a strength is its name in every
+    game; the player factory lists them): plies, nodes, softmax temperature (students, 0 = best move
     only), whether every root move gets an exact score, and exact forced play."""
 
     name: str
@@ -105,23 +106,23 @@ class Strength:
     a root move's result: exact results replace the search's guesses there."""
 
 
-STRENGTHS: dict[str, Strength] = {
+STRENGTHS: dict[str, Budget] = {
     s.name: s
     for s in (
-        Strength("leicht", 1, 20_000, 1.2, True, False),
-        Strength("mittel", 3, 30_000, 0.3, True, False),
-        Strength("stark", 32, 60_000, 0.0, False, True),
-        Strength("meister", 32, 1_500_000, 0.0, False, True, tablebase=True),
+        Budget("leicht", 1, 20_000, 1.2, True, False),
+        Budget("mittel", 3, 30_000, 0.3, True, False),
+        Budget("stark", 32, 60_000, 0.0, False, True),
+        Budget("meister", 32, 1_500_000, 0.0, False, True, tablebase=True),
     )
 }
 STRENGTH_NAMES = tuple(STRENGTHS)
 
 
-def _ablations() -> dict[str, Strength]:
+def _ablations() -> dict[str, Budget]:
     from fechtbuch.engines.battleklinge import negamax as nm
 
     base = STRENGTHS["meister"]
-    plain = Strength("meister-plain", 32, base.max_nodes, 0.0, False, True, features=0)
+    plain = Budget("meister-plain", 32, base.max_nodes, 0.0, False, True, features=0)
     out = {plain.name: plain}
     for label, bit in (
         ("pvs", nm.FEAT_PVS | nm.FEAT_LMR),  # LMR needs PVS's null windows
@@ -129,12 +130,12 @@ def _ablations() -> dict[str, Strength]:
         ("ext", nm.FEAT_EXT),
     ):
         name = f"meister-no{label}"
-        out[name] = Strength(name, 32, base.max_nodes, 0.0, False, True, features=FEAT_ALL & ~bit)
+        out[name] = Budget(name, 32, base.max_nodes, 0.0, False, True, features=FEAT_ALL & ~bit)
     return out
 
 
-FROZEN_STRENGTHS: dict[str, Strength] = {
-    "meister-2026": Strength("meister-2026", 32, 1_500_000, 0.0, False, True, engine="2026"),
+FROZEN_STRENGTHS: dict[str, Budget] = {
+    "meister-2026": Budget("meister-2026", 32, 1_500_000, 0.0, False, True, engine="2026"),
     **_ablations(),
 }
 """Engines for measuring only (``fechtbuch match meister meister-2026``), not offered in
@@ -143,7 +144,7 @@ feature switched off (``meister-nolmr`` ...) or all of them (``meister-plain``).
 MATCH_NAMES = STRENGTH_NAMES + tuple(FROZEN_STRENGTHS)
 
 
-def strength_from_name(name: str) -> Strength:
+def strength_from_name(name: str) -> Budget:
     """Parse a strength name (case-insensitive).
 
     >>> strength_from_name("Meister").max_nodes
@@ -296,14 +297,14 @@ class Player:
 
     def __init__(
         self,
-        strength: str | Strength,
+        strength: str | Budget,
         seed: int = 0,
         weights=None,
         movetime: float | None = None,
         nodes: int | None = None,
         hits: HitOracle | None = None,
     ):
-        self.strength = strength if isinstance(strength, Strength) else strength_from_name(strength)
+        self.strength = strength if isinstance(strength, Budget) else strength_from_name(strength)
         self.movetime = movetime
         """Seconds per move instead of the strength's node budget (not deterministic)."""
         self.nodes = nodes

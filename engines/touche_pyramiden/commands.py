@@ -31,14 +31,13 @@ from fechtbuch.engines.playoptions import (
 from fechtbuch.engines.touche_pyramiden import notation, rules
 from fechtbuch.engines.touche_pyramiden.board import field_name
 from fechtbuch.engines.touche_pyramiden.patterns import Pattern, mask_fields
-from fechtbuch.engines.touche_pyramiden.players import ComputerPlayer, Strength
+from fechtbuch.engines.touche_pyramiden.players import STRENGTHS, ComputerPlayer
 from fechtbuch.engines.touche_pyramiden.record import GameRecord, read_record
 from fechtbuch.engines.touche_pyramiden.shuffle import check_seed
 from fechtbuch.engines.touche_pyramiden.state import TEAM_SPLITS, Config, Phase, State
 from fechtbuch.engines.touche_pyramiden.textboard import one_away, playable_fields, render
 
 PATTERN_CHOICES = [p.value for p in Pattern] + ["wahl"]
-STRENGTHS = [s.value for s in Strength]
 
 
 def _config(players: int, teams: int | None, rounds: int, pattern: str) -> Config:

@@ -15,11 +15,11 @@ Randomness comes from SHA-256 of the seed and the view, so a game is reproducibl
 
 from __future__ import annotations
 
-import enum
 import hashlib
 import time
 from dataclasses import dataclass
 
+from fechtbuch.engines.errors import InputError
 from fechtbuch.engines.players import PlayerFactory
 from fechtbuch.engines.touche_pyramiden import rules
 from fechtbuch.engines.touche_pyramiden.board import CARD_MASK, JOKER
@@ -45,10 +45,8 @@ WIN_NEXT = 400.0
 """What holding a completion at one's next turn is worth in the lookahead."""
 
 
-class Strength(enum.Enum):
-    LEICHT = "leicht"
-    MITTEL = "mittel"
-    STARK = "stark"
+STRENGTHS = ("leicht", "mittel", "stark")
+"""The computer's strengths, weakest first (a strength is its name, in every game)."""
 
 
 @dataclass(frozen=True)
@@ -164,9 +162,12 @@ class ComputerPlayer:
     """A computer seat.  ``choose`` gets the seat's view only."""
 
     def __init__(
-        self, strength: Strength | str, seed: str = "cpu", candidates: int = 4, worlds: int = 4
+        self, strength: str, seed: str = "cpu", candidates: int = 4, worlds: int = 4
     ) -> None:
-        self.strength = Strength(strength)
+        if strength not in STRENGTHS:
+            known = ", ".join(STRENGTHS)
+            raise InputError(f"strength: expected one of {known}, got {strength!r}")
+        self.strength = strength
         self.seed = seed
         self.candidates = candidates
         self.worlds = worlds
@@ -177,7 +178,7 @@ class ComputerPlayer:
         return Choice(action, reason, time.perf_counter() - start)
 
     def _choose(self, view: View) -> tuple[Action, str]:
-        rng = _stream(f"{self.seed}/{self.strength.value}", view)
+        rng = _stream(f"{self.seed}/{self.strength}", view)
         state = determinise(view)
         actions = rules.legal_actions(state)
         if len(actions) == 1:
@@ -186,17 +187,17 @@ class ComputerPlayer:
             # the member whose turn it would be in plain clockwise order starts
             return Action(Kind.LEAD, field=view.to_move), "lead"
         if state.phase is Phase.CHOOSE:
-            if self.strength is Strength.LEICHT:
+            if self.strength == "leicht":
                 return actions[rng.below(len(actions))], "random"
             return _choose_pattern(state), "pattern"
-        if self.strength is Strength.LEICHT:
+        if self.strength == "leicht":
             done = completing(state, actions)
             if done and rng.below(4) != 0:
                 return done[0], "complete"
             plain = [a for a in actions if a.kind in (Kind.PLACE, Kind.EXCHANGE)]
             pool = plain if plain and rng.below(10) != 0 else actions
             return pool[rng.below(len(pool))], "random"
-        if self.strength is Strength.MITTEL:
+        if self.strength == "mittel":
             return policy_mittel(state, actions)
         forced = policy_block_first(state, actions, STARK_JOKER_COST)
         if forced is not None:
@@ -246,8 +247,8 @@ class ComputerPlayer:
 
 
 def computer(strength: str, seed: str = "cpu") -> ComputerPlayer:
-    return ComputerPlayer(Strength(strength), seed)
+    return ComputerPlayer(strength, seed)
 
 
-PLAYERS = PlayerFactory(strengths=tuple(s.value for s in Strength), make=computer)
+PLAYERS = PlayerFactory(strengths=STRENGTHS, make=computer)
 """The pyramid game's player factory (its players need no help from the solver)."""

@@ -7,6 +7,7 @@ input into one line on stderr and exit status 2; see :class:`FechtbuchGroup`.
 from __future__ import annotations
 
 import os
+import signal
 import sys
 
 from fechtbuch.engines import interrupts
@@ -53,6 +54,10 @@ class FechtbuchGroup(LazyGroup):
             if isinstance(err, InputError):
                 _fail(str(err), 2)
             raise
+        if args is None:  # the program itself (an embedding caller passes its args)
+            # the work is done and said: a Ctrl-C from here on would only turn a
+            # finished run into a killed one (Python re-raises it while shutting down)
+            signal.signal(signal.SIGINT, signal.SIG_IGN)
         sys.exit(result if isinstance(result, int) else 0)
 
     def invoke(self, ctx: click.Context):

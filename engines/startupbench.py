@@ -17,6 +17,7 @@ from pathlib import Path
 
 import click
 from fechtbuch.engines.clikit import emit_json, json_option, runs_option
+from fechtbuch.engines.errors import InputError, quote
 
 COMMANDS = (("--help",), ("show",))
 """What is timed: the top-level help and the smallest real command."""
@@ -48,12 +49,11 @@ def time_process(args: tuple[str, ...], package: Path | None = None) -> tuple[fl
 @runs_option(5, 50)
 @click.option(
     "--package",
-    type=click.Path(file_okay=False, exists=True, path_type=Path),
     default=None,
     help="Time another checkout: a folder holding it as 'fechtbuch' (a link will do).",
 )
 @json_option()
-def bench_startup_command(runs: int, package: Path | None, as_json: bool) -> None:
+def bench_startup_command(runs: int, package: str | None, as_json: bool) -> None:
     """Seconds and peak memory of 'fechtbuch --help' and 'fechtbuch show' as whole
     processes (median of RUNS after one warm-up; the target is under 0.25 s).
 
@@ -63,10 +63,13 @@ def bench_startup_command(runs: int, package: Path | None, as_json: bool) -> Non
       mkdir old && ln -s /path/to/old-checkout old/fechtbuch
       fechtbuch bench startup --runs 9 --package old     # the same figures, before
     """
+    folder = None if package is None else Path(package)
+    if folder is not None and not (folder / "fechtbuch" / "cli.py").is_file():
+        raise InputError(f"--package: {quote(package)} holds no checkout as 'fechtbuch'")
     result = {}
     for args in COMMANDS:
-        time_process(args, package)  # warm the file cache
-        samples = [time_process(args, package) for _ in range(runs)]
+        time_process(args, folder)  # warm the file cache
+        samples = [time_process(args, folder) for _ in range(runs)]
         name = " ".join(args)
         result[name] = {
             "median_seconds": round(statistics.median(s for s, _ in samples), 4),

@@ -414,6 +414,8 @@ def output_commands(path: Path) -> list[tuple[list[str], str | None]]:
         (["pack", "svg", "fechtuebungen", "--puzzle", "1", "-d", p], None),
         (["match", "leicht", "leicht", "--games", "2", "--games-out", p], None),
         (["match", "leicht", "leicht", "--games", "2", "--log", p], None),
+        (["touche", "match", "leicht", "leicht", "--games", "2", "--log", p], None),
+        (["pyramiden", "match", "leicht", "leicht", "--games", "2", "--log", p], None),
         (["play", "--seed", "1", "--save", p], "quit\n"),
         (["daily", "export", "--from", "2027-01-01", "--days", "1", "-o", p], None),
         (["daily", "vectors", "--schedule", str(data_path("daily", "2027.json")), "-o", p], None),

@@ -64,6 +64,10 @@ class GamePlugin:
     svg: str | None = None
     """A callable ``(text) -> SVG`` drawing a position in the game's notation, or
     ``None`` for text in another notation (``fechtbuch render`` asks every game)."""
+    policies: tuple[str, ...] = ()
+    """The frozen policies, named by role, that play this game's mining rounds; a pack
+    records the one that mined it (``mined_by``) and ``pack verify`` checks it is one
+    of these."""
     shortcuts: bool = False
     """Whether the group's commands also run without the game's name (``fechtbuch
     solve`` for ``fechtbuch battleklinge solve``): Battleklinge's documented commands

@@ -42,6 +42,7 @@ from fechtbuch.engines import __version__
 from fechtbuch.engines.clikit import dump_json, read_json_file
 from fechtbuch.engines.errors import InputError, quote
 from fechtbuch.engines.paths import data_file, data_path
+from fechtbuch.engines.registry import plugin
 from fechtbuch.puzzles.packkind import PackKind, Puzzle
 from fechtbuch.puzzles.packkinds import kind_for
 
@@ -199,7 +200,20 @@ def envelope_problems(pack) -> list[str]:
     problems = schema_problems(pack)
     if problems:
         return problems
-    return range_problems(pack, kind_for(pack["rules"]))
+    return range_problems(pack, kind_for(pack["rules"])) + policy_problems(pack)
+
+
+def policy_problems(pack: dict) -> list[str]:
+    """The pack's ``mined_by`` (where it has one) names a registered mining policy of
+    its game (``GamePlugin.policies``)."""
+    mined_by = pack.get("mined_by")
+    if mined_by is None:
+        return []
+    entry = plugin(pack["rules"])
+    if mined_by in entry.policies:
+        return []
+    known = ", ".join(entry.policies) or "none"
+    return [f"mined_by: {quote(mined_by)} is not a mining policy of {entry.title} ({known})"]
 
 
 def verify_pack(pack, progress: Callable[[], None] | None = None) -> list[str]:

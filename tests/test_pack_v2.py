@@ -278,3 +278,18 @@ def test_built_packs_are_valid_and_in_their_declared_order(picks, order, swap):
     listed[i], listed[j] = listed[j], listed[i]
     differ = order.sort_key(listed[i]) != order.sort_key(listed[j])
     assert bool(order_problems(pack)) == differ
+
+
+def test_mined_by_must_name_a_registered_policy_of_the_game():
+    """A pack records the frozen policy that mined it; pack verify knows every game's
+    policies from the registry and refuses a name it does not know."""
+    from fechtbuch.engines.registry import plugin
+    from fechtbuch.puzzles.pack import policy_problems
+
+    for slug in ("battleklinge", "touche-duell", "touche-pyramiden"):
+        entry = plugin(slug)
+        assert entry.policies, slug
+        assert policy_problems({"rules": slug, "mined_by": entry.policies[0]}) == []
+        [problem] = policy_problems({"rules": slug, "mined_by": "someone/else"})
+        assert problem.startswith("mined_by: 'someone/else' is not a mining policy")
+    assert policy_problems({"rules": "battleklinge"}) == []  # packs from before mined_by

@@ -8,6 +8,7 @@ PLUGIN = GamePlugin(
     summary="5x5 board, a master and four students per school, five movement cards.",
     game="fechtbuch.engines.battleklinge.game:GAME",
     pack_kind="fechtbuch.puzzles.battleklinge.packkind:KIND",
+    policies=("battleklinge/mining-random-greedy-frozen2026",),
     mining_kind="fechtbuch.puzzles.battleklinge.minekind:KIND",
     players="fechtbuch.solver.battleklinge.players:PLAYERS",
     cli="fechtbuch.puzzles.battleklinge.cli:group",

@@ -9,6 +9,7 @@ PLUGIN = GamePlugin(
     game="fechtbuch.engines.touche_duell.game:GAME",
     aliases=("touche",),
     pack_kind="fechtbuch.puzzles.touche_duell.packkind:KIND",
+    policies=("touche-duell/mining-2026",),
     mining_kind="fechtbuch.puzzles.touche_duell.minekind:KIND",
     players="fechtbuch.solver.touche_duell.players:PLAYERS",
     cli="fechtbuch.puzzles.touche_duell.cli:group",

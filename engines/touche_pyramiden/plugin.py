@@ -9,6 +9,7 @@ PLUGIN = GamePlugin(
     game="fechtbuch.engines.touche_pyramiden.seam:GAME",
     aliases=("pyramiden",),
     pack_kind="fechtbuch.puzzles.touche_pyramiden.packkind:KIND",
+    policies=("touche-pyramiden/random-and-threats",),
     mining_kind="fechtbuch.puzzles.touche_pyramiden.minekind:KIND",
     players="fechtbuch.engines.touche_pyramiden.players:PLAYERS",
     cli="fechtbuch.puzzles.touche_pyramiden.cli:group",

@@ -10,7 +10,6 @@ and no higher layer.  The same seed gives the same games for any number of worke
 
 from __future__ import annotations
 
-import hashlib
 import time
 from dataclasses import asdict, dataclass
 
@@ -25,14 +24,14 @@ from fechtbuch.engines.matchkit import (
 )
 from fechtbuch.engines.players import PlayerFactory
 from fechtbuch.engines.registry import game as game_of
+from fechtbuch.engines.seeding import sha256_text, u64
 
 DRAW = "draw"
 ABORTED = "aborted"
 
 
 def _seed(*parts: object) -> int:
-    text = "/".join(str(p) for p in parts)
-    return int.from_bytes(hashlib.sha256(text.encode()).digest()[:8], "little")
+    return u64(sha256_text("/".join(str(p) for p in parts)))
 
 
 @dataclass(frozen=True)
@@ -48,14 +47,19 @@ class GameResult:
 def play_game(
     slug: str, players: PlayerFactory, a: str, b: str, seed: int, index: int, max_plies: int
 ) -> GameResult:
-    """Game ``index`` of the match (a module-level function: it runs in workers)."""
+    """Game ``index`` of the match (a module-level function: it runs in workers).
+    With more than two seats A takes every other one (the even seats in the even
+    game), as teams sit in the games that have them."""
     game = game_of(slug)
     slot = slot_of(index)
     a_player = 0 if slot.a_first else 1
     state = game.initial_state(_seed("match", seed, slot.pair))
+    count = game.num_players(state)
     seats = {
-        a_player: players.seat(a, _seed("player", seed, index, "a")),
-        1 - a_player: players.seat(b, _seed("player", seed, index, "b")),
+        p: players.seat(a, _seed("player", seed, index, "a", p))
+        if p % 2 == a_player
+        else players.seat(b, _seed("player", seed, index, "b", p))
+        for p in range(count)
     }
     actions: list[str] = []
     for _ in range(max_plies):
@@ -67,7 +71,8 @@ def play_game(
     if not game.is_terminal(state):
         return GameResult(index, a_player, ABORTED, tuple(actions))
     returns = game.returns(state)
-    mine, theirs = returns[a_player], returns[1 - a_player]
+    mine = max(r for p, r in enumerate(returns) if p % 2 == a_player)
+    theirs = max(r for p, r in enumerate(returns) if p % 2 != a_player)
     outcome = WIN if mine > theirs else LOSS if mine < theirs else DRAW
     return GameResult(index, a_player, outcome, tuple(actions))
 

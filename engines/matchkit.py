@@ -27,9 +27,10 @@ testing).  Where the seats matter, it is the narrower and the honest one.
 from __future__ import annotations
 
 import math
+import multiprocessing
 import os
+import signal
 from collections.abc import Callable, Iterable, Sequence
-from concurrent.futures import ProcessPoolExecutor
 from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any, Generic, TypeVar
@@ -376,7 +377,8 @@ def run_games(
     """``play(*task)`` for every task, in ``jobs`` worker processes; the results and the
     ``progress`` calls come in task order, so a match is the same for any ``jobs``
     (each game must derive everything from its task).  ``play`` must be a module-level
-    function for ``jobs > 1``."""
+    function for ``jobs > 1``.  Ctrl-C stops the workers at once (they ignore it; the
+    parent terminates them) and is raised here, so nothing is left running."""
     results: list[Result] = []
     if jobs <= 1:
         for task in tasks:
@@ -384,12 +386,25 @@ def run_games(
             if progress:
                 progress(results[-1])
         return results
-    with ProcessPoolExecutor(max_workers=jobs) as pool:
-        for result in pool.map(_call, [(play, task) for task in tasks], chunksize=1):
+    pool = multiprocessing.get_context("fork").Pool(jobs, initializer=_ignore_interrupts)
+    try:
+        for result in pool.imap(_call, [(play, task) for task in tasks], chunksize=1):
             results.append(result)
             if progress:
                 progress(result)
+    except BaseException:
+        pool.terminate()
+        pool.join()
+        raise
+    pool.close()
+    pool.join()
     return results
+
+
+def _ignore_interrupts() -> None:
+    """A worker leaves Ctrl-C to its parent, which stops it (a worker interrupted on its
+    own would print a traceback and leave the parent waiting for its result)."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
 
 
 __all__ = [

@@ -238,3 +238,26 @@ def test_bad_notation_raises_the_shared_error(name):
 def test_unknown_game_names_the_known_ones():
     with pytest.raises(InputError, match=r"game: unknown game 'schach'; known: battleklinge"):
         game("schach")
+
+
+@pytest.mark.parametrize("name", _names())
+def test_the_generic_match_and_play_loop_run_every_game(name):
+    """Every game's player factory serves the generic match and the generic terminal
+    loop: computers on every seat play seeded games to their end."""
+    from fechtbuch.engines.gameloop import play
+    from fechtbuch.engines.gamematch import run_match
+    from fechtbuch.engines.plugin import load
+    from fechtbuch.engines.registry import plugin
+
+    factory = load(plugin(name).players)
+    weak, other = factory.strengths[0], factory.strengths[1]
+    report = run_match(name, factory, weak, other, 2, seed=5)
+    assert report.tally.games == 2
+    assert all(r.outcome in ("win", "loss", "draw") for r in report.results), report.results
+    g = game(name)
+    state = g.initial_state(3)
+    seats = {p: factory.seat(weak, p) for p in range(g.num_players(state))}
+    lines: list[str] = []
+    result = play(g, state, seats, iter(()), lines.append)
+    assert g.is_terminal(result.state) and result.returns == g.returns(result.state)
+    assert len(result.actions) == sum(1 for line in lines if " plays " in line)

@@ -202,3 +202,21 @@ def test_ctrl_c_during_every_game_s_verification_and_a_large_build(tmp_path, mon
             ]
             assert_clean_interrupt(proc, "\n".join(kept), seconds)
         assert not (tmp_path / f"tb-build-{delay}" / "t" / "manifest.json").exists()
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["touche", "match", "meister", "stark", "--games", "400", "-j", "2"],
+        ["pyramiden", "match", "stark", "mittel", "--players", "2", "--games", "400", "-j", "2"],
+        ["match", "leicht", "mittel", "--games", "400", "-j", "2"],
+    ],
+    ids=["touche-duell", "touche-pyramiden", "battleklinge"],
+)
+def test_ctrl_c_during_a_parallel_match_stops_every_process(tmp_path, args):
+    """A match on two workers: one line, exit 130, and no worker left behind."""
+    proc = launch(args, tmp_path)
+    time.sleep(3.0)
+    assert proc.poll() is None, "the match ended before the signal"
+    err, seconds = stop(proc)
+    assert_clean_interrupt(proc, err, seconds)

@@ -55,14 +55,32 @@ def _run(body: str, mode: str) -> str:
 
 @pytest.mark.parametrize(
     "body, oracle, choice",
-    [(DUEL, "ProofTactics", "LUNGE"), (BATTLEKLINGE, "SolverHits", ":")],
+    [(DUEL, "ProofTactics", "LUNGE"), (BATTLEKLINGE, "SolverHits", "quint:e3d4")],
     ids=["touche-duell", "battleklinge"],
 )
 def test_library_players_are_the_command_line_players(body, oracle, choice):
     alone, with_cli = _run(body, "alone"), _run(body, "with-cli")
     assert alone == with_cli
     assert alone.splitlines()[0] == oracle  # the solver's help, not a weaker player
-    assert choice in alone.splitlines()[1]
+    assert choice in alone.splitlines()[1]  # the forced hit's only key / the proved lunge
+
+
+def test_the_command_line_plays_what_the_library_plays():
+    """fechtbuch hint (the command line's wiring, through the click context) chooses
+    what the plugin's factory chooses in a program without the command line."""
+    import json
+
+    position = "1m3/3s1/1S2M/5/1s2S g terz,quint riposte,stoss volte"
+    done = subprocess.run(
+        [sys.executable, "-m", "fechtbuch", "hint", position, "--strength", "stark", "--json"],
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert done.returncode == 0, done.stderr
+    hint = json.loads(done.stdout)
+    library = _run(BATTLEKLINGE, "alone").splitlines()[1]
+    assert hint["move"] == library == "quint:e3d4" and hint["reason"] == "hit"
 
 
 def test_every_plugin_names_a_player_factory_for_its_strengths():

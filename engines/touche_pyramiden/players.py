@@ -28,7 +28,7 @@ from fechtbuch.engines.touche_pyramiden.evaluate import (
     field_delta,
     threats,
 )
-from fechtbuch.engines.touche_pyramiden.notation import View, format_view
+from fechtbuch.engines.touche_pyramiden.notation import View, format_view, view_of
 from fechtbuch.engines.touche_pyramiden.patterns import Pattern
 from fechtbuch.engines.touche_pyramiden.sampling import completes
 from fechtbuch.engines.touche_pyramiden.shuffle import HashStream
@@ -250,5 +250,10 @@ def computer(strength: str, seed: str = "cpu") -> ComputerPlayer:
     return ComputerPlayer(strength, seed)
 
 
-PLAYERS = PlayerFactory(strengths=STRENGTHS, make=computer)
+def act(player: ComputerPlayer, state: State) -> Action:
+    """The action of ``player`` at a full ``state``: it sees only its seat's view."""
+    return player.choose(view_of(state, state.to_move)).action
+
+
+PLAYERS = PlayerFactory(strengths=STRENGTHS, make=computer, act=act)
 """The pyramid game's player factory (its players need no help from the solver)."""

@@ -6,7 +6,7 @@ players from it, so both play the same moves for the same seed and budget.
 
 from __future__ import annotations
 
-from fechtbuch.engines.battleklinge.players import STRENGTHS, Player
+from fechtbuch.engines.battleklinge.players import MATCH_NAMES, Player
 from fechtbuch.engines.players import PlayerFactory
 from fechtbuch.solver.battleklinge.hits import SolverHits
 
@@ -17,4 +17,9 @@ def make_player(strength: str, seed: int = 0, **budget) -> Player:
     return Player(strength, seed, hits=SolverHits(), **budget)
 
 
-PLAYERS = PlayerFactory(strengths=STRENGTHS, make=make_player, oracle=SolverHits)
+def act(player: Player, pos):
+    """The move of ``player`` at ``pos`` (its choice carries score, depth and line too)."""
+    return player.choose(pos).move
+
+
+PLAYERS = PlayerFactory(strengths=MATCH_NAMES, make=make_player, oracle=SolverHits, act=act)

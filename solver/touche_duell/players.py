@@ -7,6 +7,7 @@ players from it, so both play the same actions for the same seed.
 from __future__ import annotations
 
 from fechtbuch.engines.players import PlayerFactory
+from fechtbuch.engines.touche_duell.notation import view_of
 from fechtbuch.engines.touche_duell.players import SAMPLES, STRENGTHS, Player
 from fechtbuch.solver.touche_duell.tactics import ProofTactics
 
@@ -17,4 +18,9 @@ def make_player(strength: str, seed: str | int = 0, samples: int = SAMPLES) -> P
     return Player(strength, seed, samples, oracle=oracle)
 
 
-PLAYERS = PlayerFactory(strengths=STRENGTHS, make=make_player)
+def act(player: Player, position):
+    """The action of ``player`` at a full ``position``: it sees only its own view."""
+    return player.choose(view_of(position, position.mover))
+
+
+PLAYERS = PlayerFactory(strengths=STRENGTHS, make=make_player, act=act)

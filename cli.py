@@ -128,12 +128,25 @@ class TopGroup(FechtbuchGroup):
     """``fechtbuch``: the games' groups, the commands of every game, and the commands
     of the game with shortcuts (Battleklinge) without its name."""
 
-    def __init__(self, *args, shortcuts: str | None = None, **kwargs) -> None:
+    def __init__(self, *args, **kwargs) -> None:
         super().__init__(*args, **kwargs)
-        self.shortcuts_ref = shortcuts
+        self.shortcuts_ref: str | None = None
         self._shortcuts: LazyGroup | None = None
+        self._wired = False
+
+    def wire(self) -> None:
+        """Read the registry on first use, inside ``main``: a bad FECHTBUCH_PLUGINS is
+        then one error line, not a traceback at import."""
+        if self._wired:
+            return
+        entries, aliases, shortcuts = _plugin_entries()
+        self.entries = {entry.name: entry for entry in [*entries, *GENERIC_ENTRIES]}
+        self.aliases = aliases
+        self.shortcuts_ref = shortcuts
+        self._wired = True
 
     def shortcut_group(self) -> LazyGroup | None:
+        self.wire()
         if self.shortcuts_ref is not None and self._shortcuts is None:
             self._shortcuts = load(self.shortcuts_ref)()
         return self._shortcuts
@@ -144,12 +157,14 @@ class TopGroup(FechtbuchGroup):
         return super().invoke(ctx)
 
     def list_commands(self, ctx) -> list[str]:
+        self.wire()
         own = super().list_commands(ctx)
         group = self.shortcut_group()
         extra = [] if group is None else group.list_commands(ctx)
         return own + [name for name in extra if name not in own]
 
     def get_command(self, ctx, cmd_name: str):
+        self.wire()
         command = super().get_command(ctx, cmd_name)
         group = self.shortcut_group()
         if command is None and group is not None:
@@ -157,6 +172,7 @@ class TopGroup(FechtbuchGroup):
         return command
 
     def format_commands(self, ctx, formatter) -> None:
+        self.wire()
         games = [(e.name, e.summary) for e in self.entries.values() if e.name != "pack"]
         with formatter.section("Games (fechtbuch GAME --help)"):
             formatter.write_dl(games)
@@ -168,16 +184,7 @@ class TopGroup(FechtbuchGroup):
                 formatter.write_dl([(e.name, e.summary) for e in group.entries.values()])
 
 
-_ENTRIES, _ALIASES, _SHORTCUTS = _plugin_entries()
-
-
-@click.group(
-    cls=TopGroup,
-    entries=[*_ENTRIES, *GENERIC_ENTRIES],
-    aliases=_ALIASES,
-    shortcuts=_SHORTCUTS,
-    context_settings={"help_option_names": ["-h", "--help"]},
-)
+@click.group(cls=TopGroup, context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(__version__, prog_name="fechtbuch")
 def main() -> None:
     """Exercise packs, proofs and play for three fencing games.

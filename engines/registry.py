@@ -51,15 +51,32 @@ def _plugins(modules: tuple[str, ...]) -> tuple[GamePlugin, ...]:
     found: list[GamePlugin] = []
     taken: dict[str, str] = {}
     for module_name in modules:
-        entry = importlib.import_module(module_name).PLUGIN
-        if not isinstance(entry, GamePlugin):
-            raise TypeError(f"{module_name}.PLUGIN is not a GamePlugin: {entry!r}")
+        entry = _load_plugin(module_name)
         for name in entry.names:
             if name in taken:
-                raise ValueError(f"{name!r} names both {taken[name]!r} and {entry.slug!r}")
+                raise InputError(
+                    f"{PLUGINS_VARIABLE}: {name!r} names both {taken[name]!r} and {entry.slug!r}"
+                )
             taken[name] = entry.slug
         found.append(entry)
     return tuple(found)
+
+
+def _load_plugin(module_name: str) -> GamePlugin:
+    """The ``PLUGIN`` of ``module_name``; a module named in FECHTBUCH_PLUGINS that
+    cannot give one is a one-line error (a built-in one that cannot is a bug)."""
+    builtin = module_name in PLUGIN_MODULES
+    try:
+        entry = getattr(importlib.import_module(module_name), "PLUGIN", None)
+    except ImportError as err:
+        if builtin:
+            raise
+        raise InputError(f"{PLUGINS_VARIABLE}: cannot import {module_name!r} ({err})") from None
+    if not isinstance(entry, GamePlugin):
+        if builtin:
+            raise TypeError(f"{module_name}.PLUGIN is not a GamePlugin: {entry!r}")
+        raise InputError(f"{PLUGINS_VARIABLE}: {module_name!r} has no PLUGIN (a GamePlugin)")
+    return entry
 
 
 def plugins() -> tuple[GamePlugin, ...]:

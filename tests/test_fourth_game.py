@@ -158,3 +158,25 @@ def test_a_killed_match_resumes_from_its_log(tmp_path):
     assert games[0] == games[1]
     again = fechtbuch(*args, "--log", str(log))
     assert again.returncode == 2 and "--resume" in again.stderr
+
+
+@pytest.mark.parametrize(
+    "plugins, fragment",
+    [
+        ("nosuch.plugin", "cannot import 'nosuch.plugin'"),
+        ("json", "'json' has no PLUGIN"),
+        ("toygame.plugin,toygame.plugin", "'abzaehlen' names both"),
+    ],
+)
+def test_a_bad_plugin_registration_is_one_line(plugins, fragment):
+    env = _env() | {"FECHTBUCH_PLUGINS": plugins}
+    for args in (["--help"], ["solve", "x"]):
+        done = subprocess.run(
+            [sys.executable, "-m", "fechtbuch", *args],
+            capture_output=True,
+            text=True,
+            env=env,
+            timeout=120,
+        )
+        assert done.returncode == 2, done.stderr
+        assert done.stderr.count("\n") == 1 and fragment in done.stderr, done.stderr

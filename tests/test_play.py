@@ -280,7 +280,9 @@ def test_the_computer_plans_each_move_from_its_clock(monkeypatch):
 
     monkeypatch.setattr(players.Player, "choose", recording)
     clock = GameClock.minutes(2)
-    choose = play_commands._computer("leicht", 1, None, clock)
+    from fechtbuch.solver.battleklinge.players import PLAYERS
+
+    choose = play_commands._computer("leicht", 1, None, clock, PLAYERS)
     pos = Position.from_text("ssmss/5/5/5/SSMSS b ausfall,volte bindung,stoss riposte")
     choose(pos, [])
     clock.spend(1, 40.0)

@@ -19,6 +19,7 @@ from fechtbuch.engines.clikit import (
 )
 from fechtbuch.engines.errors import InputError
 from fechtbuch.engines.matchkit import log_options
+from fechtbuch.engines.players import command_players
 from fechtbuch.engines.playoptions import (
     force_option,
     hotseat_option,
@@ -31,7 +32,7 @@ from fechtbuch.engines.playoptions import (
 from fechtbuch.engines.touche_pyramiden import notation, rules
 from fechtbuch.engines.touche_pyramiden.board import field_name
 from fechtbuch.engines.touche_pyramiden.patterns import Pattern, mask_fields
-from fechtbuch.engines.touche_pyramiden.players import STRENGTHS, ComputerPlayer
+from fechtbuch.engines.touche_pyramiden.players import STRENGTHS
 from fechtbuch.engines.touche_pyramiden.record import GameRecord, read_record
 from fechtbuch.engines.touche_pyramiden.shuffle import check_seed
 from fechtbuch.engines.touche_pyramiden.state import TEAM_SPLITS, Config, Phase, State
@@ -208,7 +209,7 @@ class _Table:
         self.state = state
         self.humans = humans
         self.computers = {
-            s: ComputerPlayer(strength, seed=f"{seed}/sitz{s}")
+            s: command_players("touche-pyramiden").make(strength, f"{seed}/sitz{s}")
             for s in range(state.config.players)
             if s not in humans
         }
@@ -432,6 +433,7 @@ def match_command(a, b, players, games, seed, rounds, jobs, log, resume, force, 
         jobs=resolve_jobs(jobs),
         done=done,
         logged=logged,
+        factory=command_players("touche-pyramiden"),
     )
     if as_json:
         emit_json(result.as_dict())

@@ -14,6 +14,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from fechtbuch.engines.matchkit import LOSS, WIN, run_games, schedule, tally
+from fechtbuch.engines.players import PlayerFactory
 from fechtbuch.engines.touche_pyramiden import rules
 from fechtbuch.engines.touche_pyramiden.notation import view_of
 from fechtbuch.engines.touche_pyramiden.players import ComputerPlayer
@@ -114,14 +115,21 @@ class SlotResult:
     moves_by_name: dict[str, int]
 
 
-def play_slot(a: str, b: str, config: Config, seed: str, index: int, a_parity: int) -> SlotResult:
-    """Game ``index`` of a match (a module-level function: it runs in workers)."""
+def play_slot(
+    a: str,
+    b: str,
+    config: Config,
+    seed: str,
+    index: int,
+    a_parity: int,
+    factory: PlayerFactory | None = None,
+) -> SlotResult:
+    """Game ``index`` of a match (a module-level function: it runs in workers);
+    ``factory``: the game's player factory (``None``: the engine's own players)."""
+    make = ComputerPlayer if factory is None else factory.make
     players = config.players
     names = [f"A:{a}" if s % 2 == a_parity else f"B:{b}" for s in range(players)]
-    seats = [
-        ComputerPlayer(a if s % 2 == a_parity else b, seed=f"{seed}/{index}/{s}")
-        for s in range(players)
-    ]
+    seats = [make(a if s % 2 == a_parity else b, f"{seed}/{index}/{s}") for s in range(players)]
     outcome = play_game(config, f"{seed}-{index // 2}", seats, names)
     a_teams = {config.team_of(s) for s in range(players) if s % 2 == a_parity}
     b_teams = {config.team_of(s) for s in range(players) if s % 2 != a_parity}
@@ -150,6 +158,7 @@ def match(
     jobs: int = 1,
     done: list[SlotResult] | None = None,
     logged: Callable[[SlotResult], None] | None = None,
+    factory: PlayerFactory | None = None,
 ) -> MatchResult:
     """A against B; with more than two seats, A and B each take alternate seats.
     ``jobs`` worker processes play the same games as one.  ``done``: the first games,
@@ -186,7 +195,7 @@ def match(
         report(game)
 
     tasks = [
-        (a, b, config, seed, slot.index, 0 if slot.a_first else 1)
+        (a, b, config, seed, slot.index, 0 if slot.a_first else 1, factory)
         for slot in schedule(games)[len(done) :]
     ]
     run_games(play_slot, tasks, jobs, finished)

@@ -24,6 +24,7 @@ from fechtbuch.engines.battleklinge.terminal.session import (
 from fechtbuch.engines.clikit import INT, ensure_writable
 from fechtbuch.engines.clock import GameClock
 from fechtbuch.engines.errors import InputError
+from fechtbuch.engines.players import PlayerFactory, command_players
 from fechtbuch.engines.playoptions import (
     attach,
     clock_option,
@@ -43,7 +44,6 @@ from fechtbuch.engines.playoptions import (
 from fechtbuch.puzzles.battleklinge.viewer import check_pack
 from fechtbuch.puzzles.pack import FULL_DEFENCES, PackTerms, SolutionMode, find_puzzle
 from fechtbuch.puzzles.pack_commands import PACK_FILE
-from fechtbuch.solver.battleklinge.players import PLAYERS
 
 
 def _writer(text: str, newline: bool = True) -> None:
@@ -51,10 +51,16 @@ def _writer(text: str, newline: bool = True) -> None:
 
 
 def _computer(
-    strength: str, seed: int, movetime: float | None = None, clock: GameClock | None = None
+    strength: str,
+    seed: int,
+    movetime: float | None = None,
+    clock: GameClock | None = None,
+    players: PlayerFactory | None = None,
 ):
-    """The computer's move chooser; with a clock it thinks what the clock allows."""
-    player = PLAYERS.make(strength, seed=seed, movetime=movetime)
+    """The computer's move chooser; with a clock it thinks what the clock allows.
+    ``players``: the factory (default: the one the command line was wired with)."""
+    factory = players or command_players("battleklinge")
+    player = factory.make(strength, seed=seed, movetime=movetime)
 
     def choose(pos: Position, earlier) -> Move:
         if clock is not None:
@@ -65,7 +71,7 @@ def _computer(
 
 
 def _hinter(seed: int):
-    player = PLAYERS.make("stark", seed=seed)
+    player = command_players("battleklinge").make("stark", seed=seed)
 
     def hint(pos: Position) -> str:
         choice = player.choose(pos)

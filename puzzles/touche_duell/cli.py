@@ -1,28 +1,64 @@
 """The Touché duel's command-line group: the engine's commands with the solver's
-``solve``, the miner's ``mine`` and ``play --pack``, built anew on each call (no
-module-level group is changed)."""
+``solve``, the miner's ``mine``, ``play --pack`` and the benchmarks, built anew on each
+call (no module-level group is changed); the commands of the higher layers are
+imported only when they run, so ``touche show`` loads no solver and no pack code."""
 
 from __future__ import annotations
 
 import click
+from fechtbuch.engines.lazygroup import LazyEntry, LazyGroup
+
+ENTRIES = (
+    LazyEntry(
+        "solve",
+        "fechtbuch.solver.touche_duell.commands:touche_solve_command",
+        "Prove a sure win (sicherer Treffer) for the player to act in VIEW.",
+    ),
+    LazyEntry(
+        "mine",
+        "fechtbuch.puzzles.touche_duell.mine_command:mine_command",
+        'Mine "sicherer Treffer" exercises into a pack.',
+    ),
+    LazyEntry(
+        "play",
+        "fechtbuch.puzzles.touche_duell.cli:play_command",
+        "Play in the terminal (or an exercise of a pack with --pack).",
+    ),
+    LazyEntry(
+        "bench",
+        "fechtbuch.puzzles.touche_duell.cli:bench_command",
+        "Speed of the rules and the players; the prover's and the miner's benchmarks.",
+    ),
+)
 
 
 def group() -> click.Group:
     """The ``fechtbuch touche-duell`` group (alias ``touche``)."""
     from fechtbuch.engines.touche_duell.commands import touche_group as base
-    from fechtbuch.puzzles.touche_duell.mine_command import mine_command
-    from fechtbuch.puzzles.touche_duell.play_command import with_pack_option
-    from fechtbuch.solver.touche_duell.commands import touche_solve_command
 
-    commands = dict(base.commands)
-    commands["play"] = with_pack_option(commands["play"])
-    commands["bench"] = bench_group(commands["bench"])
-    return click.Group(
+    own = {entry.name for entry in ENTRIES}
+    return LazyGroup(
         "touche-duell",
-        commands=[*commands.values(), touche_solve_command, mine_command],
+        entries=ENTRIES,
+        commands=[c for name, c in base.commands.items() if name not in own],
         help=base.help,
         context_settings={"help_option_names": ["-h", "--help"]},
     )
+
+
+def play_command() -> click.Command:
+    """The engine's ``play`` with ``--pack`` and ``--puzzle``."""
+    from fechtbuch.engines.touche_duell.commands import touche_group as base
+    from fechtbuch.puzzles.touche_duell.play_command import with_pack_option
+
+    return with_pack_option(base.commands["play"])
+
+
+def bench_command() -> click.Group:
+    """The engine's ``bench`` with the other benchmarks as subcommands."""
+    from fechtbuch.engines.touche_duell.commands import touche_group as base
+
+    return bench_group(base.commands["bench"])
 
 
 BENCH_TOOLS = (
@@ -39,7 +75,6 @@ BENCH_TOOLS = (
 def bench_group(rules_bench: click.Command) -> click.Group:
     """``bench``: the rules' speed as before (no subcommand), and the duel's other
     benchmarks as subcommands, so every benchmark is ``fechtbuch GAME bench ...``."""
-    from fechtbuch.engines.lazygroup import LazyEntry, LazyGroup
 
     def callback(**options):
         if click.get_current_context().invoked_subcommand is None:

@@ -1,25 +1,54 @@
 """The pyramid game's command-line group: the engine's commands with ``solve``,
 ``mine``, ``render`` and ``play --pack``, built anew on each call (no module-level
-group is changed)."""
+group is changed); the commands of the higher layers are imported only when they
+run, so ``pyramiden show`` loads no solver and no pack code."""
 
 from __future__ import annotations
 
 import click
+from fechtbuch.engines.lazygroup import LazyEntry, LazyGroup
+
+ENTRIES = (
+    LazyEntry(
+        "solve",
+        "fechtbuch.puzzles.touche_pyramiden.solve_command:solve_command",
+        "Prove a sure Touché for the seat to move of VIEW within --max own turns.",
+    ),
+    LazyEntry(
+        "mine",
+        "fechtbuch.puzzles.touche_pyramiden.mine_command:mine_command",
+        'Mine "Touché in N" exercises into a pack.',
+    ),
+    LazyEntry(
+        "render",
+        "fechtbuch.puzzles.touche_pyramiden.render_command:render_command",
+        "Draw POSITION (a full state or a view) as SVG.",
+    ),
+    LazyEntry(
+        "play",
+        "fechtbuch.puzzles.touche_pyramiden.cli:play_command",
+        "Play in the terminal (or an exercise of a pack with --pack).",
+    ),
+)
 
 
 def group() -> click.Group:
     """The ``fechtbuch touche-pyramiden`` group (alias ``pyramiden``)."""
     from fechtbuch.engines.touche_pyramiden.commands import pyramiden_group as base
-    from fechtbuch.puzzles.touche_pyramiden.mine_command import mine_command
-    from fechtbuch.puzzles.touche_pyramiden.play_command import with_pack_play
-    from fechtbuch.puzzles.touche_pyramiden.render_command import render_command
-    from fechtbuch.puzzles.touche_pyramiden.solve_command import solve_command
 
-    commands = dict(base.commands)
-    commands["play"] = with_pack_play(commands["play"])
-    return click.Group(
+    own = {entry.name for entry in ENTRIES}
+    return LazyGroup(
         "touche-pyramiden",
-        commands=[*commands.values(), solve_command, mine_command, render_command],
+        entries=ENTRIES,
+        commands=[c for name, c in base.commands.items() if name not in own],
         help=base.help,
         context_settings=base.context_settings,
     )
+
+
+def play_command() -> click.Command:
+    """The engine's ``play`` with ``--pack`` and ``--puzzle``."""
+    from fechtbuch.engines.touche_pyramiden.commands import pyramiden_group as base
+    from fechtbuch.puzzles.touche_pyramiden.play_command import with_pack_play
+
+    return with_pack_play(base.commands["play"])

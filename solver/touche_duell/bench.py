@@ -16,12 +16,14 @@ fortgeschritten, 12 with at most 4 pile cards and 12 with 5 to 8.
 
 from __future__ import annotations
 
+import argparse
 import hashlib
 import statistics
 import sys
 import time
 
 import orjson
+from fechtbuch.engines.clikit import atomic_write
 from fechtbuch.engines.paths import data_file
 from fechtbuch.engines.touche_duell import rules
 from fechtbuch.engines.touche_duell.deal import new_round
@@ -86,17 +88,28 @@ def run(texts: list[str], ns: tuple[int, ...] = (1, 2, 3, 4)) -> list[dict]:
 
 
 def main(argv: list[str]) -> int:
+    """``fechtbuch touche bench proof [--n N ...] [--make FILE [--force]]``; the old
+    ``crosscheck`` first word still runs the cross-check."""
     if argv[:1] == ["crosscheck"]:
         return crosscheck_main(argv[1:])
-    if argv[:1] == ["--make"]:
+    parser = argparse.ArgumentParser(
+        prog="fechtbuch touche bench proof",
+        description="The sure-win prover on the fixed set data/bench/touche-sure.jsonl.",
+    )
+    parser.add_argument(
+        "--n", type=int, nargs="+", choices=(1, 2, 3, 4), default=[1, 2, 3, 4],
+        help="only these N (own turns)",
+    )  # fmt: skip
+    parser.add_argument("--make", metavar="FILE", help="(re)make the set into FILE")
+    parser.add_argument("--force", action="store_true", help="overwrite FILE")
+    args = parser.parse_args(argv)
+    if args.make:
         lines = "".join(orjson.dumps({"view": t}).decode() + "\n" for t in make_set())
-        with open(argv[1], "w") as out:
-            out.write(lines)
+        atomic_write(args.make, lines.encode(), force=args.force)
         return 0
     path = data_file("bench", "touche-sure.jsonl")
     texts = [orjson.loads(line)["view"] for line in path.read_text().splitlines() if line]
-    ns = tuple(int(n) for n in argv[1:]) if argv[:1] == ["--n"] else (1, 2, 3, 4)
-    run(texts, ns)
+    run(texts, tuple(args.n))
     return 0
 
 

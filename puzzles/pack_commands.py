@@ -71,9 +71,12 @@ def pack_verify(pack_file: Path, as_json: bool) -> int:
     solution tree correct and complete (or, for "solution": "pruned", complete
     for the first two defences and the main line below); the main line; the
     id and the game's own fields; tags and difficulty recomputed; duplicate
-    ids and duplicates up to the game's symmetry; the declared order.  One
-    line per problem naming the puzzle and the field; exit 1 on any.  Only
-    generator, seed and command are informative and not checked.
+    ids and duplicates up to the game's symmetry; the declared order; where
+    the game checks witnesses, each puzzle's witness game is replayed with the
+    reference rules and must reach its position exactly.  One line per problem
+    naming the puzzle and the field; exit 1 on any.  Only generator, seed,
+    command and mined_by (the policy that played the self-play, printed first)
+    are informative and not checked.
 
     \b
       fechtbuch pack verify data/packs/fechtuebungen.json
@@ -84,9 +87,19 @@ def pack_verify(pack_file: Path, as_json: bool) -> int:
     puzzles = data["puzzles"]
     with tqdm(total=len(puzzles), desc="verifying", unit=" puzzles", disable=None) as bar:
         problems = verify_pack(data, progress=lambda: bar.update(1))
+    mined_by = data.get("mined_by")
     if as_json:
-        emit_json({"pack": str(pack_file), "puzzles": len(puzzles), "problems": problems})
+        emit_json(
+            {
+                "pack": str(pack_file),
+                "puzzles": len(puzzles),
+                "mined_by": mined_by,
+                "problems": problems,
+            }
+        )
     else:
+        if mined_by is not None:
+            click.echo(f"mined by: {mined_by}")
         for line in problems:
             click.echo(line)
         verdict = "FAILED" if problems else "OK"

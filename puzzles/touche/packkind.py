@@ -5,7 +5,9 @@ A puzzle's position is the view of the player to act (the prover); its problem i
 the public-state sure-win problem of docs/solver.md, whose adversary nodes include
 the hidden choices (``zieht 35``: the cards the prover draws).  Verification
 re-proves N and the one key with the prover and the independent verifier and
-re-derives every other field (:func:`~fechtbuch.puzzles.touche.exercises.verify_puzzle`).
+re-derives every other field (:func:`~fechtbuch.puzzles.touche.exercises.verify_puzzle`);
+each puzzle's witness, the self-play round up to the view, is replayed with the
+reference rules (:func:`~fechtbuch.puzzles.touche.exercises.verify_witness`).
 """
 
 from __future__ import annotations
@@ -17,7 +19,13 @@ from fechtbuch.engines.touche_duell.public import SureWinProblem, root_problem
 from fechtbuch.puzzles.andorjudge import judge_andor
 from fechtbuch.puzzles.packkind import PackKind, Puzzle
 from fechtbuch.puzzles.touche.board import board_svg, board_text
-from fechtbuch.puzzles.touche.exercises import MAX_N, RULES, duplicate_class, verify_puzzle
+from fechtbuch.puzzles.touche.exercises import (
+    MAX_N,
+    RULES,
+    duplicate_class,
+    verify_puzzle,
+    verify_witness,
+)
 
 
 def problem(puzzle: Puzzle) -> tuple[SureWinProblem, object]:
@@ -46,4 +54,5 @@ KIND = PackKind(
     board_svg=board_svg,
     symmetry="the mirror (the fencers' sides swapped)",
     judge=judge_andor,
+    verify_witness=verify_witness,
 )

@@ -49,13 +49,32 @@ def test_envelope_and_counts(pack):
 
 
 def test_every_position_is_one_real_play_can_reach(pack):
-    """Each pyramid of the round has its card or a joker on the discard pile (the mining
-    builds views by moving cards: none may take a played card back)."""
+    """Each exercise passes the reachability test and carries the round that reaches it
+    (replayed with the reference rules: the views of play, and the views built by
+    editing a round of play, not a position)."""
     from fechtbuch.engines.touche_pyramiden import notation
-    from fechtbuch.puzzles.pyramiden.exercises import discard_backs_board
+    from fechtbuch.engines.touche_pyramiden.reachable import reachability_problem
+    from fechtbuch.puzzles.pyramiden.packkind import verify_witness
 
     for puzzle in pack["puzzles"]:
-        assert discard_backs_board(notation.parse_view(puzzle["position"])), puzzle["id"]
+        assert reachability_problem(notation.parse_view(puzzle["position"])) is None
+        assert verify_witness(puzzle) == [], puzzle["id"]
+
+
+def test_the_unreachable_positions_of_the_old_pack_are_rejected(pack):
+    """The 19 exercises of the pack before session 6 that no game reaches (kept in
+    tests/data) fail the reachability test, and none of them is shipped again."""
+    from pathlib import Path
+
+    from fechtbuch.engines.touche_pyramiden import notation
+    from fechtbuch.engines.touche_pyramiden.reachable import reachability_problem
+
+    old = json.loads((Path(__file__).parent / "data" / "pyramiden-unreachable.json").read_text())
+    assert len(old["positions"]) == 19
+    shipped = {p["position"] for p in pack["puzzles"]}
+    for entry in old["positions"]:
+        assert reachability_problem(notation.parse_view(entry["position"])) is not None
+        assert entry["position"] not in shipped
 
 
 def test_every_puzzle_verifies(pack):

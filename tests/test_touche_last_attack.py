@@ -17,6 +17,7 @@ from fechtbuch.engines.touche_duell.public import SureWinProblem, root_problem
 from fechtbuch.solver.andor import keys
 from fechtbuch.solver.andor_solve import solve_andor
 from fechtbuch.solver.andor_verifier import ProofCheck
+from fechtbuch.solver.touche_crosscheck import crosscheck, random_views
 
 # view, distance, keys (in the solver's order), whether the brute force is small enough
 KNOWN = [
@@ -56,3 +57,34 @@ def test_a_forced_decline_is_no_turn_and_a_chosen_one_is():
     assert problem.needs_turn(holding) and problem.counts_turn(holding, PASS)
     assert problem.counts_turn(holding, parse_action("a3x1"))
     assert not rules.spends_turn(Phase.PARRY, parse_action("p"), 3, holding.hand)
+
+
+def _meets_a_forced_decline(view):
+    """Whether P can reach a last attack it cannot make (a
+    decline that now spends no turn): the views where the count matters."""
+    problem = SureWinProblem(view.viewer)
+    frontier, seen = [view], set()
+    while frontier:
+        state = frontier.pop()
+        if state in seen:
+            continue
+        seen.add(state)
+        if problem.attacker_to_act(state) and state.phase is Phase.LAST_ATTACK:
+            if not problem.needs_turn(state):
+                return True
+        if problem.outcome(state) is None and len(seen) < 4000:
+            frontier.extend(child for _, child in problem.children(state))
+    return False
+
+
+def test_prover_verifier_and_brute_force_agree_where_a_decline_is_forced():
+    """Late views in which P can meet a last attack it cannot make: the three deciders
+    (df-pn, the plain recursion, the definition over every deal) agree at N = 1, 2."""
+    views = [
+        v for v in random_views("forced-decline", 400, max_pile=2) if _meets_a_forced_decline(v)
+    ]
+    assert len(views) >= 40
+    results = crosscheck(views, (1, 2))
+    assert [d for r in results for d in r.disagreements] == []
+    assert sum(r.false_claims for r in results) == 0
+    assert sum(r.sure_wins for r in results) >= 20

@@ -534,6 +534,26 @@ class Kept:
         )
 
 
+DEEP_TAG_CAP = 4
+"""At most this many exercises with N = 3 share a tag (but for :data:`DEEP_TAGS_EVERY`):
+built views repeat one motif readily (the pack of session 4 had six safe-field views
+of one board among its twelve N = 3)."""
+DEEP_TAGS_EVERY = frozenset({"in-3", "joker-defence-exhausted"})
+"""Tags every N = 3 exercise has (views with an unseen joker are examined for N = 1
+only), so no cap applies to them."""
+
+
+def crowded(kept: Kept, exercise: Exercise) -> bool:
+    """Whether keeping ``exercise`` (N = 3) would give one of its tags more than
+    :data:`DEEP_TAG_CAP` exercises with N = 3."""
+    deep = [e for e in kept.found.values() if e.n == 3]
+    return any(
+        sum(tag in e.tags for e in deep) >= DEEP_TAG_CAP
+        for tag in exercise.tags
+        if tag not in DEEP_TAGS_EVERY
+    )
+
+
 Examine = Callable[[str, int, int, int], "Exercise | None"]
 """:func:`examine` or a stand-in with the same answers (a cache of a worker's work)."""
 
@@ -575,6 +595,8 @@ def take_view(
     def keep(exercise: Exercise, dedup: str, reached: Trail) -> None:
         if exercise.key in kept.ideas:
             return  # the same idea a few moves earlier or later, or at another N
+        if exercise.n == 3 and crowded(kept, exercise):
+            return
         exercise = replace(exercise, witness=reached.witness())
         kept.ideas.add(exercise.key)
         kept.counts[exercise.n] = kept.counts.get(exercise.n, 0) + 1

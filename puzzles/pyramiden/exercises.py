@@ -313,17 +313,22 @@ def _lift(
     card of ``spare`` played in the place of each (see :func:`lifted_views`)."""
     for field_, card in zip(fields, spare, strict=True):
         origin = provenance(trail)
-        placed = [
-            at
-            for at, (index, slot) in enumerate(origin.played)
-            if slot[0] == seat
-            and trail.actions[index].kind in (Kind.PLACE, Kind.JOKER_PLACE)
-            and trail.actions[index].field == field_
+        touching = [
+            (at, index)
+            for at, (index, _) in enumerate(origin.played)
+            if trail.actions[index].field == field_
         ]
-        into = held_slot(trail, origin, seat, card)
-        if not placed or into is None:
+        # the pyramid standing there: the last action on the field, a placement of seat's
+        if not touching:
             return None
-        for edited in moved_card(trail, origin, placed[-1], into):
+        at, index = touching[-1]
+        action = trail.actions[index]
+        into = held_slot(trail, origin, seat, card)
+        if action.kind not in (Kind.PLACE, Kind.JOKER_PLACE) or into is None:
+            return None
+        if origin.played[at][1][0] != seat:
+            return None
+        for edited in moved_card(trail, origin, at, into):
             if edited.replay() is not None:
                 trail = edited
                 break
@@ -420,6 +425,8 @@ def _with_safe_field(
     node, _ = node_of_view(notation.parse_view(made[0]))
     if not node.unseen[card_a] or node.mine & mask != mask & ~(1 << a | 1 << b) & ~FREE_MASK:
         return None  # a safe too (either order would win), or the placement changed
+    if (node.mine | node.theirs | node.crowned) & (1 << a | 1 << b):
+        return None
     return made
 
 

@@ -550,6 +550,11 @@ DEEP_TAGS_EVERY = frozenset({"in-3", "joker-defence-exhausted"})
 only), so no cap applies to them."""
 
 
+def full_tag(kept: Kept, tag: str) -> bool:
+    """Whether :data:`DEEP_TAG_CAP` exercises with N = 3 carry ``tag`` already."""
+    return sum(e.n == 3 and tag in e.tags for e in kept.found.values()) >= DEEP_TAG_CAP
+
+
 def crowded(kept: Kept, exercise: Exercise) -> bool:
     """Whether keeping ``exercise`` (N = 3) would give one of its tags more than
     :data:`DEEP_TAG_CAP` exercises with N = 3."""
@@ -611,11 +616,17 @@ def take_view(
         if progress:
             progress(f"N={exercise.n} key={exercise.key} tags={','.join(exercise.tags)}")
 
-    node, _ = node_of_view(notation.parse_view(view))
+    node, pattern = node_of_view(notation.parse_view(view))
     dedup = dedup_of(node)
     wanted = wanted_for(node)
     if only_n is not None:
         wanted = [n for n in wanted if n == only_n]
+    if wanted == [3] and full_tag(kept, pattern.value):
+        wanted = []  # its N = 3 would carry a tag that has its four already
+    if built_for is not None and full_tag(kept, "safe-field"):
+        # the built views are made for the safe field; once four are kept, proving
+        # them (a whole tree each time one is confirmed) is the cost of mining
+        wanted = []
     if dedup in kept.found or not wanted:
         return
     low = min(wanted)

@@ -42,6 +42,9 @@ def test_envelope_and_counts(pack):
     assert pack["order"] == "n,difficulty,id" and pack["max_n"] <= MAX_N
     counts = Counter(p["n"] for p in pack["puzzles"])
     assert pack["max_n"] == 3 and counts == {1: 12, 2: 12, 3: 12}
+    # N = 3 keeps its variety: at most four per tag (but for the two every N = 3 has)
+    deep = Counter(t for p in pack["puzzles"] if p["n"] == 3 for t in p["tags"])
+    assert all(k <= 4 for t, k in deep.items() if t not in ("in-3", "joker-defence-exhausted"))
     keys = [(p["n"], p["difficulty"], p["id"]) for p in pack["puzzles"]]
     assert keys == sorted(keys) and len({p["id"] for p in pack["puzzles"]}) == len(keys)
     classes = [KIND.duplicate_class(p) for p in pack["puzzles"]]

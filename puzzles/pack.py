@@ -24,8 +24,10 @@ malformed one, and verifying any valid pack is bounded before a search starts.
 ``pack verify`` (:func:`verify_pack`) asks the kind to re-derive every derived field
 of every puzzle (``PackKind.verify_puzzle``, or ``verify_pruned`` for a pruned pack)
 and adds the checks that are the same for every game: unique ids, duplicates
-(``PackKind.duplicate_class``), the declared order.  Only ``generator``, ``seed``
-and ``command`` are informative: they say how the pack was made and are not verified.
+(``PackKind.duplicate_class``), the declared order, and each puzzle's witness game
+where the kind checks them (``PackKind.verify_witness``).  Only ``generator``,
+``seed``, ``command`` and ``mined_by`` are informative: they say how the pack was
+made and are not verified.
 """
 
 from __future__ import annotations
@@ -135,15 +137,22 @@ def build_pack_v2(
     order: PackOrder = PackOrder.BY_N,
     solution: SolutionMode = SolutionMode.FULL,
     generator: str = "fechtbuch",
+    mined_by: str | None = None,
 ) -> dict:
-    """A version-2 pack of ``kind``'s puzzles, sorted by ``order`` (for every game's miner)."""
-    return {
+    """A version-2 pack of ``kind``'s puzzles, sorted by ``order`` (for every game's miner);
+    ``mined_by`` names the frozen policy that played the self-play rounds (by its role,
+    e.g. ``touche-duell/mining-2026``), written only when given."""
+    pack = {
         "format": PACK_FORMAT,
         "version": 2,
         "rules": kind.rules,
         "generator": {"name": generator, "version": __version__},
         "seed": seed,
         "command": command,
+    }
+    if mined_by is not None:
+        pack["mined_by"] = mined_by
+    return pack | {
         "max_n": max_n,
         "order": order.value,
         "solution": solution.value,

@@ -72,11 +72,15 @@ def pack_verify(pack_file: Path, as_json: bool) -> int:
     for the first two defences and the main line below); the main line; the
     id and the game's own fields; tags and difficulty recomputed; duplicate
     ids and duplicates up to the game's symmetry; the declared order; the
-    Touché duel's round (the view is replayed from the pack's seed).  Every
-    game's puzzle fields are fixed by the schema: an unknown field is an error.
-    One line per problem naming the puzzle and the field; exit 1 on any.  Not
-    checked: generator, command and seed (informative; the duel's seed only
-    through the replay of each puzzle's round).
+    Touché duel's round (the view is replayed from the pack's seed); where the
+    game checks witnesses, each puzzle's witness game is replayed with the
+    reference rules and must reach its position exactly; mined_by must name a
+    mining policy of the pack's game.  Every game's puzzle fields are fixed by
+    the schema: an unknown field is an error.  One line per problem naming the
+    puzzle and the field; exit 1 on any.  Not checked: generator, command and
+    seed (informative; the duel's seed only through the replay of each
+    puzzle's round).  mined_by (the policy that played the self-play) is
+    printed first.
 
     Bounded: a Battleklinge claim deeper than the verifier searches without
     endgame tables (3 own moves; 6 with at most one student a side) that no
@@ -92,9 +96,19 @@ def pack_verify(pack_file: Path, as_json: bool) -> int:
     puzzles = data["puzzles"]
     with tqdm(total=len(puzzles), desc="verifying", unit=" puzzles", disable=None) as bar:
         problems = verify_pack(data, progress=lambda: bar.update(1))
+    mined_by = data.get("mined_by")
     if as_json:
-        emit_json({"pack": str(pack_file), "puzzles": len(puzzles), "problems": problems})
+        emit_json(
+            {
+                "pack": str(pack_file),
+                "puzzles": len(puzzles),
+                "mined_by": mined_by,
+                "problems": problems,
+            }
+        )
     else:
+        if mined_by is not None:
+            click.echo(f"mined by: {mined_by}")
         for line in problems:
             click.echo(line)
         verdict = "FAILED" if problems else "OK"

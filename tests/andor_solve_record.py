@@ -27,9 +27,8 @@ from collections.abc import Iterator
 from click.testing import CliRunner
 from fechtbuch import cli
 from fechtbuch.engines.touche_pyramiden import notation
-from fechtbuch.engines.touche_pyramiden.sampling import random_states
 from fechtbuch.engines.touche_pyramiden.state import Phase
-from fechtbuch.puzzles.touche_pyramiden.exercises import jokers_seen
+from fechtbuch.puzzles.touche_pyramiden.exercises import jokers_seen, random_trails
 
 
 def touche_calls() -> Iterator[list[str]]:
@@ -66,9 +65,10 @@ def pyramiden_calls() -> Iterator[list[str]]:
         ]
         yield ["pyramiden", "solve", position, "--max", str(n)]
     views = []
-    for s in random_states(2, 60, "proofbench"):
+    for s, trail in random_trails(60, "proofbench"):
         if s.phase is Phase.PLAY:
-            v = jokers_seen(s) or s
+            variant = jokers_seen(s, trail)
+            v = s if variant is None else variant.replay()
             views.append(notation.format_view(notation.view_of(v, v.to_move)))
     for v in views[:30]:
         yield ["pyramiden", "solve", v, "--max", "1", "--json", "--verify"]

@@ -29,7 +29,7 @@ PYRAMIDS = orjson.loads(data_path("packs", "pyramiden-uebungen.json").read_bytes
 SHIPPED = orjson.loads(data_path("packs", "fechtuebungen.json").read_bytes())
 SPOT = "py-3e5a17a6c52a"
 """A pyramid exercise whose second decision (past the cut) has winning alternatives."""
-DEEP = [SPOT, "py-a21ce441e2f5", "py-7056d55e12f4"]
+DEEP = [SPOT, "py-a21ce441e2f5", "py-acad6b4b978b"]
 
 
 def alternatives_past_the_cut(pack: dict, ids: list[str]):

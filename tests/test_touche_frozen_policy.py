@@ -32,7 +32,7 @@ PINNED_ROUNDS = {
 
 
 def _rounds_digest(seed: int, game: int) -> str:
-    exercises.rounds_views.cache_clear()
+    exercises.round_record.cache_clear()
     texts = "\n".join(format_view(v) for v in exercises.rounds_views(seed, game))
     return hashlib.sha256(texts.encode()).hexdigest()
 

@@ -75,6 +75,7 @@ def test_earlier_views_lift_one_pyramid_and_keep_the_cards_exact():
     from fechtbuch.engines.clikit import read_json_file
     from fechtbuch.engines.paths import data_path
     from fechtbuch.puzzles.touche_pyramiden.exercises import earlier_views
+    from fechtbuch.puzzles.touche_pyramiden.witnesses import Trail
 
     pack = read_json_file(data_path("packs", "pyramiden-uebungen.json"), "pack")
     made = 0
@@ -83,12 +84,15 @@ def test_earlier_views_lift_one_pyramid_and_keep_the_cards_exact():
             continue
         view = notation.parse_view(puzzle["position"])
         node, _ = node_of_view(view)
-        for text in earlier_views(puzzle["position"]):
+        trail = Trail.of_witness(puzzle["witness"])
+        for text, earlier_trail in earlier_views(puzzle["position"], trail):
             earlier = notation.parse_view(text)  # a valid view: 108 cards, sizes kept
             before, _ = node_of_view(earlier)
-            assert before.mine | node.mine == node.mine
+            # one pyramid of P's lifted; the card played instead may stand elsewhere
             assert (node.mine & ~before.mine).bit_count() == 1
+            assert (before.mine & ~node.mine).bit_count() <= 1
             assert before.unseen == node.unseen and len(earlier.hand) == len(view.hand)
+            assert earlier_trail.replay() is not None
             made += 1
     assert made > 0
 
@@ -198,74 +202,74 @@ misses f2, g3 and the free field h4, every KD (g3's card) is seen, a 6C (f2's) i
 
 
 def test_safe_field_view_is_a_touche_in_3_whose_key_takes_the_blockable_field():
-    from fechtbuch.puzzles.touche_pyramiden.exercises import examine, safe_field_views
+    from fechtbuch.puzzles.touche_pyramiden.exercises import examine
 
     exercise = examine(SAFE_FIELD_VIEW, 3, 20_000, 3)
     assert exercise is not None and exercise.n == 3
     assert exercise.key == "6C:f2"  # g3 first would let the opponent block f2
     assert "safe-field" in exercise.tags and "double-threat" not in exercise.tags
     assert examine(SAFE_FIELD_VIEW, 3, 20_000, 1) is None  # N = 1 bar: plausible fields
-    # the builder leaves a view that already has the shape as it is; the other order
-    # (g3 first) needs a KD unseen, and both are seen
-    assert dict(safe_field_views(SAFE_FIELD_VIEW)) == {SAFE_FIELD_VIEW: "6C:f2"}
+    # the builder of session 4 made this view by editing a view of play: no game
+    # reaches it (the four jokers back four pyramids, and the KD played needs a fifth)
+    from fechtbuch.puzzles.touche_pyramiden.exercises import reachable
+
+    assert not reachable(SAFE_FIELD_VIEW)
 
 
-def test_safe_field_views_move_cards_with_exact_counts():
-    from dataclasses import replace
+def _built_views(rounds: int = 60):
+    from fechtbuch.puzzles.touche_pyramiden.exercises import candidate_rounds
 
-    from fechtbuch.puzzles.touche_pyramiden.exercises import discard_backs_board, safe_field_views
+    for round_views in candidate_rounds("1", rounds, deep=True):
+        for text, key in round_views.built:
+            yield text, key, round_views.trails[text]
 
-    view = notation.parse_view(SAFE_FIELD_VIEW)
-    # one KD back among the unseen cards (a 9H seen instead): both orders can be built
-    discard = tuple(parse_card("9H") if k == parse_card("KD") else k for k in view.discard)
-    start = replace(view, discard=discard)
-    node, _ = node_of_view(start)
-    made = dict(safe_field_views(notation.format_view(start)))
-    assert sorted(made.values()) == ["6C:f2", "KD:g3"]
-    for text, key in made.items():
-        other = notation.parse_view(text)  # a valid view: 108 cards, sizes kept
-        after, _ = node_of_view(other)
-        assert (after.mine, after.theirs, after.crowned) == (node.mine, node.theirs, node.crowned)
-        assert len(other.hand) == len(view.hand) and len(other.discard) == len(view.discard)
-        assert sum(after.unseen) == sum(node.unseen)
-        assert discard_backs_board(other)  # no card a pyramid needs left the pile
+
+def test_safe_field_views_are_played_rounds_with_the_cards_in_place():
+    from fechtbuch.puzzles.touche_pyramiden.exercises import reachable
+
+    made = 0
+    for text, key, trail in _built_views():
+        view = notation.parse_view(text)  # a valid view: 108 cards, sizes kept
+        node, _ = node_of_view(view)
         first = parse_card(key.split(":")[0])
-        second = parse_card("KD" if key == "6C:f2" else "6C")
-        assert first in other.hand and second in other.hand
-        assert after.unseen[second] == 0 < after.unseen[first]
+        assert first in view.hand and node.unseen[first] > 0  # the key's card: unseen copy
+        assert node.unseen[52] == 0 and reachable(text)
+        state = trail.replay()
+        assert notation.format_view(notation.view_of(state, state.to_move)) == text
+        made += 1
+    assert made > 0
 
 
 def test_safe_field_views_need_every_joker_seen():
-    from dataclasses import replace
+    from fechtbuch.puzzles.touche_pyramiden.exercises import candidate_rounds, safe_field_views
 
-    from fechtbuch.puzzles.touche_pyramiden.exercises import safe_field_views
-
-    view = notation.parse_view(SAFE_FIELD_VIEW)
-    # a joker back among the unseen cards (a 6D seen instead): the opponent's joker
-    # could take any field, so nothing is built
-    discard = (*view.discard[:-1], view.discard[0])
-    joker_unseen = notation.format_view(replace(view, discard=discard))
-    assert node_of_view(notation.parse_view(joker_unseen))[0].unseen[52] == 1
-    assert list(safe_field_views(joker_unseen)) == []
+    checked = 0
+    for round_views in candidate_rounds("1", 20):
+        for text in round_views.views:
+            if node_of_view(notation.parse_view(text))[0].unseen[52]:
+                # the opponent's joker could take any field, so nothing is built
+                assert list(safe_field_views(text, round_views.trails[text])) == []
+                checked += 1
+    assert checked > 0
 
 
 def test_joker_variants_keep_the_cards_that_back_the_board():
-    """Swapping unseen jokers into the discard pile keeps the board backed (the joker
-    backs the pyramid whose card left, as if it had been placed with the joker): every
-    variant is a view real play can reach."""
-    from fechtbuch.engines.touche_pyramiden.sampling import random_states
+    """Every unseen joker played in the place of a card placed earlier (the two change
+    places in the deal): the board stays, the round replays, every joker is seen."""
     from fechtbuch.engines.touche_pyramiden.state import Phase
-    from fechtbuch.puzzles.touche_pyramiden.exercises import discard_backs_board, jokers_seen
+    from fechtbuch.puzzles.touche_pyramiden.exercises import jokers_seen, random_trails, reachable
 
     variants = 0
-    for state in random_states(2, 60, "backed-board"):
+    for state, trail in random_trails(60, "backed-board"):
         if state.phase is not Phase.PLAY:
             continue
-        assert discard_backs_board(notation.view_of(state, state.to_move))
-        variant = jokers_seen(state)
+        assert reachable(notation.format_view(notation.view_of(state, state.to_move)))
+        variant = jokers_seen(state, trail)
         if variant is not None:
-            view = notation.view_of(variant, variant.to_move)
-            assert discard_backs_board(view) and node_of_view(view)[0].unseen[52] == 0
+            after = variant.replay()
+            view = notation.view_of(after, after.to_move)
+            assert reachable(notation.format_view(view)) and after.own == state.own
+            assert node_of_view(view)[0].unseen[52] == 0
             variants += 1
     assert variants >= 20
 
@@ -273,14 +277,13 @@ def test_joker_variants_keep_the_cards_that_back_the_board():
 def test_a_view_whose_board_card_left_the_discard_pile_is_caught():
     from dataclasses import replace
 
-    from fechtbuch.puzzles.touche_pyramiden.exercises import discard_backs_board
+    from fechtbuch.engines.touche_pyramiden.reachable import reachability_problem
 
     view = notation.parse_view(SAFE_FIELD_VIEW)
-    assert discard_backs_board(view)
     # the 6D played on the board replaced by a card no pyramid has: no 6D, and the
     # four jokers already back four other pyramids
     discard = tuple(parse_card("9H") if k == parse_card("6D") else k for k in view.discard)
-    assert not discard_backs_board(replace(view, discard=discard))
+    assert "need" in reachability_problem(replace(view, discard=discard))
 
 
 def test_built_views_are_examined_for_n3_only_and_once_per_idea():
@@ -294,11 +297,14 @@ def test_built_views_are_examined_for_n3_only_and_once_per_idea():
         asked.append((max_n, min_n))
         return None
 
+    text, key, trail = next(_built_views())
     kept = Kept(counts={1: 0, 2: 0, 3: 0})
-    take_view(SAFE_FIELD_VIEW, kept, 3, 20_000, 12, None, examine_view, 3, "6C:f2")
+    take_view(text, kept, 3, 20_000, 12, None, examine_view, 3, key, trail)
     assert asked == [(3, 3)]
-    kept.ideas.add("6C:f2")
-    take_view(SAFE_FIELD_VIEW, kept, 3, 20_000, 12, None, examine_view, 3, "6C:f2")
+    kept.ideas.add(key)
+    take_view(text, kept, 3, 20_000, 12, None, examine_view, 3, key, trail)
     assert asked == [(3, 3)]
-    take_view(SAFE_FIELD_VIEW, kept, 3, 20_000, 12, None, examine_view)  # a view of play
+    take_view(text, kept, 3, 20_000, 12, None, examine_view, trail=trail)  # a view of play
+    assert asked == [(3, 3), (3, 1)]
+    take_view(text, kept, 3, 20_000, 12, None, examine_view)  # no round reaches it: skipped
     assert asked == [(3, 3), (3, 1)]

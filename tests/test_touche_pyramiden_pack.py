@@ -42,6 +42,9 @@ def test_envelope_and_counts(pack):
     assert pack["order"] == "n,difficulty,id" and pack["max_n"] <= MAX_N
     counts = Counter(p["n"] for p in pack["puzzles"])
     assert pack["max_n"] == 3 and counts == {1: 12, 2: 12, 3: 12}
+    # N = 3 keeps its variety: at most four per tag (but for the two every N = 3 has)
+    deep = Counter(t for p in pack["puzzles"] if p["n"] == 3 for t in p["tags"])
+    assert all(k <= 4 for t, k in deep.items() if t not in ("in-3", "joker-defence-exhausted"))
     keys = [(p["n"], p["difficulty"], p["id"]) for p in pack["puzzles"]]
     assert keys == sorted(keys) and len({p["id"] for p in pack["puzzles"]}) == len(keys)
     classes = [KIND.duplicate_class(p) for p in pack["puzzles"]]
@@ -49,13 +52,32 @@ def test_envelope_and_counts(pack):
 
 
 def test_every_position_is_one_real_play_can_reach(pack):
-    """Each pyramid of the round has its card or a joker on the discard pile (the mining
-    builds views by moving cards: none may take a played card back)."""
+    """Each exercise passes the reachability test and carries the round that reaches it
+    (replayed with the reference rules: the views of play, and the views built by
+    editing a round of play, not a position)."""
     from fechtbuch.engines.touche_pyramiden import notation
-    from fechtbuch.puzzles.touche_pyramiden.exercises import discard_backs_board
+    from fechtbuch.engines.touche_pyramiden.reachable import reachability_problem
+    from fechtbuch.puzzles.touche_pyramiden.packkind import verify_witness
 
     for puzzle in pack["puzzles"]:
-        assert discard_backs_board(notation.parse_view(puzzle["position"])), puzzle["id"]
+        assert reachability_problem(notation.parse_view(puzzle["position"])) is None
+        assert verify_witness(puzzle) == [], puzzle["id"]
+
+
+def test_the_unreachable_positions_of_the_old_pack_are_rejected(pack):
+    """The 19 exercises of the pack before session 6 that no game reaches (kept in
+    tests/data) fail the reachability test, and none of them is shipped again."""
+    from pathlib import Path
+
+    from fechtbuch.engines.touche_pyramiden import notation
+    from fechtbuch.engines.touche_pyramiden.reachable import reachability_problem
+
+    old = json.loads((Path(__file__).parent / "data" / "pyramiden-unreachable.json").read_text())
+    assert len(old["positions"]) == 19
+    shipped = {p["position"] for p in pack["puzzles"]}
+    for entry in old["positions"]:
+        assert reachability_problem(notation.parse_view(entry["position"])) is not None
+        assert entry["position"] not in shipped
 
 
 def test_every_puzzle_verifies(pack):

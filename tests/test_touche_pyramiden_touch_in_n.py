@@ -227,13 +227,14 @@ def test_grouped_keys_agree_with_exact_keys_at_n3():
     from fechtbuch.engines.clikit import read_json_file
     from fechtbuch.engines.paths import data_path
     from fechtbuch.engines.touche_pyramiden.touche_in_n import with_budget
-    from fechtbuch.puzzles.touche_pyramiden.exercises import candidate_views, lifted_views
+    from fechtbuch.puzzles.touche_pyramiden.exercises import candidate_rounds, lifted_views
     from fechtbuch.solver.andor import distance, keys
 
     pack = read_json_file(data_path("packs", "pyramiden-uebungen.json"), "pack")
     views = [p["position"] for p in pack["puzzles"] if p["n"] == 3][:2]
-    for view in candidate_views("grouped-3", 16):
-        views += list(lifted_views(view))[:1]
+    for round_views in candidate_rounds("grouped-3", 16):
+        for view in round_views.views:
+            views += [text for text, _ in lifted_views(view, round_views.trails[view])][:1]
     found = []
     for view in views[:6]:
         node, pattern = node_of_view(notation.parse_view(view))

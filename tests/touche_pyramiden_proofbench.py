@@ -19,9 +19,8 @@ import time
 
 from fechtbuch.engines.touche_pyramiden import notation
 from fechtbuch.engines.touche_pyramiden import touche_in_n as T
-from fechtbuch.engines.touche_pyramiden.sampling import random_states
 from fechtbuch.engines.touche_pyramiden.state import Phase
-from fechtbuch.puzzles.touche_pyramiden.exercises import jokers_seen
+from fechtbuch.puzzles.touche_pyramiden.exercises import jokers_seen, random_trails
 from fechtbuch.solver.andor import ProofLimit
 from fechtbuch.solver.andor_prover import ProofSearch
 
@@ -30,9 +29,10 @@ count = int(sys.argv[2])
 limit = int(sys.argv[3])
 grouped = hasattr(T, "with_budget")
 views = []
-for s in random_states(2, count, "proofbench"):
+for s, trail in random_trails(count, "proofbench"):
     if s.phase is Phase.PLAY:
-        v = jokers_seen(s) or s
+        variant = jokers_seen(s, trail)
+        v = s if variant is None else variant.replay()
         views.append(notation.view_of(v, v.to_move))
 res = []
 for view in views:

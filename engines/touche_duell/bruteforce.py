@@ -17,7 +17,7 @@ from __future__ import annotations
 from itertools import permutations
 
 from fechtbuch.engines.touche_duell import rules
-from fechtbuch.engines.touche_duell.notation import Kind, Position, View, view_of
+from fechtbuch.engines.touche_duell.notation import Position, View, view_of
 from fechtbuch.engines.touche_duell.public import (
     cards_of,
     minus,
@@ -68,7 +68,10 @@ class BruteForce:
         if sample.mover == self.prover:
             answer = False
             for action in view_actions(view_of(sample, self.prover)):
-                left = turns if action.kind is Kind.PARRY else turns - 1
+                spends = rules.spends_turn(
+                    sample.phase, action, sample.distance, sample.hands[sample.mover]
+                )
+                left = turns - 1 if spends else turns
                 if left < 0:
                     continue
                 after = [rules.apply_legal(p, action) for p in info]

@@ -79,7 +79,8 @@ class WinChance:
         if state.mover == self.prover:
             best = Fraction(0)
             for action in view_actions(state):
-                left = turns if action.kind is Kind.PARRY else turns - 1
+                spends = rules.spends_turn(state.phase, action, state.distance, state.hand)
+                left = turns - 1 if spends else turns
                 if left < 0:
                     continue
                 best = max(best, self.chance(Pending(state, action), left))

@@ -22,8 +22,11 @@ from fechtbuch.engines.game import Game, GameInfo
 from fechtbuch.engines.touche_duell import reference, rules
 from fechtbuch.engines.touche_duell.deal import lot, new_round
 from fechtbuch.engines.touche_duell.notation import (
+    HAND_SIZE,
+    NOBODY,
     RULESETS,
     Action,
+    Phase,
     Position,
     format_action,
     format_position,
@@ -81,6 +84,28 @@ class ToucheDuellGame(Game[Position, Action]):
 
     def information_state(self, state: Position, player: int) -> str:
         return format_view(view_of(state, player))
+
+    def start_problem(self, state: Position) -> str | None:
+        """A start is the deal of a round (a state is one round): both fencers on
+        their end squares (1 and 23), five cards in each hand and fifteen in the pile
+        (the parser already checks that the 25 cards are five of each value, in any
+        order: the shuffle is chance), nothing played, no attack pending, and a
+        normal turn of either fencer.  The score is any that a game can have before
+        a round, each side below the game's target: rounds are won by either fencer
+        (and the comparison may give nobody the point), and the starter alternates by
+        round, so every such score comes with either starter."""
+        if state.squares != (1, 23):
+            return f"squares: a round starts on 1-23, not {state.squares[0]}-{state.squares[1]}"
+        if state.phase is not Phase.TURN or state.attack != (0, 0) or state.winner != NOBODY:
+            return f"phase: a round starts with a normal turn, not {state.phase.value!r}"
+        if any(state.discard):
+            return "discard: nothing is played at the start of a round"
+        if [sum(hand) for hand in state.hands] != [HAND_SIZE, HAND_SIZE]:
+            return f"hands: each fencer is dealt {HAND_SIZE} cards"
+        target = state.rules.target
+        if max(state.score) >= target:
+            return f"score: the game is over at {target} points, no round starts"
+        return None
 
     def initial_state(self, seed: int) -> Position:
         """A new round dealt from ``seed``; the seed also picks the rule set (every

@@ -20,9 +20,11 @@ position built from the view and one representative hidden hand and pile, and th
 result is projected back to P's view, so the rules are written once.
 
 ``counts_turn``: P's move, attack, lunge, retreat, riposte and last attack (or
-declining it) spend a turn; a parry does not.  A round P wins (by a hit, the
-opponent blocked, or the hand comparison) is a win; a loss or a comparison that
-nobody wins is a loss.
+declining it while holding a card of the distance) spend a turn; a parry does not,
+and neither does the ``-`` of a player who has no card for the last attack
+(:func:`rules.spends_turn`: the rulebook's last attack is a chance, not a turn).
+A round P wins (by a hit, the opponent blocked, or the hand comparison) is a win;
+a loss or a comparison that nobody wins is a loss.
 """
 
 from __future__ import annotations
@@ -253,14 +255,21 @@ class SureWinProblem(AndOrProblem):
         return state.phase.value
 
     def counts_turn(self, state: PublicState, action: object) -> bool:
-        return not (type(action) is Action and action.kind is Kind.PARRY)
+        if type(action) is not Action:
+            return True
+        if type(state) is View:
+            return rules.spends_turn(state.phase, action, state.distance, state.hand)
+        return action.kind is not Kind.PARRY
 
     def needs_turn(self, state: PublicState) -> bool:
-        # a turn, a riposte and the last attack (or declining it) all spend a turn;
-        # only an attacked prover has a free action (the parry)
-        return type(state) is View and (
-            state.phase in TURN_PHASES or state.phase is Phase.LAST_ATTACK
-        )
+        # a turn, a riposte and a last attack P can make (or declines) spend a turn;
+        # an attacked prover has a free action (the parry), and so has a prover
+        # whose last attack cannot be made (the forced "-")
+        if type(state) is not View:
+            return False
+        if state.phase is Phase.LAST_ATTACK:
+            return len(rules.last_actions(state.distance, state.hand)) > 1
+        return state.phase in TURN_PHASES
 
     def key(self, state: PublicState) -> Hashable:
         return state

@@ -88,6 +88,24 @@ def last_actions(distance: int, hand: Counts) -> tuple[Action, ...]:
     return found
 
 
+def spends_turn(phase: Phase, action: Action, distance: int, hand: Counts) -> bool:
+    """Whether ``action`` is one of its player's turns (for "win within N own turns").
+
+    The rulebook's turn is moving or attacking ("In deinem Zug machst du eines davon:
+    Bewegen. ... Angreifen."); a riposte is the turn right after a parry, and the
+    parry itself is no turn.  The last attack is a *chance* ("eine letzte Chance zum
+    Angriff") after which the hands are compared at once: declining it when the hand
+    holds a card of the distance is a choice and spends a turn, but a player without
+    such a card has no last attack to make, and the forced ``-`` spends none (were it
+    a turn, that player would lose by "Kein erlaubter Zug", which the rules do not say).
+    """
+    if action.kind is Kind.PARRY:
+        return False
+    if action.kind is Kind.PASS and phase is Phase.LAST_ATTACK:
+        return len(last_actions(distance, hand)) > 1
+    return True
+
+
 def answer_actions(phase: Phase, attack: tuple[int, int], back: int, hand: Counts) -> list[Action]:
     """The defender's answers to an attack: ``p`` if the hand holds K cards of V,
     and in retreat phases a retreat with each card that fits behind the defender."""

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Hashable, Sequence
 
 from fechtbuch.engines.game import Game, GameInfo
-from fechtbuch.engines.touche_pyramiden import notation, reference, rules
+from fechtbuch.engines.touche_pyramiden import notation, reachable, reference, rules
 from fechtbuch.engines.touche_pyramiden.state import TEAM_SPLITS, Action, Config, Phase, State
 
 CONFORMANCE_CONFIGS = tuple(
@@ -61,6 +61,11 @@ class PyramidenGame(Game[State, Action]):
 
     def information_state(self, state: State, player: int) -> str:
         return notation.format_view(notation.view_of(state, player))
+
+    def start_problem(self, state: State) -> str | None:
+        """A start is a round just dealt (:func:`~fechtbuch.engines.touche_pyramiden.
+        reachable.start_problem` says what that allows for later rounds)."""
+        return reachable.start_problem(state)
 
     def initial_state(self, seed: int) -> State:
         """A new game dealt from ``seed``; the seed also picks the player count and team

@@ -25,15 +25,20 @@ from fechtbuch.engines.touche_duell import rules
 from fechtbuch.engines.touche_duell.deal import lot, new_round
 from fechtbuch.engines.touche_duell.frozen2026.policy import NAME as FROZEN_PLAYER
 from fechtbuch.engines.touche_duell.frozen2026.policy import MiningPlayer
+from fechtbuch.engines.touche_duell.game import ToucheDuellGame
 from fechtbuch.engines.touche_duell.notation import (
     NOBODY,
     TRACK,
+    Action,
     Kind,
     Level,
     NotationError,
     Phase,
+    Position,
     Ruleset,
     View,
+    format_action,
+    format_position,
     format_view,
     parse_action,
     parse_view,
@@ -41,16 +46,22 @@ from fechtbuch.engines.touche_duell.notation import (
 )
 from fechtbuch.engines.touche_duell.public import root_problem, view_actions
 from fechtbuch.puzzles.packtree import count_nodes
+from fechtbuch.puzzles.witness import replay_witness
 from fechtbuch.solver.andor import ProofLimit, keys
 from fechtbuch.solver.andor_prover import ProofSearch
 from fechtbuch.solver.andor_solve import FOUND, AndOrSolution, solve_andor
 
 RULES = "touche-duell"
+GAME = ToucheDuellGame()
 MAX_N = 3
 LEVELS = (Level.STANDARD, Level.FORTGESCHRITTEN)
 PLAYER = FROZEN_PLAYER
-"""The self-play policy on both sides (see :func:`rounds_views`): frozen, so that a
+"""The self-play policy on both sides (see :func:`round_record`): frozen, so that a
 change of the live players never changes a mined pack."""
+MINED_BY = "touche-duell/mining-2026"
+"""The pack's ``mined_by``: the frozen mining policy by its role (the copy of the
+ladder's meister in :mod:`fechtbuch.engines.touche_duell.frozen2026`, whose own
+name is :data:`PLAYER`)."""
 EXAMINE_NODES = 5_000
 """Node limit of the proof attempt per view (a view beyond it is skipped: mining
 never waits on one hard view; the pack records every limit in its command)."""
@@ -238,22 +249,49 @@ def round_seed(seed: int, game: int) -> str:
     return f"touche-uebungen/{seed}/{game}"
 
 
+@dataclass(frozen=True)
+class RoundRecord:
+    """One self-play round: its deal, every action played and the view of the player
+    to act before each action (``views[i]`` comes after ``actions[:i]``)."""
+
+    start: Position
+    actions: tuple[Action, ...]
+    views: tuple[View, ...]
+
+    def witness(self, index: int) -> dict:
+        """The witness game of ``views[index]`` (docs/puzzles.md): the deal and the
+        actions played before it, in notation."""
+        return {
+            "start": format_position(self.start),
+            "moves": [format_action(a) for a in self.actions[:index]],
+        }
+
+
 @lru_cache(maxsize=64)
-def rounds_views(seed: int, game: int) -> tuple[View, ...]:
-    """Every view of the player to act in self-play round ``game`` of ``seed``:
-    even rounds standard, odd rounds fortgeschritten, :data:`PLAYER` on both sides,
-    the deal, the starter and the players' choices all SHA-256 derived.  (Cached:
-    the roll-outs cost about as much as the proofs, and a resumed or repeated
-    examination of a round in one process plays it once.)"""
+def round_record(seed: int, game: int) -> RoundRecord:
+    """Self-play round ``game`` of ``seed``: even rounds standard, odd rounds
+    fortgeschritten, :data:`PLAYER` on both sides, the deal, the starter and the
+    players' choices all SHA-256 derived.  (Cached: the roll-outs cost about as much
+    as the proofs, and a resumed or repeated examination of a round in one process
+    plays it once.)"""
     deal = round_seed(seed, game)
-    position = new_round(deal, lot(deal), Ruleset(LEVELS[game % 2]))
+    start = new_round(deal, lot(deal), Ruleset(LEVELS[game % 2]))
     players = [MiningPlayer(f"{deal}/A"), MiningPlayer(f"{deal}/B")]
-    views = []
+    views: list[View] = []
+    actions: list[Action] = []
+    position = start
     while not position.phase.over:
         view = view_of(position, position.mover)
         views.append(view)
-        position = rules.apply(position, players[position.mover].choose(view))
-    return tuple(views)
+        actions.append(players[position.mover].choose(view))
+        position = rules.apply(position, actions[-1])
+    return RoundRecord(start, tuple(actions), tuple(views))
+
+
+def rounds_views(seed: int, game: int) -> tuple[View, ...]:
+    """Every view of the player to act in self-play round ``game`` of ``seed``
+    (:func:`round_record`)."""
+    return round_record(seed, game).views
 
 
 def node_limit(view: View, max_nodes: int) -> int:
@@ -281,22 +319,42 @@ def examine_game(task: tuple[int, int, int]) -> GameResult:
     sure win of the same player."""
     seed, game, max_nodes = task
     result = GameResult(game)
+    record = round_record(seed, game)
     seen: set[str] = set()
-    found: list[tuple[View, Examined]] = []
-    for view in rounds_views(seed, game):
+    found: list[tuple[int, View, Examined]] = []
+    for ply, view in enumerate(record.views):
         cls = duplicate_class(view)
         if cls not in seen:
             seen.add(cls)
-            found.append((view, examine(view, node_limit(view, max_nodes))))
-    for index, (view, examined) in enumerate(found):
+            found.append((ply, view, examine(view, node_limit(view, max_nodes))))
+    for index, (ply, view, examined) in enumerate(found):
         if examined.reason == "limit" and view.pile_size <= DEEP_PILE:
-            later = [e for v, e in found[index + 1 :] if v.viewer == view.viewer][:2]
+            later = [e for _, v, e in found[index + 1 :] if v.viewer == view.viewer][:2]
             if any(e.reason in SURE for e in later):
                 examined = examine(view, RETRY_FACTOR * max_nodes)
         result.reasons[examined.reason] = result.reasons.get(examined.reason, 0) + 1
         if examined.puzzle is not None:
-            result.puzzles.append(examined.puzzle)
+            # the round it came from is the exercise's witness game
+            result.puzzles.append({**examined.puzzle, "witness": record.witness(ply)})
     return result
+
+
+def verify_witness(puzzle: dict) -> list[str]:
+    """Replay the puzzle's witness with the reference rules and check that the full
+    state it reaches shows exactly the puzzle's view to the player to act (the same
+    public state and the same hand; the replayed deal is a concrete one consistent
+    with the view).  One line per problem, each starting with ``witness``."""
+    if "witness" not in puzzle:
+        return ["witness: missing (every exercise carries the game that reaches it)"]
+    state, problems = replay_witness(GAME, puzzle["witness"])
+    if state is None:
+        return problems
+    if state.phase.over:
+        return ["witness: the round is over where the exercise should be"]
+    reached = format_view(view_of(state, state.mover))
+    if reached != puzzle["position"]:
+        return [f"witness: reaches {reached!r}, not the exercise's view"]
+    return []
 
 
 def verify_puzzle(puzzle: dict, max_n: int = MAX_N) -> list[str]:

@@ -82,6 +82,7 @@ class ToucheMining(MiningKind):
             command=command,
             max_n=exercises.MAX_N,
             generator=self.command,
+            mined_by=exercises.MINED_BY,
         )
 
     def command_text(self, params: dict, output: Path, max_rounds: int) -> str:

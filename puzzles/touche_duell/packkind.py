@@ -5,7 +5,9 @@ A puzzle's position is the view of the player to act (the prover); its problem i
 the public-state sure-win problem of docs/solver.md, whose adversary nodes include
 the hidden choices (``zieht 35``: the cards the prover draws).  Verification
 re-proves N and the one key with the prover and the independent verifier and
-re-derives every other field (:func:`~fechtbuch.puzzles.touche_duell.exercises.verify_puzzle`).
+re-derives every other field (:func:`~fechtbuch.puzzles.touche_duell.exercises.verify_puzzle`);
+each puzzle's witness, the self-play round up to the view, is replayed with the
+reference rules (:func:`~fechtbuch.puzzles.touche_duell.exercises.verify_witness`).
 """
 
 from __future__ import annotations
@@ -23,6 +25,7 @@ from fechtbuch.puzzles.touche_duell.exercises import (
     duplicate_class,
     rounds_views,
     verify_puzzle,
+    verify_witness,
 )
 
 
@@ -62,4 +65,5 @@ KIND = PackKind(
     symmetry="the mirror (the fencers' sides swapped)",
     judge=judge_andor,
     verify_in_pack=verify_round,
+    verify_witness=verify_witness,
 )

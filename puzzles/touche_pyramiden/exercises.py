@@ -18,7 +18,7 @@ from collections.abc import Callable, Iterator, Sequence
 from dataclasses import asdict, dataclass, field, replace
 from itertools import combinations
 
-from fechtbuch.engines.touche_pyramiden import notation
+from fechtbuch.engines.touche_pyramiden import GAME, notation
 from fechtbuch.engines.touche_pyramiden.board import (
     CARD_FIELDS,
     CARD_MASK,
@@ -28,7 +28,8 @@ from fechtbuch.engines.touche_pyramiden.board import (
 )
 from fechtbuch.engines.touche_pyramiden.patterns import USABLE, mask_fields
 from fechtbuch.engines.touche_pyramiden.players import policy_mittel
-from fechtbuch.engines.touche_pyramiden.sampling import played_states, random_action, random_states
+from fechtbuch.engines.touche_pyramiden.reachable import reachability_problem
+from fechtbuch.engines.touche_pyramiden.sampling import random_action
 from fechtbuch.engines.touche_pyramiden.shuffle import HashStream
 from fechtbuch.engines.touche_pyramiden.state import Action, Kind, Phase, State
 from fechtbuch.engines.touche_pyramiden.touche_in_n import (
@@ -40,6 +41,18 @@ from fechtbuch.engines.touche_pyramiden.touche_in_n import (
     with_budget,
 )
 from fechtbuch.puzzles.touche_pyramiden.tree import PackTree
+from fechtbuch.puzzles.touche_pyramiden.witnesses import (
+    Slot,
+    Trail,
+    dealt,
+    held_slot,
+    moved_card,
+    played_trails,
+    provenance,
+    replay_view,
+    swapped,
+    unseen_slots,
+)
 from fechtbuch.solver.andor import ProofLimit
 from fechtbuch.solver.andor_prover import ProofSearch
 from fechtbuch.solver.andor_verifier import ProofCheck
@@ -58,6 +71,9 @@ class Exercise:
     tags: list[str]
     difficulty: int
     pattern: str
+    witness: dict | None = None
+    """The round that reaches the position (:class:`~fechtbuch.puzzles.touche_pyramiden.
+    witnesses.Trail`): its deal and the actions since; every kept exercise has one."""
 
     def to_json(self) -> dict:
         return asdict(self)
@@ -126,49 +142,76 @@ def leaves_safe_placement(problem: TouchInN, node: TouchNode, turns: int) -> boo
     return False
 
 
-def jokers_seen(state: State) -> State | None:
-    """``state`` with every joker P has not seen swapped with a card of the discard pile
-    (the latest non-jokers), or ``None`` if none is unseen or the pile is too short.
-    Card counts stay exact; without an unseen joker the opponent cannot lift a
-    pyramid, so double threats decide and N = 2, 3 exercises become common."""
+def jokers_seen(state: State, trail: Trail) -> Trail | None:
+    """The round of ``state`` (``trail``) played again with every joker P has not seen
+    in the place of a card P has: each unseen joker (in the opponent's hand, then P's
+    pile, then the opponent's pile) changes places in the deal with the card of the
+    latest placement not yet changed, which is made with the joker on the same field
+    instead.  The board stays, the card goes where the joker was (unseen), and the
+    round is replayed; ``None`` if no joker is unseen, a card to change is not a plain
+    placement, or the replay fails.  Without an unseen joker the opponent cannot lift
+    a pyramid, so double threats decide and N = 2, 3 exercises become common."""
     p = state.to_move
     q = 1 - p
-    discard = list(state.discard)
-    spare = [i for i, k in enumerate(discard) if k != JOKER]
-    holders = [("hand", q), ("pile", p), ("pile", q)]
-    hands, piles = [list(h) for h in state.hands], [list(x) for x in state.piles]
-    swapped = 0
-    for where, seat in holders:
-        cards = hands[seat] if where == "hand" else piles[seat]
-        for i, k in enumerate(cards):
-            if k == JOKER:
-                if not spare:
-                    return None
-                j = spare.pop()
-                cards[i], discard[j] = discard[j], JOKER
-                swapped += 1
-    if not swapped:
+    spare = [i for i, k in enumerate(state.discard) if k != JOKER]
+    changed = 0
+    while True:
+        # slots are looked up again after each change: a hand's slots follow its
+        # sorted order, which a card changing places can reorder
+        origin = provenance(trail)
+        piles = [dealt(trail.start, s)[origin.drawn[s] :] for s in (0, 1)]
+        jokers: list[Slot] = [
+            (q, slot) for slot in origin.held[q] if dealt(trail.start, q)[slot] == JOKER
+        ]
+        for seat in (p, q):
+            jokers += [
+                (seat, origin.drawn[seat] + i) for i, k in enumerate(piles[seat]) if k == JOKER
+            ]
+        if not jokers:
+            break
+        if not spare:
+            return None
+        index, slot = origin.played[spare.pop()]
+        action = trail.actions[index]
+        if action.kind is not Kind.PLACE:
+            return None
+        actions = list(trail.actions)
+        actions[index] = Action(Kind.JOKER_PLACE, JOKER, action.field)
+        trail = Trail(swapped(trail.start, slot, jokers[0]), tuple(actions))
+        changed += 1
+    if not changed or trail.replay() is None:
         return None
-    return replace(
-        state,
-        hands=tuple(tuple(sorted(h)) for h in hands),
-        piles=tuple(tuple(x) for x in piles),
-        discard=tuple(discard),
-    )
+    return trail
 
 
-def threat_states(count: int, label: str) -> Iterator[State]:
+def _threat_policy(state: State, actions: list, rng: HashStream):
+    if state.phase is Phase.PLAY and rng.below(10) < 7:
+        return policy_mittel(state, actions)[0]
+    return random_action(state, actions, rng)
+
+
+def threat_states(count: int, label: str) -> Iterator[tuple[State, Trail]]:
     """States of seeded two-player games in which both seats mostly play the greedy
     threat builder (``mittel``'s policy, seen on the full state) and now and then a
     random action: boards with the near-complete placements that exercises need,
-    which purely random play rarely builds."""
+    which purely random play rarely builds.  Each with its round's trail."""
+    return played_trails(
+        2, count, HashStream(f"threats/{label}"), lambda g: f"{label}-{g}", _threat_policy
+    )
 
-    def policy(state: State, actions: list, rng: HashStream):
-        if state.phase is Phase.PLAY and rng.below(10) < 7:
-            return policy_mittel(state, actions)[0]
-        return random_action(state, actions, rng)
 
-    return played_states(2, count, HashStream(f"threats/{label}"), lambda g: f"{label}-{g}", policy)
+def random_trails(count: int, label: str) -> Iterator[tuple[State, Trail]]:
+    """``sampling.random_states(2, count, label)`` with each state's round trail."""
+    return played_trails(
+        2, count, HashStream(f"states/{label}/2"), lambda g: f"{label}-2-{g}", random_action
+    )
+
+
+MINED_BY = "touche-pyramiden/random-and-threats"
+"""The pack's ``mined_by``: the policies that play the candidate games, by their role
+(half the rounds uniform random play, half the threat builder of
+:func:`threat_states`; neither is a frozen copy: a change of ``mittel``'s greedy
+policy changes the candidates)."""
 
 
 @dataclass(frozen=True)
@@ -179,36 +222,44 @@ class RoundViews:
 
     views: tuple[str, ...]
     built: tuple[tuple[str, str], ...] = ()
+    trails: dict[str, Trail] = field(default_factory=dict)
+    """The round that reaches each view (its witness game)."""
 
 
 def candidate_rounds(seed: str, count: int, deep: bool = False) -> Iterator[RoundViews]:
     """The candidate views of each of ``count`` pairs of states (one of random play,
     one of threat-building play, the same index in each): two-player PLAY views of the
-    seat to move, each followed by its variant with every unseen joker swapped into
-    the discard pile (after it: an exercise found in the state itself is the one
+    seat to move, each followed by its variant with every unseen joker made seen
+    (:func:`jokers_seen`; after it: an exercise found in the state itself is the one
     kept).  With ``deep`` (mining N = 3) each view is followed by its
     :func:`lifted_views` (views of play alone gave one Touché in 3 in 5,600), and the
-    round's views of play have their :func:`safe_field_views` built.  Pair ``i`` does
-    not depend on ``count``."""
-    sources = (
-        random_states(2, count, f"pyramiden-mine-{seed}"),
-        threat_states(count, f"pyramiden-mine-{seed}"),
-    )
+    round's views of play have their :func:`safe_field_views` built.  Every view comes
+    with the round that reaches it.  Pair ``i`` does not depend on ``count``."""
+    label = f"pyramiden-mine-{seed}"
+    sources = (random_trails(count, label), threat_states(count, label))
     for pair in zip(*sources, strict=False):
         views: list[str] = []
         built: list[tuple[str, str]] = []
-        for state in pair:
+        trails: dict[str, Trail] = {}
+        for state, trail in pair:
             if state.phase is Phase.PLAY and state.pattern is not None:
-                found = [notation.format_view(notation.view_of(state, state.to_move))]
-                variant = jokers_seen(state)
-                if variant is not None:
-                    found.append(notation.format_view(notation.view_of(variant, variant.to_move)))
-                for view in found:
+                found = [(notation.format_view(notation.view_of(state, state.to_move)), trail)]
+                variant = jokers_seen(state, trail)
+                made = None if variant is None else replay_view(variant)
+                if made is not None:
+                    found.append(made)
+                for view, reached in found:
                     views.append(view)
+                    trails.setdefault(view, reached)
                     if deep:
-                        views.extend(lifted_views(view))
-                        built.extend(v for v in safe_field_views(view) if v not in built)
-        yield RoundViews(tuple(views), tuple(built))
+                        for earlier, lifted in lifted_views(view, reached):
+                            views.append(earlier)
+                            trails.setdefault(earlier, lifted)
+                        for text, key, safe in safe_field_views(view, reached):
+                            if (text, key) not in built:
+                                built.append((text, key))
+                                trails.setdefault(text, safe)
+        yield RoundViews(tuple(views), tuple(built), trails)
 
 
 def candidate_views(seed: str, count: int, deep: bool = False) -> Iterator[str]:
@@ -221,23 +272,23 @@ LIFTS = (1, 2)
 """How many of P's pyramids :func:`lifted_views` takes back at a time."""
 
 
-def lifted_views(position: str) -> Iterator[str]:
+def lifted_views(position: str, trail: Trail) -> Iterator[tuple[str, Trail]]:
     """Views a turn or two of P's earlier than ``position``, built around a placement
     P now has at most one field short: for each placement (in mask order) and each set
-    of :data:`LIFTS` of P's pyramids on its card fields (field order), those pyramids
-    lifted, each card back in P's hand from the discard pile (the field's card, else a
-    joker P played there), and as many cards of P's that have no field in the
-    placement going to the discard pile instead (the first in card order; counts stay
-    exact).  P then has two or three fields of one placement to fill while the
-    opponent replies: the double threats, blocks and order of play that Touché in 3
-    is made of.  Nothing is yielded for a view with an unseen joker (the opponent's
-    joker lifts a pyramid: a sure Touché in 3 is all but impossible there).
-    Distinct texts, deterministic."""
+    of :data:`LIFTS` of P's pyramids on its card fields (field order), the round
+    played again with those pyramids never placed: each card P placed there changes
+    places in the deal with a card P holds that has no field in the placement (the
+    first in card order), which P plays at that turn instead (on its first field that
+    is empty then, else exchanged if it is dead), so the card is back in P's hand.  P
+    then has two or three fields of one placement to fill while the opponent replies:
+    the double threats, blocks and order of play that Touché in 3 is made of.
+    Nothing is yielded for a view with an unseen joker (the opponent's joker lifts a
+    pyramid: a sure Touché in 3 is all but impossible there).  Distinct texts, each
+    with its trail, deterministic."""
     view = notation.parse_view(position)
     node, pattern = node_of_view(view)
     if node.unseen[JOKER]:
         return
-    team = view.config.team_of(view.seat)
     made: set[str] = set()
     for mask in USABLE[pattern]:
         missing = mask & ~node.mine
@@ -249,50 +300,64 @@ def lifted_views(position: str) -> Iterator[str]:
             if len(spare) < lifts:
                 continue
             for lifted in combinations(fields, lifts):
-                earlier = _lift(view, team, lifted, spare[:lifts])
-                if earlier is not None and earlier not in made:
-                    made.add(earlier)
+                earlier = _lift(trail, view.seat, lifted, spare[:lifts])
+                if earlier is not None and earlier[0] not in made:
+                    made.add(earlier[0])
                     yield earlier
 
 
-def _lift(view: notation.View, team: int, fields: tuple[int, ...], spare: list[int]) -> str | None:
-    """``view`` with P's pyramids on ``fields`` lifted (see :func:`lifted_views`)."""
-    discard = list(view.discard)
-    hand = list(view.hand)
-    for f in fields:
-        card = FIELD_CARD[f] if FIELD_CARD[f] in discard else JOKER
-        if card not in discard:
+def _lift(
+    trail: Trail, seat: int, fields: Sequence[int], spare: Sequence[int]
+) -> tuple[str, Trail] | None:
+    """``trail`` played again with ``seat``'s pyramids on ``fields`` never placed, a
+    card of ``spare`` played in the place of each (see :func:`lifted_views`)."""
+    for field_, card in zip(fields, spare, strict=True):
+        origin = provenance(trail)
+        touching = [
+            (at, index)
+            for at, (index, _) in enumerate(origin.played)
+            if trail.actions[index].field == field_
+        ]
+        # the pyramid standing there: the last action on the field, a placement of seat's
+        if not touching:
             return None
-        discard.remove(card)
-        hand.append(card)
-    for k in spare:
-        hand.remove(k)
-        discard.append(k)
-    own = list(view.own)
-    for f in fields:
-        own[team] &= ~(1 << f)
-    earlier = replace(view, hand=tuple(sorted(hand)), discard=tuple(discard), own=tuple(own))
-    return notation.format_view(earlier)
+        at, index = touching[-1]
+        action = trail.actions[index]
+        into = held_slot(trail, origin, seat, card)
+        if action.kind not in (Kind.PLACE, Kind.JOKER_PLACE) or into is None:
+            return None
+        if origin.played[at][1][0] != seat:
+            return None
+        for edited in moved_card(trail, origin, at, into):
+            if edited.replay() is not None:
+                trail = edited
+                break
+        else:
+            return None
+    return replay_view(trail)
 
 
-def safe_field_views(position: str) -> Iterator[tuple[str, str]]:
+def safe_field_views(position: str, trail: Trail) -> Iterator[tuple[str, str, Trail]]:
     """Views built for Touché in 3 from ``position`` around a *safe field*, one the
     opponent cannot take because it has seen every copy of its card (and every joker).
 
     For each placement (mask order) with one free field that P's pyramids fill but for
     the free field and two card fields ``a`` and ``b`` (neither the opponent's nor
-    crowned), in both orders: P's hand is given the cards of ``a`` and ``b`` (each
-    missing one from the unseen cards, for P's first card in hand order that is not a
-    joker or one of the two, which becomes unseen), and every unseen copy of ``b``'s
-    card goes to the discard pile in place of its first card that is not a joker and
-    has no field in the placement (which becomes unseen; counts stay exact).  ``a``'s
-    card must stay unseen.  P then wins in 3 by taking ``a`` first (the opponent's
-    reply can block only ``a``), then ``b``, then the free field, which the opponent may
-    take only to complete its own pattern; taking ``b`` first lets the opponent block
+    crowned), in both orders, the round is played again (its trail edited): P is
+    dealt the cards of ``a`` and ``b`` it lacks (each changes places in the deal with
+    P's first card in hand order that is not a joker or one of the two, taken from an
+    unseen copy: a pile's undrawn cards first), and every unseen copy of ``b``'s card
+    is played instead of the first card on the discard pile that is not a joker and
+    has no field in the placement (the two change places in the deal; the copy goes
+    on ``b``'s other field, or is exchanged if it is dead then).  ``a``'s card must
+    stay unseen.  P then wins in 3 by taking ``a`` first (the opponent's reply can
+    block only ``a``), then ``b``, then the free field, which the opponent may take
+    only to complete its own pattern; taking ``b`` first lets the opponent block
     ``a``, so the key is unique.  Built only where no joker is unseen and the opponent
     has no placement it could complete with two actions (its threats would cost P a
     turn), so the prover usually confirms it; it decides every claim.  Yields each
-    view with the key it is built for (taking ``a``); distinct texts, deterministic.
+    view with the key it is built for (taking ``a``) and its trail; distinct texts,
+    deterministic.
     """
     view = notation.parse_view(position)
     node, pattern = node_of_view(view)
@@ -307,67 +372,70 @@ def safe_field_views(position: str) -> Iterator[tuple[str, str]]:
             continue
         first, second = mask_fields(missing & ~FREE_MASK)
         for a, b in ((first, second), (second, first)):
-            built = _with_safe_field(view, list(node.unseen), mask, a, b)
-            if built is not None and built not in made:
-                made.add(built)
-                yield built, notation.format_action(Action(Kind.PLACE, FIELD_CARD[a], a))
+            built = _with_safe_field(view, trail, mask, a, b)
+            if built is not None and built[0] not in made:
+                made.add(built[0])
+                key = notation.format_action(Action(Kind.PLACE, FIELD_CARD[a], a))
+                yield built[0], key, built[1]
 
 
 def _with_safe_field(
-    view: notation.View, unseen: list[int], mask: int, a: int, b: int
-) -> str | None:
-    """``view`` with P holding the cards of ``a`` and ``b`` and every copy of ``b``'s
-    seen (see :func:`safe_field_views`), or ``None`` if the cards do not allow it."""
+    view: notation.View, trail: Trail, mask: int, a: int, b: int
+) -> tuple[str, Trail] | None:
+    """The round of ``view`` played again with P holding the cards of ``a`` and ``b``
+    and every copy of ``b``'s seen (see :func:`safe_field_views`), or ``None``."""
     card_a, card_b = FIELD_CARD[a], FIELD_CARD[b]
-    hand, discard = list(view.hand), list(view.discard)
+    seat = view.seat
+    hand = list(view.hand)
     for card in (card_a, card_b):
         if card in hand:
             continue
         spare = [k for k in hand if k not in (card_a, card_b, JOKER)]
-        if not unseen[card] or not spare:
+        origin = provenance(trail)
+        unseen = unseen_slots(trail, origin, seat, card)
+        mine = held_slot(trail, origin, seat, spare[0]) if spare else None
+        if not unseen or mine is None:
             return None
+        trail = Trail(swapped(trail.start, mine, unseen[0]), trail.actions)
         hand.remove(spare[0])
-        unseen[spare[0]] += 1
         hand.append(card)
-        unseen[card] -= 1
-    while unseen[card_b]:
-        # a card may leave the discard pile only if the pile still backs the board
-        spare = [
-            i
-            for i, k in enumerate(discard)
-            if k != JOKER
-            and not CARD_MASK[k] & mask
-            and _backs(view, [*discard[:i], card_b, *discard[i + 1 :]])
-        ]
-        if not spare:
+    other = next(f for f in CARD_FIELDS[card_b] if f != b)
+    while True:
+        origin = provenance(trail)
+        unseen = unseen_slots(trail, origin, seat, card_b)
+        if not unseen:
+            break
+        discard = [dealt(trail.start, s)[q] for _, (s, q) in origin.played]
+        for at, card in enumerate(discard):
+            if card == JOKER or CARD_MASK[card] & mask:
+                continue
+            fields = () if mask >> other & 1 else (other,)
+            edited = next(
+                (t for t in moved_card(trail, origin, at, unseen[0], fields) if t.replay()),
+                None,
+            )
+            if edited is not None:
+                trail = edited
+                break
+        else:
             return None
-        unseen[discard[spare[0]]] += 1
-        discard[spare[0]] = card_b
-        unseen[card_b] -= 1
-    if not unseen[card_a]:
-        return None  # a safe too: either order would win, no unique key
-    return notation.format_view(replace(view, hand=tuple(sorted(hand)), discard=tuple(discard)))
+    made = replay_view(trail)
+    if made is None:
+        return None
+    node, _ = node_of_view(notation.parse_view(made[0]))
+    if not node.unseen[card_a] or node.mine & mask != mask & ~(1 << a | 1 << b) & ~FREE_MASK:
+        return None  # a safe too (either order would win), or the placement changed
+    if (node.mine | node.theirs | node.crowned) & (1 << a | 1 << b):
+        return None
+    return made
 
 
-def discard_backs_board(view: notation.View) -> bool:
-    """Whether the discard pile holds, for each pyramid of the round on a card field,
-    its card or a joker, one card per pyramid: a card played goes face up on the
-    discard pile and nothing takes it back within a round (``pyramiden-1``), so a view
-    of real play always does.  (A necessary count, not a sufficient one: a joker that
-    removed a pyramid backs none.)"""
-    return _backs(view, view.discard)
-
-
-def _backs(view: notation.View, discard: Sequence[int]) -> bool:
-    board = 0
-    for own in view.own:
-        board |= own
-    board &= ~FREE_MASK
-    counts = [0] * (JOKER + 1)
-    for k in discard:
-        counts[k] += 1
-    short = sum(max(0, (board & CARD_MASK[k]).bit_count() - counts[k]) for k in range(JOKER))
-    return short <= counts[JOKER]
+def reachable(position: str) -> bool:
+    """Whether ``position`` passes the reachability test of
+    :mod:`fechtbuch.engines.touche_pyramiden.reachable` (necessary for any position of
+    real play; mining runs it on every candidate before a proof, and the witness game
+    shows the rest)."""
+    return reachability_problem(notation.parse_view(position)) is None
 
 
 @dataclass(frozen=True)
@@ -438,36 +506,23 @@ def examine(view: str, max_n: int, max_nodes: int, min_n: int = 1) -> Exercise |
     )
 
 
-def earlier_views(position: str) -> Iterator[str]:
+def earlier_views(position: str, trail: Trail) -> Iterator[tuple[str, Trail]]:
     """The view one turn of P's earlier, as far as it can be told: for each of P's
-    pyramids in a placement two actions from complete (field order), that pyramid lifted
-    and its card back in P's hand from the discard pile, a card of P's with no live
-    field going to the discard pile instead (card counts stay exact).  Where the view
-    was a sure Touché in 2, its earlier view is often one in 3: the seed of N = 3."""
+    pyramids in a placement two actions from complete (field order), the round played
+    again without it (its card changes places in the deal with P's first card that
+    has no live field, which P plays at that turn instead; see :func:`lifted_views`),
+    so its card is back in P's hand.  Where the view was a sure Touché in 2, its
+    earlier view is often one in 3: the seed of N = 3."""
     view = notation.parse_view(position)
     node, pattern = node_of_view(view)
-    team = view.config.team_of(view.seat)
     live = live_placements(pattern, node.mine, node.crowned, 2)
     spare = [k for k in view.hand if k != JOKER and not CARD_MASK[k] & live]
     if not spare:
         return
     for f in mask_fields(node.mine & live):
-        card = FIELD_CARD[f]
-        if card not in view.discard:
-            continue
-        hand = list(view.hand)
-        hand.remove(spare[0])
-        discard = list(view.discard)
-        discard.remove(card)
-        own = list(view.own)
-        own[team] &= ~(1 << f)
-        earlier = replace(
-            view,
-            hand=tuple(sorted([*hand, card])),
-            discard=(*discard, spare[0]),
-            own=tuple(own),
-        )
-        yield notation.format_view(earlier)
+        earlier = _lift(trail, view.seat, (f,), spare[:1])
+        if earlier is not None:
+            yield earlier
 
 
 @dataclass
@@ -484,6 +539,31 @@ class Kept:
         return per_n is not None and all(
             self.counts.get(n, 0) >= per_n for n in range(1, max_n + 1)
         )
+
+
+DEEP_TAG_CAP = 4
+"""At most this many exercises with N = 3 share a tag (but for :data:`DEEP_TAGS_EVERY`):
+built views repeat one motif readily (the pack of session 4 had six safe-field views
+of one board among its twelve N = 3)."""
+DEEP_TAGS_EVERY = frozenset({"in-3", "joker-defence-exhausted"})
+"""Tags every N = 3 exercise has (views with an unseen joker are examined for N = 1
+only), so no cap applies to them."""
+
+
+def full_tag(kept: Kept, tag: str) -> bool:
+    """Whether :data:`DEEP_TAG_CAP` exercises with N = 3 carry ``tag`` already."""
+    return sum(e.n == 3 and tag in e.tags for e in kept.found.values()) >= DEEP_TAG_CAP
+
+
+def crowded(kept: Kept, exercise: Exercise) -> bool:
+    """Whether keeping ``exercise`` (N = 3) would give one of its tags more than
+    :data:`DEEP_TAG_CAP` exercises with N = 3."""
+    deep = [e for e in kept.found.values() if e.n == 3]
+    return any(
+        sum(tag in e.tags for e in deep) >= DEEP_TAG_CAP
+        for tag in exercise.tags
+        if tag not in DEEP_TAGS_EVERY
+    )
 
 
 Examine = Callable[[str, int, int, int], "Exercise | None"]
@@ -506,31 +586,47 @@ def take_view(
     examine_view: Examine = examine,
     only_n: int | None = None,
     built_for: str | None = None,
+    trail: Trail | None = None,
 ) -> None:
     """Examine one candidate view and keep what it gives (see :func:`mine`): with
     ``only_n`` for that N alone; a view built for the key ``built_for`` not at all
-    when that idea is kept already (its examination is the costly kind)."""
+    when that idea is kept already (its examination is the costly kind).  Only a
+    view with the ``trail`` of a round that reaches it from a start the game accepts
+    (``start_problem``: not after a round without a point) is examined, and only when
+    it passes the reachability test (:func:`reachable`) too; the exercise carries the
+    trail as its witness."""
     if built_for is not None and built_for in kept.ideas:
+        return
+    if trail is None or GAME.start_problem(trail.start) is not None or not reachable(view):
         return
 
     def wanted_for(node: TouchNode) -> list[int]:
         wanted = [n for n in range(1, max_n + 1) if per_n is None or kept.counts.get(n, 0) < per_n]
         return [n for n in wanted if n == 1] if node.unseen[JOKER] else wanted
 
-    def keep(exercise: Exercise, dedup: str) -> None:
+    def keep(exercise: Exercise, dedup: str, reached: Trail) -> None:
         if exercise.key in kept.ideas:
             return  # the same idea a few moves earlier or later, or at another N
+        if exercise.n == 3 and crowded(kept, exercise):
+            return
+        exercise = replace(exercise, witness=reached.witness())
         kept.ideas.add(exercise.key)
         kept.counts[exercise.n] = kept.counts.get(exercise.n, 0) + 1
         kept.found[dedup] = exercise
         if progress:
             progress(f"N={exercise.n} key={exercise.key} tags={','.join(exercise.tags)}")
 
-    node, _ = node_of_view(notation.parse_view(view))
+    node, pattern = node_of_view(notation.parse_view(view))
     dedup = dedup_of(node)
     wanted = wanted_for(node)
     if only_n is not None:
         wanted = [n for n in wanted if n == only_n]
+    if wanted == [3] and full_tag(kept, pattern.value):
+        wanted = []  # its N = 3 would carry a tag that has its four already
+    if built_for is not None and full_tag(kept, "safe-field"):
+        # the built views are made for the safe field; once four are kept, proving
+        # them (a whole tree each time one is confirmed) is the cost of mining
+        wanted = []
     if dedup in kept.found or not wanted:
         return
     low = min(wanted)
@@ -540,15 +636,17 @@ def take_view(
     if exercise is None:
         return
     if exercise.n == 2 and 3 in wanted:
-        for earlier in earlier_views(exercise.position):
+        for earlier, lifted in earlier_views(exercise.position, trail):
             before, _ = node_of_view(notation.parse_view(earlier))
             if dedup_of(before) in kept.found or 3 not in wanted_for(before):
                 continue
+            if not reachable(earlier):
+                continue
             deeper = examine_view(earlier, 3, max_nodes, 3)
             if deeper is not None:
-                keep(deeper, dedup_of(before))
+                keep(deeper, dedup_of(before), lifted)
     if exercise.n in wanted_for(node):
-        keep(exercise, dedup)
+        keep(exercise, dedup, trail)
 
 
 def mine(
@@ -602,11 +700,16 @@ def take_round(
 ) -> None:
     """:func:`take_view` for each view of one round until the pool is full: the
     views of play first, then the built ones (for N = 3 only)."""
+    trails = round_views.trails
     for view in round_views.views:
         if kept.full(max_n, per_n):
             return
-        take_view(view, kept, max_n, max_nodes, per_n, progress, examine_view)
+        take_view(
+            view, kept, max_n, max_nodes, per_n, progress, examine_view, trail=trails.get(view)
+        )
     for view, key in round_views.built:
         if kept.full(max_n, per_n):
             return
-        take_view(view, kept, max_n, max_nodes, per_n, progress, examine_view, 3, key)
+        take_view(
+            view, kept, max_n, max_nodes, per_n, progress, examine_view, 3, key, trails.get(view)
+        )

@@ -45,6 +45,7 @@ def build_pack(found: list[Exercise], seed: int, max_n: int, command: str) -> di
         "generator": {"name": "fechtbuch", "version": __version__},
         "seed": seed,
         "command": command,
+        "mined_by": exercises.MINED_BY,
         "max_n": max_n,
         "order": "n,difficulty,id",
         "solution": "pruned",

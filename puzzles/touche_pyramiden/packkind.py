@@ -21,7 +21,8 @@ from dataclasses import dataclass, replace
 
 from fechtbuch.engines.errors import InputError
 from fechtbuch.engines.game import AndOrProblem, Outcome
-from fechtbuch.engines.touche_pyramiden import notation, textboard
+from fechtbuch.engines.touche_pyramiden import GAME, notation, textboard
+from fechtbuch.engines.touche_pyramiden.reachable import reachability_problem
 from fechtbuch.engines.touche_pyramiden.state import Phase
 from fechtbuch.engines.touche_pyramiden.touche_in_n import (
     P_TO_ACT,
@@ -42,6 +43,7 @@ from fechtbuch.puzzles.touche_pyramiden.exercises import (
 )
 from fechtbuch.puzzles.touche_pyramiden.svg import board_svg
 from fechtbuch.puzzles.touche_pyramiden.tree import FULL_DEFENCES, cut_problems, tree_child
+from fechtbuch.puzzles.witness import replay_witness
 from fechtbuch.solver.andor import ProofLimit
 from fechtbuch.solver.andor_verifier import ProofCheck
 
@@ -192,6 +194,28 @@ def child(node: dict, action: str):
     return tree_child(node, action)
 
 
+def verify_witness(puzzle: Puzzle) -> list[str]:
+    """Replay the puzzle's witness (a round from its deal) with the reference rules
+    and check that the full state it reaches shows exactly the puzzle's view to the
+    seat to move (the same board, discard pile, sizes and hand; the replayed deal is
+    a concrete one consistent with the view), and that the view passes the
+    reachability test.  One line per problem, each starting with ``witness``."""
+    if "witness" not in puzzle:
+        return ["witness: missing (every exercise carries the round that reaches it)"]
+    state, problems = replay_witness(GAME, puzzle["witness"])
+    if state is None:
+        return problems
+    if state.phase is not Phase.PLAY:
+        return [f"witness: reaches phase {state.phase.value!r}, not a turn of play"]
+    reached = notation.format_view(notation.view_of(state, state.to_move))
+    if reached != puzzle["position"]:
+        return ["witness: reaches another position than the exercise's view"]
+    problem = reachability_problem(notation.view_of(state, state.to_move))
+    if problem is not None:  # a witness refutes the test: the test is wrong
+        return [f"witness: reached, yet the reachability test says: {problem}"]
+    return []
+
+
 KIND = PackKind(
     rules=RULES,
     title="Touché (Pyramiden): Touché in N",
@@ -206,4 +230,5 @@ KIND = PackKind(
     child=child,
     full_defences=FULL_DEFENCES,  # the tree holds every reply of the first two adversary moves
     judge=judge_andor,
+    verify_witness=verify_witness,
 )

@@ -1,4 +1,4 @@
-"""The frozen mining policy of the Touché duel (``engines/touche_duell/frozen2026``).
+"""The frozen mining policy of the Touché duel (``engines/touche_duell/mining2026``).
 
 * A digest of two self-play rounds as ``touche mine`` plays them pins the policy:
   it changes only when the frozen copy, the rules or the public-state definition
@@ -16,7 +16,7 @@ import hashlib
 import orjson
 import pytest
 from fechtbuch.engines.touche_duell import players
-from fechtbuch.engines.touche_duell.frozen2026.policy import SureWins, sure_win_key
+from fechtbuch.engines.touche_duell.mining2026.policy import SureWins, sure_win_key
 from fechtbuch.engines.touche_duell.notation import format_action, format_view
 from fechtbuch.engines.touche_duell.public import SureWinProblem
 from fechtbuch.puzzles.touche_duell import exercises, minebench

@@ -62,7 +62,7 @@ PUZZLE_FIELDS = (
     "witness",
 )
 """A Battleklinge puzzle's fields, in the order ``fechtbuch mine`` writes them."""
-MINED_BY = "battleklinge/mining-random-greedy-frozen2026"
+MINED_BY = "battleklinge/mining-random-greedy-meister2026"
 """The policy that plays ``fechtbuch mine``'s rounds (the pack's ``mined_by``): game
 ``i`` is played by the uniform random player, the cautious greedy player or the
 frozen 2026 engine at depth 2, by ``i`` modulo 3

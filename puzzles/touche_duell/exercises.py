@@ -3,7 +3,7 @@
 An exercise is a view of the player to act with a sure win in exactly N (N = 1, 2,
 3) own turns and exactly one key (docs/solver.md, "Sure wins under hidden
 cards"), found in seeded self-play (:data:`PLAYER` on both sides: the frozen
-meister of :mod:`fechtbuch.engines.touche_duell.frozen2026`) at the levels
+meister of :mod:`fechtbuch.engines.touche_duell.mining2026`) at the levels
 standard and fortgeschritten, proved by df-pn and confirmed by the independent
 verifier.  No exercise is trivial: the player has a choice, and for N = 1 the key
 is a quiet action or another attack or lunge is legal (and fails).
@@ -23,9 +23,9 @@ from functools import lru_cache
 
 from fechtbuch.engines.touche_duell import rules
 from fechtbuch.engines.touche_duell.deal import lot, new_round
-from fechtbuch.engines.touche_duell.frozen2026.policy import NAME as FROZEN_PLAYER
-from fechtbuch.engines.touche_duell.frozen2026.policy import MiningPlayer
 from fechtbuch.engines.touche_duell.game import ToucheDuellGame
+from fechtbuch.engines.touche_duell.mining2026.policy import NAME as FROZEN_PLAYER
+from fechtbuch.engines.touche_duell.mining2026.policy import MiningPlayer
 from fechtbuch.engines.touche_duell.notation import (
     NOBODY,
     TRACK,
@@ -60,7 +60,7 @@ PLAYER = FROZEN_PLAYER
 change of the live players never changes a mined pack."""
 MINED_BY = "touche-duell/mining-2026"
 """The pack's ``mined_by``: the frozen mining policy by its role (the copy of the
-ladder's meister in :mod:`fechtbuch.engines.touche_duell.frozen2026`, whose own
+ladder's meister in :mod:`fechtbuch.engines.touche_duell.mining2026`, whose own
 name is :data:`PLAYER`)."""
 EXAMINE_NODES = 5_000
 """Node limit of the proof attempt per view (a view beyond it is skipped: mining

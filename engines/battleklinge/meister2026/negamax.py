@@ -25,7 +25,7 @@ from fechtbuch.engines.battleklinge.fast import (
     winner,
     winning_move,
 )
-from fechtbuch.engines.battleklinge.frozen2026.evaluate import evaluate
+from fechtbuch.engines.battleklinge.meister2026.evaluate import evaluate
 from fechtbuch.engines.compiled import njit
 
 INF = 1_000_000

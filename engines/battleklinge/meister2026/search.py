@@ -46,8 +46,8 @@ from fechtbuch.engines.battleklinge.fast import (
     state_from_position,
     winner,
 )
-from fechtbuch.engines.battleklinge.frozen2026.evaluate import DEFAULT_WEIGHTS
-from fechtbuch.engines.battleklinge.frozen2026.negamax import (  # noqa: F401  (re-exported)
+from fechtbuch.engines.battleklinge.meister2026.evaluate import DEFAULT_WEIGHTS
+from fechtbuch.engines.battleklinge.meister2026.negamax import (  # noqa: F401  (re-exported)
     INF,
     LEAF_QUIESCE,
     LEAF_STATIC,

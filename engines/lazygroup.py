@@ -92,6 +92,20 @@ def _demo_command() -> None:
     click.echo("hello")
 
 
+def extended(name: str, base: click.Group, entries: Iterable[LazyEntry]) -> LazyGroup:
+    """A new lazy group called ``name``: ``base``'s commands (an engine's group, left
+    unchanged) with ``entries`` added or put in their place, and ``base``'s help."""
+    entries = tuple(entries)
+    own = {entry.name for entry in entries}
+    return LazyGroup(
+        name,
+        entries=entries,
+        commands=[c for key, c in base.commands.items() if key not in own],
+        help=base.help,
+        context_settings={"help_option_names": ["-h", "--help"]},
+    )
+
+
 def passthrough(name: str, ref: str, summary: str) -> click.Command:
     """A tool with a parser of its own (a click command or ``main(argv) -> int``),
     reached as a fechtbuch command: every argument goes to it unchanged, its own

@@ -6,7 +6,7 @@ imported only when they run, so ``touche show`` loads no solver and no pack code
 from __future__ import annotations
 
 import click
-from fechtbuch.engines.lazygroup import LazyEntry, LazyGroup
+from fechtbuch.engines.lazygroup import LazyEntry, LazyGroup, extended
 
 ENTRIES = (
     LazyEntry(
@@ -36,14 +36,7 @@ def group() -> click.Group:
     """The ``fechtbuch touche-duell`` group (alias ``touche``)."""
     from fechtbuch.engines.touche_duell.commands import touche_group as base
 
-    own = {entry.name for entry in ENTRIES}
-    return LazyGroup(
-        "touche-duell",
-        entries=ENTRIES,
-        commands=[c for name, c in base.commands.items() if name not in own],
-        help=base.help,
-        context_settings={"help_option_names": ["-h", "--help"]},
-    )
+    return extended("touche-duell", base, ENTRIES)
 
 
 def play_command() -> click.Command:

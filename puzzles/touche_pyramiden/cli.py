@@ -6,7 +6,7 @@ run, so ``pyramiden show`` loads no solver and no pack code."""
 from __future__ import annotations
 
 import click
-from fechtbuch.engines.lazygroup import LazyEntry, LazyGroup
+from fechtbuch.engines.lazygroup import LazyEntry, extended
 
 ENTRIES = (
     LazyEntry(
@@ -36,14 +36,7 @@ def group() -> click.Group:
     """The ``fechtbuch touche-pyramiden`` group (alias ``pyramiden``)."""
     from fechtbuch.engines.touche_pyramiden.commands import pyramiden_group as base
 
-    own = {entry.name for entry in ENTRIES}
-    return LazyGroup(
-        "touche-pyramiden",
-        entries=ENTRIES,
-        commands=[c for name, c in base.commands.items() if name not in own],
-        help=base.help,
-        context_settings=base.context_settings,
-    )
+    return extended("touche-pyramiden", base, ENTRIES)
 
 
 def play_command() -> click.Command:

@@ -77,15 +77,18 @@ def _option(idea: PlayIdea, dest: str, aliases: Sequence[str] = (), **kwargs: An
     )
 
 
-def strength_option(strengths: Sequence[str], what: str = "the computer") -> Decorator:
-    """``--strength``: the computer's strength, ``mittel`` unless asked."""
-    if DEFAULT_STRENGTH not in strengths:
-        raise ValueError(f"strengths must include {DEFAULT_STRENGTH!r}: {strengths}")
+def strength_option(
+    strengths: Sequence[str], what: str = "the computer", default: str = DEFAULT_STRENGTH
+) -> Decorator:
+    """``--strength``: the computer's strength, ``mittel`` unless asked (a game without
+    a ``mittel`` names its own default)."""
+    if default not in strengths:
+        raise ValueError(f"strengths must include {default!r}: {strengths}")
     return _option(
         PlayIdea.STRENGTH,
         "strength",
         type=click.Choice(list(strengths)),
-        default=DEFAULT_STRENGTH,
+        default=default,
         show_default=True,
         help=f"Strength of {what}.",
     )

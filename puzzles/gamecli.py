@@ -11,12 +11,19 @@ names a game.
 
 from __future__ import annotations
 
+import secrets
 import sys
 
 import click
 from fechtbuch.engines.clikit import emit_json, int_range, jobs_option, json_option, resolve_jobs
 from fechtbuch.engines.errors import InputError
 from fechtbuch.engines.matchkit import log_options
+from fechtbuch.engines.playoptions import (
+    DEFAULT_STRENGTH,
+    seat_option,
+    seed_option,
+    strength_option,
+)
 from fechtbuch.engines.plugin import GamePlugin, load
 from fechtbuch.engines.registry import game as game_of
 from fechtbuch.solver.solveoptions import max_nodes_option, max_option, verify_option
@@ -83,18 +90,12 @@ def _solve(plugin: GamePlugin) -> click.Command:
 def _play(plugin: GamePlugin) -> click.Command:
     factory = load(plugin.players)
 
+    default = DEFAULT_STRENGTH if DEFAULT_STRENGTH in factory.strengths else factory.strengths[0]
+
     @click.command("play")
-    @click.option(
-        "--strength", type=click.Choice(factory.strengths), default=factory.strengths[0],
-        show_default=True, help="The computer's strength.",
-    )  # fmt: skip
-    @click.option(
-        "--seat", type=int_range(1, 2), default=1, show_default=True,
-        help="Your seat (1 moves first).",
-    )  # fmt: skip
-    @click.option(
-        "--seed", type=int_range(0), default=1, show_default=True, help="Seed of the deal."
-    )
+    @strength_option(factory.strengths, default=default)
+    @seat_option(int_range(1, 2), 1, "1 acts first, 2 second")
+    @seed_option(int_range(0), "the deal and the computer")
     def play(strength: str, seat: int, seed: int) -> None:
         """Play against the computer in the terminal: type actions in notation,
         '?' lists the legal ones, 'q' quits.
@@ -103,6 +104,9 @@ def _play(plugin: GamePlugin) -> click.Command:
         """
         from fechtbuch.engines.gameloop import play as loop
 
+        if seed is None:
+            seed = secrets.randbelow(10**6)
+        click.echo(f"Seed {seed} (--seed {seed} plays this game again).")
         game = game_of(plugin.slug)
         lines = (line.rstrip("\n") for line in sys.stdin)
         computer = {2 - seat: factory.seat(strength, seed)}

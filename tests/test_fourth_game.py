@@ -125,7 +125,9 @@ def test_mine_a_pack_then_verify_and_play_it(tmp_path):
 
 def test_play_in_the_terminal_through_stdin():
     # seed 1 deals 15; the perfect computer answers every take1 of ours
-    done = fechtbuch("abzaehlen", "play", "--strength", "perfekt", stdin="take1\n?\nnope\nq\n")
+    done = fechtbuch(
+        "abzaehlen", "play", "--strength", "perfekt", "--seed", "1", stdin="take1\n?\nnope\nq\n"
+    )
     assert done.returncode == 0, done.stderr
     assert "15 A 22 00" in done.stdout and "Player 2 plays" in done.stdout
     assert "Legal: take1 take2 push feint" in done.stdout
@@ -180,3 +182,21 @@ def test_a_bad_plugin_registration_is_one_line(plugins, fragment):
         )
         assert done.returncode == 2, done.stderr
         assert done.stderr.count("\n") == 1 and fragment in done.stderr, done.stderr
+
+
+def test_the_generic_play_takes_the_shared_play_options(registered):
+    """--strength, --seat and --seed come from the one factory (engines/playoptions.py),
+    so the generic play speaks as every game's play does; without --seed the seed is
+    random and printed."""
+    import click
+    from fechtbuch.engines.playoptions import PlayOption
+    from fechtbuch.engines.registry import plugin
+    from fechtbuch.puzzles.gamecli import group
+
+    play = group(plugin("abzaehlen")).get_command(click.Context(click.Group()), "play")
+    ideas = {p.name: p for p in play.params if isinstance(p, PlayOption)}
+    assert set(ideas) == {"strength", "seat", "seed"}
+    done = fechtbuch("abzaehlen", "play", stdin="q\n")
+    seed = int(done.stdout.split("Seed ", 1)[1].split(" ", 1)[0])
+    again = fechtbuch("abzaehlen", "play", "--seed", str(seed), stdin="q\n")
+    assert again.stdout == done.stdout

@@ -173,7 +173,7 @@ class TopGroup(FechtbuchGroup):
 
     def format_commands(self, ctx, formatter) -> None:
         self.wire()
-        games = [(e.name, e.summary) for e in self.entries.values() if e.name != "pack"]
+        games = [(e.name, e.summary) for e in self.entries.values() if e not in GENERIC_ENTRIES]
         with formatter.section("Games (fechtbuch GAME --help)"):
             formatter.write_dl(games)
         with formatter.section("Every game"):

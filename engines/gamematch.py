@@ -11,16 +11,15 @@ and no higher layer.  The same seed gives the same games for any number of worke
 from __future__ import annotations
 
 import time
-from dataclasses import asdict, dataclass
+from dataclasses import dataclass
 
 from fechtbuch.engines.matchkit import (
     LOSS,
     WIN,
-    Tally,
-    run_games,
-    schedule,
+    MatchSummary,
+    play_match,
     slot_of,
-    tally,
+    summarize,
 )
 from fechtbuch.engines.players import PlayerFactory
 from fechtbuch.engines.registry import game as game_of
@@ -36,12 +35,15 @@ def _seed(*parts: object) -> int:
 
 @dataclass(frozen=True)
 class GameResult:
-    """One game from A's side: ``outcome`` win, loss, draw or aborted (move cap)."""
+    """One game from A's side: ``outcome`` win, loss, draw or aborted (move cap); A's
+    and B's thinking time and number of actions."""
 
     index: int
     a_player: int
     outcome: str
     actions: tuple[str, ...]
+    seconds: tuple[float, float] = (0.0, 0.0)
+    move_counts: tuple[int, int] = (0, 0)
 
 
 def play_game(
@@ -62,54 +64,26 @@ def play_game(
         for p in range(count)
     }
     actions: list[str] = []
+    seconds, counts = [0.0, 0.0], [0, 0]
     for _ in range(max_plies):
         if game.is_terminal(state):
             break
-        action = seats[game.current_player(state)](state)
+        player = game.current_player(state)
+        side = 0 if player % 2 == a_player else 1
+        began = time.perf_counter()
+        action = seats[player](state)
+        seconds[side] += time.perf_counter() - began
+        counts[side] += 1
         actions.append(game.format_action(state, action))
         state = game.apply(state, action)
+    timing = {"seconds": (seconds[0], seconds[1]), "move_counts": (counts[0], counts[1])}
     if not game.is_terminal(state):
-        return GameResult(index, a_player, ABORTED, tuple(actions))
+        return GameResult(index, a_player, ABORTED, tuple(actions), **timing)
     returns = game.returns(state)
     mine = max(r for p, r in enumerate(returns) if p % 2 == a_player)
     theirs = max(r for p, r in enumerate(returns) if p % 2 != a_player)
     outcome = WIN if mine > theirs else LOSS if mine < theirs else DRAW
-    return GameResult(index, a_player, outcome, tuple(actions))
-
-
-@dataclass(frozen=True)
-class MatchReport:
-    """A match's games and totals (``tally``: score, Elo and both intervals)."""
-
-    game: str
-    a: str
-    b: str
-    seed: int
-    results: tuple[GameResult, ...]
-    tally: Tally
-    seconds: float
-
-    def to_dict(self) -> dict:
-        return {
-            "game": self.game,
-            "a": self.a,
-            "b": self.b,
-            "seed": self.seed,
-            "tally": asdict(self.tally),
-            "games": [asdict(r) for r in self.results],
-            "seconds": round(self.seconds, 3),
-        }
-
-    def to_text(self) -> str:
-        t = self.tally
-        return "\n".join(
-            [
-                f"{self.a} vs {self.b} ({self.game}, seed {self.seed}): "
-                f"+{t.wins} -{t.losses} ={t.others} of {t.games}, score {100 * t.score:.1f}%",
-                f"  Elo {t.elo_text()}",
-                f"  {t.deal_text()}",
-            ]
-        )
+    return GameResult(index, a_player, outcome, tuple(actions), **timing)
 
 
 def run_match(
@@ -123,26 +97,22 @@ def run_match(
     max_plies: int = 10_000,
     progress=None,
     done: list[GameResult] | None = None,
-) -> MatchReport:
+) -> tuple[MatchSummary, list[GameResult]]:
     """Play ``games`` games of ``a`` against ``b`` in ``jobs`` worker processes;
     ``done``: the first games, already played (a resumed match)."""
     players.check(a), players.check(b)
-    done = list(done or [])[:games]
-    started = time.perf_counter()
-    slots = schedule(games)[len(done) :]
-    tasks = [(slug, players, a, b, seed, s.index, max_plies) for s in slots]
-    results = done + run_games(play_game, tasks, jobs, progress)
-    return MatchReport(
-        slug,
-        a,
-        b,
-        seed,
-        tuple(results),
-        tally(r.outcome for r in results),
-        time.perf_counter() - started,
+    results, wall = play_match(
+        play_game,
+        lambda slot: (slug, players, a, b, seed, slot.index, max_plies),
+        games,
+        jobs,
+        progress,
+        done or (),
     )
+    return summarize(slug, a, b, seed, results, wall), results
 
 
 def decode_result(game: dict) -> GameResult:
     """A game of the match log back as a :class:`GameResult`."""
-    return GameResult(**(game | {"actions": tuple(game["actions"])}))
+    tuples = ("actions", "seconds", "move_counts")
+    return GameResult(**(game | {k: tuple(game[k]) for k in tuples if k in game}))

@@ -30,10 +30,12 @@ import math
 import multiprocessing
 import os
 import signal
+import time
+from collections import Counter
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import asdict, dataclass
 from pathlib import Path
-from typing import Any, Generic, TypeVar
+from typing import Any, Generic, Protocol, TypeVar
 
 import click
 import orjson
@@ -231,6 +233,154 @@ def per_move(seconds: Sequence[float], moves: Sequence[int]) -> float:
     return sum(seconds) / max(1, sum(moves))
 
 
+class MatchGame(Protocol):
+    """What the summary reads of one game's result, in every game: the outcome from A's
+    side, A's and B's thinking time and number of actions; ``why`` (optional) names
+    how an undecided or unusual game ended (``repetition``, ``move cap``, ``time``)."""
+
+    index: int
+    outcome: str
+    seconds: tuple[float, float]
+    move_counts: tuple[int, int]
+
+
+@dataclass(frozen=True)
+class MatchSummary:
+    """A match's totals from A's side, one type for every game: the tally (score, Elo
+    and both intervals), how many games ended for each ``why``, the points scored where
+    the game counts points, and the thinking time per action.  ``undecided`` is what
+    the game calls a game neither won nor lost (``draws``, ``aborted``); it counts half.
+
+    >>> s = summarize("battleklinge", "stark", "leicht", 1, [], 0.0, undecided="aborted")
+    >>> s.to_dict()["aborted"], s.games
+    (0, 0)
+    """
+
+    game: str
+    a: str
+    b: str
+    seed: int | str
+    total: Tally
+    undecided: str = "draws"
+    reasons: tuple[tuple[str, int], ...] = ()
+    points: tuple[int, int] | None = None
+    a_seconds_per_move: float = 0.0
+    b_seconds_per_move: float = 0.0
+    wall_seconds: float = 0.0
+
+    @property
+    def games(self) -> int:
+        return self.total.games
+
+    @property
+    def wins(self) -> int:
+        return self.total.wins
+
+    @property
+    def losses(self) -> int:
+        return self.total.losses
+
+    @property
+    def others(self) -> int:
+        return self.total.others
+
+    @property
+    def score(self) -> float:
+        return self.total.score
+
+    def reason(self, why: str) -> int:
+        """How many games ended for ``why`` (0 if none)."""
+        return dict(self.reasons).get(why, 0)
+
+    def elo_text(self) -> str:
+        return self.total.elo_text()
+
+    def to_dict(self) -> dict:
+        """Flat: the tally's fields next to the others (``others`` named by
+        ``undecided``)."""
+        totals = asdict(self.total)
+        totals[self.undecided] = totals.pop("others")
+        return {
+            "game": self.game,
+            "a": self.a,
+            "b": self.b,
+            "seed": self.seed,
+            **totals,
+            "reasons": dict(self.reasons),
+            "points": None if self.points is None else list(self.points),
+            "a_seconds_per_move": self.a_seconds_per_move,
+            "b_seconds_per_move": self.b_seconds_per_move,
+            "wall_seconds": self.wall_seconds,
+        }
+
+    def to_text(self) -> str:
+        t = self.total
+        why = ", ".join(f"{name} {count}" for name, count in self.reasons)
+        lines = [
+            f"{self.a} vs {self.b}: {t.games} games ({self.game}), seed {self.seed}",
+            f"  {self.a} wins {t.wins}, losses {t.losses}, {self.undecided} {t.others}"
+            + (f" (by how they ended: {why})" if why else ""),
+            f"  score {100 * t.score:.1f}% for {self.a} (95% interval "
+            f"{100 * t.low:.1f}-{100 * t.high:.1f}%; {self.undecided} count half)",
+            "  Elo difference " + t.elo_text(),
+            "  " + t.deal_text(),
+        ]
+        if self.points is not None:
+            lines.append(f"  points: {self.a} {self.points[0]}, {self.b} {self.points[1]}")
+        lines.append(
+            f"  seconds per move: {self.a} {self.a_seconds_per_move:.4f}, "
+            f"{self.b} {self.b_seconds_per_move:.4f}; wall {self.wall_seconds:.1f} s"
+        )
+        return "\n".join(lines)
+
+
+def summarize(
+    game: str,
+    a: str,
+    b: str,
+    seed: int | str,
+    results: Sequence[MatchGame],
+    wall: float,
+    *,
+    undecided: str = "draws",
+    points: tuple[int, int] | None = None,
+) -> MatchSummary:
+    """The :class:`MatchSummary` of ``results`` (in game order)."""
+    reasons = Counter(getattr(r, "why", "") for r in results)
+    reasons.pop("", None)
+    return MatchSummary(
+        game,
+        a,
+        b,
+        seed,
+        tally(r.outcome for r in results),
+        undecided,
+        tuple(sorted(reasons.items())),
+        points,
+        per_move([r.seconds[0] for r in results], [r.move_counts[0] for r in results]),
+        per_move([r.seconds[1] for r in results], [r.move_counts[1] for r in results]),
+        wall,
+    )
+
+
+def play_match(
+    play: Callable[..., Result],
+    task: Callable[[Slot], tuple],
+    games: int,
+    jobs: int = 1,
+    progress: Callable[[Result], None] | None = None,
+    done: Sequence[Result] = (),
+) -> tuple[list[Result], float]:
+    """Every game's match loop: ``play(*task(slot))`` for the slots of ``games`` games
+    not yet in ``done`` (a resumed match), in ``jobs`` workers (:func:`run_games`);
+    returns the first ``games`` results and the wall time of this run."""
+    done = list(done)[:games]
+    started = time.perf_counter()
+    tasks = [task(slot) for slot in schedule(games)[len(done) :]]
+    results = done + run_games(play, tasks, jobs, progress)
+    return results, time.perf_counter() - started
+
+
 LOG_FORMAT = "fechtbuch-match-log"
 
 
@@ -409,7 +559,9 @@ def _ignore_interrupts() -> None:
 
 __all__ = [
     "LOSS",
+    "MatchGame",
     "MatchLog",
+    "MatchSummary",
     "WIN",
     "Slot",
     "MIN_DEALS",
@@ -422,10 +574,12 @@ __all__ = [
     "log_options",
     "open_log",
     "per_move",
+    "play_match",
     "points",
     "run_games",
     "schedule",
     "slot_of",
+    "summarize",
     "tally",
     "wilson_interval",
 ]

@@ -130,23 +130,25 @@ def _match(plugin: GamePlugin) -> click.Command:
     )
     @jobs_option
     @log_options()
-    @json_option("the summary")
+    @json_option("the summary and every game (results)")
     def match(a, b, games, seed, jobs, log, resume, force, as_json) -> None:
         """Computer A against computer B: score, Elo with 95% intervals over games
         and over deals; the same games for any -j.
 
         Example: fechtbuch GAME match A B --games 100 -j 2
         """
+        from dataclasses import asdict
+
         from fechtbuch.engines.gamematch import decode_result, run_match
         from fechtbuch.engines.matchkit import open_log
 
         params = {"game": plugin.slug, "a": a, "b": b, "seed": seed}
         done, logged = open_log(log, resume, force, games, params, decode_result)
-        report = run_match(
+        report, results = run_match(
             plugin.slug, factory, a, b, games, seed, resolve_jobs(jobs), progress=logged, done=done
         )
         if as_json:
-            emit_json(report.to_dict())
+            emit_json(report.to_dict() | {"results": [asdict(r) for r in results]})
         else:
             click.echo(report.to_text())
 

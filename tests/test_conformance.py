@@ -251,9 +251,9 @@ def test_the_generic_match_and_play_loop_run_every_game(name):
 
     factory = load(plugin(name).players)
     weak, other = factory.strengths[0], factory.strengths[1]
-    report = run_match(name, factory, weak, other, 2, seed=5)
-    assert report.tally.games == 2
-    assert all(r.outcome in ("win", "loss", "draw") for r in report.results), report.results
+    report, results = run_match(name, factory, weak, other, 2, seed=5)
+    assert report.games == 2 and len(results) == 2
+    assert all(r.outcome in ("win", "loss", "draw") for r in results), results
     g = game(name)
     state = g.initial_state(3)
     seats = {p: factory.seat(weak, p) for p in range(g.num_players(state))}

@@ -267,7 +267,7 @@ def test_match_results_identical_for_any_jobs():
     one, games_one = run_match("leicht", "mittel", 4, seed=3, jobs=1, max_plies=40)
     two, games_two = run_match("leicht", "mittel", 4, seed=3, jobs=2, max_plies=40)
     assert [(g.outcome, g.moves) for g in games_one] == [(g.outcome, g.moves) for g in games_two]
-    assert (one.wins, one.losses, one.aborted) == (two.wins, two.losses, two.aborted)
+    assert (one.wins, one.losses, one.others) == (two.wins, two.losses, two.others)
     assert games_one[0].start == games_one[1].start and games_one[0].a_color != games_one[1].a_color
 
 
@@ -276,7 +276,10 @@ def test_match_command_prints_the_summary():
         cli.main, ["match", "mittel", "leicht", "--games", "2", "--seed", "5", "--max-plies", "30"]
     )
     assert out.exit_code == 0, out.output
-    assert "mittel vs leicht: 2 games, seed 5" in out.output and "Elo difference" in out.output
+    assert (
+        "mittel vs leicht: 2 games (battleklinge), seed 5" in out.output
+        and "Elo difference" in out.output
+    )
 
 
 def test_decided_start_and_second_start_header_are_rejected():

@@ -139,11 +139,11 @@ def test_a_match_between_two_strengths():
                      "--json")  # fmt: skip
     assert done.returncode == 0, done.stderr
     report = json.loads(done.stdout)
-    assert report["tally"]["games"] == 40 and report["tally"]["deals"] == 20
-    assert report["tally"]["score"] < 0.25  # perfect play wins nearly every deal
+    assert report["games"] == 40 and report["deals"] == 20 and len(report["results"]) == 40
+    assert report["score"] < 0.25  # perfect play wins nearly every deal
     serial = fechtbuch("abzaehlen", "match", "zufall", "perfekt", "--games", "40", "--json")
-    games = [g["actions"] for g in json.loads(serial.stdout)["games"]]
-    assert games == [g["actions"] for g in report["games"]]  # the same games for any -j
+    games = [g["actions"] for g in json.loads(serial.stdout)["results"]]
+    assert games == [g["actions"] for g in report["results"]]  # the same games for any -j
 
 
 def test_a_killed_match_resumes_from_its_log(tmp_path):
@@ -156,8 +156,11 @@ def test_a_killed_match_resumes_from_its_log(tmp_path):
     resumed = fechtbuch(*args, "--log", str(log), "--resume")
     fresh = fechtbuch(*args)
     assert resumed.returncode == 0, resumed.stderr
-    games = [json.loads(out.stdout)["games"] for out in (resumed, fresh)]
-    assert games[0] == games[1]
+    games = [
+        [(g["outcome"], g["actions"]) for g in json.loads(out.stdout)["results"]]
+        for out in (resumed, fresh)
+    ]
+    assert len(games[0]) == 6 and games[0] == games[1]
     again = fechtbuch(*args, "--log", str(log))
     assert again.returncode == 2 and "--resume" in again.stderr
 

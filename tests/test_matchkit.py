@@ -11,7 +11,7 @@ from fechtbuch.engines import matchkit
 from fechtbuch.engines.battleklinge.match import run_match as battleklinge_match
 from fechtbuch.engines.touche_duell.match import run_match as duel_match
 from fechtbuch.engines.touche_duell.notation import Level, Ruleset
-from fechtbuch.engines.touche_pyramiden.match import match as pyramid_match
+from fechtbuch.engines.touche_pyramiden.match import run_match as pyramid_match
 
 
 def test_schedule_plays_each_deal_twice_with_seats_swapped():
@@ -87,11 +87,23 @@ def _battleklinge_digest(a: str, b: str, games: int, seed: int, **kw) -> str:
 
     summary, results = battleklinge_match(a, b, games, seed, jobs=1, players=PLAYERS, **kw)
     payload = [dict(asdict(r), seconds=None) for r in results]
-    totals = summary.to_dict()
-    for timing in ("a_seconds_per_move", "b_seconds_per_move", "wall_seconds"):
-        totals.pop(timing)
-    for later in ("deals", "deal_low", "deal_high", "on_time"):  # added after the digests
-        totals.pop(later)
+    # the totals the digests were first taken over, read off the summary shared by
+    # every game since (the same values under the names of the time)
+    totals = {
+        "a": summary.a,
+        "b": summary.b,
+        "games": summary.games,
+        "seed": summary.seed,
+        "wins": summary.wins,
+        "losses": summary.losses,
+        "aborted": summary.others,
+        "aborted_repetition": summary.reason("repetition"),
+        "aborted_cap": summary.reason("move cap"),
+        "score": summary.score,
+        "elo": summary.total.elo,
+        "elo_low": summary.total.elo_low,
+        "elo_high": summary.total.elo_high,
+    }
     text = json.dumps({"games": payload, "summary": totals}, sort_keys=True)
     return hashlib.sha256(text.encode()).hexdigest()
 
@@ -122,14 +134,8 @@ def test_battleklinge_match_with_a_clock_loses_on_time():
         assert (game.why, game.moves) == ("time", [])
         assert game.outcome == ("loss" if a_moves_first else "win")
     assert {g.outcome for g in results} == {"win", "loss"}  # the seats swap within a deal
-    summary = matchkit_summary(results)
-    assert summary.on_time == 2 and "2 decided on time" in summary.to_text()
-
-
-def matchkit_summary(results):
-    from fechtbuch.engines.battleklinge.match import summarize
-
-    return summarize("leicht", "leicht", 5, results, 0.0)
+    summary = matchkit.summarize("battleklinge", "leicht", "leicht", 5, results, 0.0)
+    assert summary.reason("time") == 2 and "time 2" in summary.to_text()
 
 
 def test_duel_match_same_games_for_any_jobs_and_pairs_share_deals():
@@ -155,13 +161,14 @@ def test_pyramid_match_pairs_share_deals(monkeypatch):
 
     monkeypatch.setattr(pyramid_module, "play_game", recording)
     done = []
-    result = pyramid_match("mittel", "leicht", 2, 4, "pairs", progress=lambda n, r: done.append(n))
-    assert done == [1, 2, 3, 4]
+    result, games = pyramid_match("mittel", "leicht", 2, 4, "pairs", progress=done.append)
+    assert [g.index for g in done] == [0, 1, 2, 3] and done == games
     assert [s for s, _ in seeds] == ["pairs-0", "pairs-0", "pairs-1", "pairs-1"]
     assert seeds[0][1] == ("A:mittel", "B:leicht") and seeds[1][1] == ("B:leicht", "A:mittel")
-    assert result.a_wins + result.b_wins + result.draws == 4
-    assert result.low <= result.a_score <= result.high
-    assert result.deals == 2 and result.deal_low is None  # too few deals for an interval
+    assert result.wins + result.losses + result.others == 4
+    assert result.total.low <= result.score <= result.total.high
+    assert result.total.deals == 2 and result.total.deal_low is None  # too few deals
+    assert result.points == (sum(g.a_points for g in games), sum(g.b_points for g in games))
 
 
 @pytest.mark.parametrize(

@@ -127,7 +127,7 @@ def test_match_replay_and_bench(tmp_path):
     data = json.loads(match.output)
     assert data["games"] == 2 and data["a"] == "mittel"
     text = run("match", "leicht", "leicht", "--games", "1", "--players", "4")
-    assert "ms per move" in text.output
+    assert "seconds per move: leicht" in text.output and "points: leicht" in text.output
     path = tmp_path / "r.txt"
     run("play", "--players", "2", "--plain", "--seed", "r", "--record", path, lines=["q"])
     replay = json.loads(run("replay", path, "--json").output)

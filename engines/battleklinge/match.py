@@ -24,7 +24,7 @@ import hashlib
 import random
 import time
 from collections import Counter
-from dataclasses import asdict, dataclass
+from dataclasses import dataclass
 
 from fechtbuch.engines.battleklinge import fast
 from fechtbuch.engines.battleklinge.cards import GOLD
@@ -33,14 +33,11 @@ from fechtbuch.engines.battleklinge.position import Position
 from fechtbuch.engines.battleklinge.sampling import random_cards, random_deal
 from fechtbuch.engines.clock import GameClock
 from fechtbuch.engines.matchkit import (
-    deal_text,
+    MatchSummary,
     elo_difference,
-    elo_text,
-    per_move,
-    run_games,
-    schedule,
+    play_match,
     slot_of,
-    tally,
+    summarize,
     wilson_interval,
 )
 from fechtbuch.engines.players import PlayerFactory
@@ -147,90 +144,6 @@ def play_game(
     )
 
 
-@dataclass
-class MatchSummary:
-    """Totals of a match from A's side, with the score and Elo estimate."""
-
-    a: str
-    b: str
-    games: int
-    seed: int
-    wins: int
-    losses: int
-    aborted: int
-    aborted_repetition: int
-    aborted_cap: int
-    on_time: int
-    """Games decided by a clock running out (wins and losses above)."""
-    score: float
-    elo: float | None
-    elo_low: float | None
-    elo_high: float | None
-    deals: int
-    deal_low: float | None
-    deal_high: float | None
-    a_seconds_per_move: float
-    b_seconds_per_move: float
-    wall_seconds: float
-
-    def to_dict(self) -> dict:
-        return asdict(self)
-
-    def to_text(self) -> str:
-        lines = [
-            f"{self.a} vs {self.b}: {self.games} games, seed {self.seed}",
-            f"  {self.a} wins {self.wins}, losses {self.losses}, aborted {self.aborted} "
-            f"(repetition {self.aborted_repetition}, move cap {self.aborted_cap})"
-            + (f"; {self.on_time} decided on time" if self.on_time else ""),
-            f"  score {100 * self.score:.1f}% for {self.a} (aborted games count half)",
-            "  Elo difference " + self.elo_text(),
-            "  " + deal_text(self.deals, self.deal_low, self.deal_high),
-            f"  seconds per move: {self.a} {self.a_seconds_per_move:.3f}, "
-            f"{self.b} {self.b_seconds_per_move:.3f}; wall {self.wall_seconds:.1f} s",
-        ]
-        return "\n".join(lines)
-
-    def elo_text(self) -> str:
-        return elo_text(self.score, self.elo, self.elo_low, self.elo_high)
-
-
-def summarize(a: str, b: str, seed: int, results: list[GameResult], wall: float) -> MatchSummary:
-    """Count the results and estimate the Elo difference with a 95% interval.
-
-    The interval is the Wilson score interval of the score (aborted games as
-    half points), mapped through the logistic Elo curve; it stays finite when
-    one side wins every game.  A bound at a score of exactly 0 or 1 is
-    infinite and reported as None.
-    """
-    total = tally(r.outcome for r in results)
-    return MatchSummary(
-        a=a,
-        b=b,
-        games=total.games,
-        seed=seed,
-        wins=total.wins,
-        losses=total.losses,
-        aborted=total.others,
-        aborted_repetition=sum(r.why == "repetition" for r in results),
-        aborted_cap=sum(r.why == "move cap" for r in results),
-        on_time=sum(r.why == "time" for r in results),
-        score=total.score,
-        elo=total.elo,
-        elo_low=total.elo_low,
-        elo_high=total.elo_high,
-        deals=total.deals,
-        deal_low=total.deal_low,
-        deal_high=total.deal_high,
-        a_seconds_per_move=per_move(
-            [r.seconds[0] for r in results], [r.move_counts[0] for r in results]
-        ),
-        b_seconds_per_move=per_move(
-            [r.seconds[1] for r in results], [r.move_counts[1] for r in results]
-        ),
-        wall_seconds=wall,
-    )
-
-
 def decode_result(game: dict) -> GameResult:
     """A game of the match log (``MatchLog``) back as a :class:`GameResult`."""
     return GameResult(
@@ -261,23 +174,34 @@ def run_match(
     and the summary covers the first ``games`` of both together.
     """
     strength_from_name(a), strength_from_name(b)  # fail early on bad names
-    done = list(done or [])[:games]
-    started = time.perf_counter()
-    tasks = [
-        (a, b, seed, slot.index, max_plies, a_weights, b_weights, nodes, movetime, clock, players)
-        for slot in schedule(games)[len(done) :]
-    ]
-    results = done + run_games(play_game, tasks, jobs, progress)
-    return summarize(a, b, seed, results, time.perf_counter() - started), results
+    results, wall = play_match(
+        play_game,
+        lambda slot: (
+            a,
+            b,
+            seed,
+            slot.index,
+            max_plies,
+            a_weights,
+            b_weights,
+            nodes,
+            movetime,
+            clock,
+            players,
+        ),  # fmt: skip
+        games,
+        jobs,
+        progress,
+        done or (),
+    )
+    return summarize("battleklinge", a, b, seed, results, wall, undecided="aborted"), results
 
 
 __all__ = [
     "GameResult",
-    "MatchSummary",
     "deal_for_game",
     "elo_difference",
     "play_game",
     "run_match",
-    "summarize",
     "wilson_interval",
 ]

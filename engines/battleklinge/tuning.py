@@ -72,7 +72,7 @@ def run_tuning(
         )
         echo(
             f"{label:22s} score {100 * summary.score:5.1f}%  "
-            f"+{summary.wins} -{summary.losses} ={summary.aborted}  Elo {summary.elo_text()}"
+            f"+{summary.wins} -{summary.losses} ={summary.others}  Elo {summary.elo_text()}"
         )
 
 

@@ -11,17 +11,15 @@ any ``jobs``.  A game that reaches ``MAX_ROUNDS`` rounds without a winner is a d
 from __future__ import annotations
 
 import time
-from dataclasses import asdict, dataclass
+from dataclasses import dataclass
 
 from fechtbuch.engines.matchkit import (
     LOSS,
     WIN,
-    Tally,
-    per_move,
-    run_games,
-    schedule,
+    MatchSummary,
+    play_match,
     slot_of,
-    tally,
+    summarize,
 )
 from fechtbuch.engines.players import PlayerFactory
 from fechtbuch.engines.touche_duell import rules
@@ -101,55 +99,6 @@ def play_game(
     return result, record
 
 
-@dataclass
-class MatchSummary:
-    """A match from A's side: the totals (score with its Wilson 95% interval, Elo with
-    its interval) and the thinking time per move."""
-
-    a: str
-    b: str
-    ruleset: str
-    seed: str
-    total: Tally
-    a_seconds_per_move: float
-    b_seconds_per_move: float
-    wall_seconds: float
-
-    @property
-    def games(self) -> int:
-        return self.total.games
-
-    @property
-    def wins(self) -> int:
-        return self.total.wins
-
-    @property
-    def losses(self) -> int:
-        return self.total.losses
-
-    def to_dict(self) -> dict:
-        """Flat: the totals' fields next to the others (``others`` named ``draws``)."""
-        out = asdict(self)
-        out.update(out.pop("total"))
-        out["draws"] = out.pop("others")
-        return out
-
-    def to_text(self) -> str:
-        t = self.total
-        return "\n".join(
-            [
-                f"{self.a} vs {self.b}: {t.games} games ({self.ruleset}), seed {self.seed}",
-                f"  {self.a} wins {t.wins}, losses {t.losses}, draws {t.others}",
-                f"  score {100 * t.score:.1f}% for {self.a} "
-                f"(95% interval {100 * t.low:.1f}-{100 * t.high:.1f}%)",
-                "  Elo difference " + t.elo_text(),
-                "  " + t.deal_text(),
-                f"  seconds per move: {self.a} {self.a_seconds_per_move:.4f}, "
-                f"{self.b} {self.b_seconds_per_move:.4f}; wall {self.wall_seconds:.1f} s",
-            ]
-        )
-
-
 def decode_result(game: dict) -> GameResult:
     """A game of the match log back as a :class:`GameResult`."""
     tuples = ("score", "seconds", "move_counts")
@@ -184,20 +133,13 @@ def run_match(
     ``done``: the first games, already played (a resumed match); only the rest are
     played, and the summary covers the first ``games`` of both together."""
     check_strength(a), check_strength(b)
-    done = list(done or [])[:games]
-    started = time.perf_counter()
-    tasks = [
-        (a, b, seed, slot.index, ruleset, samples, players) for slot in schedule(games)[len(done) :]
-    ]
-    results = done + run_games(_play_result, tasks, jobs, progress)
-    summary = MatchSummary(
-        a,
-        b,
-        ruleset.name,
-        seed,
-        tally(r.outcome for r in results),
-        per_move([r.seconds[0] for r in results], [r.move_counts[0] for r in results]),
-        per_move([r.seconds[1] for r in results], [r.move_counts[1] for r in results]),
-        time.perf_counter() - started,
+    results, wall = play_match(
+        _play_result,
+        lambda slot: (a, b, seed, slot.index, ruleset, samples, players),
+        games,
+        jobs,
+        progress,
+        done or (),
     )
-    return summary, results
+    label = f"touche-duell, {ruleset.name}"
+    return summarize(label, a, b, seed, results, wall), results

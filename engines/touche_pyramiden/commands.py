@@ -417,39 +417,30 @@ def match_command(a, b, players, games, seed, rounds, jobs, log, resume, force, 
     Example:
       fechtbuch pyramiden match stark mittel --players 4 --games 200 --seed ladder -j 2
     """
-    from fechtbuch.engines.matchkit import deal_text, elo_text, open_log
-    from fechtbuch.engines.touche_pyramiden.match import decode_result, match
+    from fechtbuch.engines.matchkit import open_log
+    from fechtbuch.engines.touche_pyramiden.match import decode_result, run_match
 
     check_seed(seed)
+    # "results": 2 since each game logs A's and B's time as pairs (older logs differ)
     params = {"a": a, "b": b, "players": int(players), "seed": seed, "rounds": int(rounds)}
+    params["results"] = 2
     done, logged = open_log(log, resume, force, games, params, decode_result)
-    result = match(
+    summary, _ = run_match(
         a,
         b,
         int(players),
         games,
         seed,
         rounds=int(rounds),
+        progress=logged,
         jobs=resolve_jobs(jobs),
         done=done,
-        logged=logged,
         factory=command_players("touche-pyramiden"),
     )
     if as_json:
-        emit_json(result.as_dict())
+        emit_json(summary.to_dict())
         return
-    click.echo(
-        f"{a} - {b}: {result.a_wins:g} wins, {result.b_wins:g} losses, {result.draws} draws "
-        f"in {result.games} games (score {result.a_score:.3f}; points {result.a_points}:"
-        f"{result.b_points}); {result.seconds:.1f} s"
-    )
-    click.echo(
-        f"  95% interval of the score {result.low:.3f}-{result.high:.3f}; Elo difference "
-        + elo_text(result.a_score, result.elo, result.elo_low, result.elo_high)
-    )
-    click.echo("  " + deal_text(result.deals, result.deal_low, result.deal_high))
-    for name, seconds in sorted(result.per_move.items()):
-        click.echo(f"  {name}: {seconds * 1000:.1f} ms per move")
+    click.echo(summary.to_text())
 
 
 @pyramiden_group.command("replay")

@@ -9,11 +9,10 @@ games), so both sides get both seatings of every deal.
 
 from __future__ import annotations
 
-import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from fechtbuch.engines.matchkit import LOSS, WIN, run_games, schedule, tally
+from fechtbuch.engines.matchkit import LOSS, WIN, MatchSummary, play_match, summarize
 from fechtbuch.engines.players import PlayerFactory
 from fechtbuch.engines.touche_pyramiden import rules
 from fechtbuch.engines.touche_pyramiden.notation import view_of
@@ -53,56 +52,6 @@ def play_game(
     return GameResult(seed, state.scores, (), record, len(actions), seconds, counts)
 
 
-@dataclass
-class MatchResult:
-    a: str
-    b: str
-    games: int = 0
-    a_wins: float = 0.0
-    b_wins: float = 0.0
-    draws: int = 0
-    a_points: int = 0
-    b_points: int = 0
-    seconds: float = 0.0
-    per_move: dict[str, float] = field(default_factory=dict)
-    low: float = 0.0
-    high: float = 1.0
-    elo: float | None = None
-    elo_low: float | None = None
-    elo_high: float | None = None
-    deals: int = 0
-    deal_low: float | None = None
-    deal_high: float | None = None
-
-    @property
-    def a_score(self) -> float:
-        """A's share: wins plus half the draws, per game."""
-        return (self.a_wins + 0.5 * self.draws) / self.games if self.games else 0.0
-
-    def as_dict(self) -> dict:
-        return {
-            "a": self.a,
-            "b": self.b,
-            "games": self.games,
-            "a_wins": self.a_wins,
-            "b_wins": self.b_wins,
-            "draws": self.draws,
-            "a_points": self.a_points,
-            "b_points": self.b_points,
-            "a_score": round(self.a_score, 4),
-            "a_score_low": round(self.low, 4),
-            "a_score_high": round(self.high, 4),
-            "elo": self.elo,
-            "elo_low": self.elo_low,
-            "elo_high": self.elo_high,
-            "deals": self.deals,
-            "deal_low": None if self.deal_low is None else round(self.deal_low, 4),
-            "deal_high": None if self.deal_high is None else round(self.deal_high, 4),
-            "seconds": round(self.seconds, 2),
-            "seconds_per_move": {k: round(v, 5) for k, v in self.per_move.items()},
-        }
-
-
 @dataclass(frozen=True)
 class SlotResult:
     """One match game from A's side (what a worker process hands back)."""
@@ -111,8 +60,9 @@ class SlotResult:
     outcome: str
     a_points: int
     b_points: int
-    seconds_by_name: dict[str, float]
-    moves_by_name: dict[str, int]
+    seconds: tuple[float, float]
+    """A's and B's thinking time, over all their seats."""
+    move_counts: tuple[int, int]
 
 
 def play_slot(
@@ -136,17 +86,18 @@ def play_slot(
     a_best = max(outcome.scores[t] for t in a_teams)
     b_best = max(outcome.scores[t] for t in b_teams)
     won = WIN if a_best > b_best else LOSS if b_best > a_best else "draw"
+    a_name, b_name = f"A:{a}", f"B:{b}"
     return SlotResult(
         index,
         won,
         sum(outcome.scores[t] for t in a_teams),
         sum(outcome.scores[t] for t in b_teams),
-        outcome.seconds_by_name,
-        outcome.moves_by_name,
+        (outcome.seconds_by_name.get(a_name, 0.0), outcome.seconds_by_name.get(b_name, 0.0)),
+        (outcome.moves_by_name.get(a_name, 0), outcome.moves_by_name.get(b_name, 0)),
     )
 
 
-def match(
+def run_match(
     a: str,
     b: str,
     players: int,
@@ -154,60 +105,31 @@ def match(
     seed: str,
     teams: int | None = None,
     rounds: int = 3,
-    progress=None,
+    progress: Callable[[SlotResult], None] | None = None,
     jobs: int = 1,
     done: list[SlotResult] | None = None,
-    logged: Callable[[SlotResult], None] | None = None,
     factory: PlayerFactory | None = None,
-) -> MatchResult:
+) -> tuple[MatchSummary, list[SlotResult]]:
     """A against B; with more than two seats, A and B each take alternate seats.
     ``jobs`` worker processes play the same games as one.  ``done``: the first games,
-    already played (a resumed match); ``logged`` is called with each new game."""
+    already played (a resumed match); ``progress`` is called with each new game."""
     teams = teams or (2 if players in (4, 6) else players)
     config = Config(players, teams, rounds, None)
-    result = MatchResult(a, b)
-    start = time.perf_counter()
-    total_seconds: dict[str, float] = {}
-    total_moves: dict[str, int] = {}
-    outcomes = []
-
-    def report(game: SlotResult) -> None:
-        outcomes.append(game.outcome)
-        result.games += 1
-        result.a_points += game.a_points
-        result.b_points += game.b_points
-        result.a_wins += game.outcome == WIN
-        result.b_wins += game.outcome == LOSS
-        result.draws += game.outcome not in (WIN, LOSS)
-        for key, value in game.seconds_by_name.items():
-            total_seconds[key] = total_seconds.get(key, 0.0) + value
-            total_moves[key] = total_moves.get(key, 0) + game.moves_by_name[key]
-        if progress is not None:
-            progress(len(outcomes), result)
-
-    done = list(done or [])[:games]
-    for game in done:
-        report(game)
-
-    def finished(game: SlotResult) -> None:
-        if logged is not None:
-            logged(game)
-        report(game)
-
-    tasks = [
-        (a, b, config, seed, slot.index, 0 if slot.a_first else 1, factory)
-        for slot in schedule(games)[len(done) :]
-    ]
-    run_games(play_slot, tasks, jobs, finished)
-    total = tally(outcomes)
-    result.low, result.high = total.low, total.high
-    result.elo, result.elo_low, result.elo_high = total.elo, total.elo_low, total.elo_high
-    result.deals, result.deal_low, result.deal_high = total.deals, total.deal_low, total.deal_high
-    result.seconds = time.perf_counter() - start
-    result.per_move = {k: total_seconds[k] / total_moves[k] for k in total_seconds}
-    return result
+    results, wall = play_match(
+        play_slot,
+        lambda slot: (a, b, config, seed, slot.index, 0 if slot.a_first else 1, factory),
+        games,
+        jobs,
+        progress,
+        done or (),
+    )
+    label = f"touche-pyramiden, {players} players, {teams} teams, {rounds} rounds"
+    points = (sum(r.a_points for r in results), sum(r.b_points for r in results))
+    summary = summarize(label, a, b, seed, results, wall, points=points)
+    return summary, results
 
 
 def decode_result(game: dict) -> SlotResult:
     """A game of the match log back as a :class:`SlotResult`."""
-    return SlotResult(**game)
+    tuples = ("seconds", "move_counts")
+    return SlotResult(**(game | {k: tuple(game[k]) for k in tuples}))

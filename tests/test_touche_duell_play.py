@@ -116,7 +116,7 @@ def test_commands_undo_hint_legal_help_save_resign(tmp_path):
     result = run("play", "--seed", "3", "--strength", "leicht", lines=lines)
     out = result.output
     assert result.exit_code == 0, out
-    assert "Commands: legal, hint, undo" in out and "Hint: " in out
+    assert "Commands:\n  legal" in out and "  undo " in out and "Hint: " in out
     assert "Undone: back to A's decision." in out
     assert "Not played: action:" in out and "resigns" in out
     assert read_game(saved).actions == ()

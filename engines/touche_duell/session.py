@@ -18,6 +18,7 @@ from dataclasses import dataclass, replace
 from typing import TextIO
 
 from fechtbuch.engines.errors import InputError
+from fechtbuch.engines.gameloop import Command, PromptLoop
 from fechtbuch.engines.touche_duell import rules
 from fechtbuch.engines.touche_duell.board import draw, warnings
 from fechtbuch.engines.touche_duell.notation import (
@@ -33,9 +34,8 @@ from fechtbuch.engines.touche_duell.record import GameRecord, game_over, write_g
 
 Writer = Callable[..., None]
 
-HELP = """Actions: m+3 / m-2 (move forward / back), a3x2 (attack with two 3s),
-l4a2x1 (lunge: step 4, attack with one 2), p (parry), r3 (retreat 3), - (no last attack).
-Commands: legal, hint, undo, resign, save FILE, help, quit."""
+ACTION_HELP = """Actions: m+3 / m-2 (move forward / back), a3x2 (attack with two 3s),
+l4a2x1 (lunge: step 4, attack with one 2), p (parry), r3 (retreat 3), - (no last attack)."""
 
 
 @dataclass
@@ -47,7 +47,11 @@ class Outcome:
     how: str
 
 
-class Session:
+class Session(PromptLoop[Outcome]):
+    """The duel at the terminal on the shared prompt loop (:mod:`~fechtbuch.engines.gameloop`)."""
+
+    action_help = ACTION_HELP
+
     def __init__(
         self,
         record: GameRecord,
@@ -60,11 +64,10 @@ class Session:
         save_to: str | None = None,
         force: bool = False,
     ) -> None:
+        super().__init__(inp, write)
         self.record = record
         self.positions = record.positions()
         self.computer = computer
-        self.inp = inp
-        self.write = write
         self.show_warnings = show_warnings
         self.hinter = hinter or Player("stark", "hint")
         self.save_to = save_to
@@ -95,7 +98,7 @@ class Session:
                 for line in warnings(view):
                     self.write(line)
 
-    def _hand_over(self, player: int) -> bool:
+    def hand_over(self, player: int) -> bool:
         """Two people: hide the board until the player to act presses Enter."""
         if len(self._humans()) < 2 or self.last_shown_to == player:
             return True
@@ -107,30 +110,44 @@ class Session:
         self.last_shown_to = player
         return True
 
-    # ---- the loop -------------------------------------------------------------------
-    def run(self) -> Outcome:
-        while True:
-            pos = self.position
-            if game_over(pos):
-                winner = 0 if pos.score[0] > pos.score[1] else 1
-                self.write(f"Game over: {PLAYER_CHARS[winner]} wins {pos.score[0]}:{pos.score[1]}.")
-                return self._finish(Outcome(winner, "score"))
-            if pos.mover in self.computer:
-                action = self.computer[pos.mover].choose(view_of(pos, pos.mover))
-                self.write(f"{PLAYER_CHARS[pos.mover]} (computer) plays {format_action(action)}")
-                self._play(action)
-                continue
-            if not self._hand_over(pos.mover):
-                return self._finish(Outcome(None, "quit"))
-            self.show()
-            self.write(f"{PLAYER_CHARS[pos.mover]}> ", newline=False)
-            line = self.inp.readline()
-            if not line:
-                self.write("")
-                return self._finish(Outcome(None, "quit"))
-            outcome = self._handle(line.strip())
-            if outcome is not None:
-                return self._finish(outcome)
+    # ---- the loop's hooks ----------------------------------------------------------
+    def ended(self) -> Outcome | None:
+        pos = self.position
+        if not game_over(pos):
+            return None
+        winner = 0 if pos.score[0] > pos.score[1] else 1
+        self.write(f"Game over: {PLAYER_CHARS[winner]} wins {pos.score[0]}:{pos.score[1]}.")
+        return Outcome(winner, "score")
+
+    def to_act(self) -> int:
+        return self.position.mover
+
+    def is_computer(self, seat: int) -> bool:
+        return seat in self.computer
+
+    def computer_turn(self, seat: int) -> None:
+        action = self.computer[seat].choose(view_of(self.position, seat))
+        self.write(f"{PLAYER_CHARS[seat]} (computer) plays {format_action(action)}")
+        self._play(action)
+
+    def before_prompt(self, seat: int) -> None:
+        self.show()
+
+    def prompt(self, seat: int) -> str:
+        return f"{PLAYER_CHARS[seat]}> "
+
+    def quit_outcome(self) -> Outcome:
+        return Outcome(None, "quit")
+
+    def play_text(self, text: str) -> None:
+        try:
+            action = parse_action(text)
+            rules.apply(self.position, action)
+        except InputError as err:
+            self.write(f"Not played: {err}")
+            return None
+        self._play(action)
+        return None
 
     def _play(self, action) -> None:
         pos = self.position
@@ -150,53 +167,32 @@ class Session:
             f"score A {pos.score[0]} : {pos.score[1]} B"
         )
 
-    def _handle(self, line: str) -> Outcome | None:
-        if not line:
-            return None
-        word, _, rest = line.partition(" ")
-        word = word.lower()
-        if word in ("quit", "exit"):
-            return Outcome(None, "quit")
-        if word == "help":
-            self.write(HELP)
-            return None
-        if word == "legal":
-            self.write(
-                "legal: " + " ".join(format_action(a) for a in rules.legal_actions(self.position))
-            )
-            return None
-        if word == "hint":
-            view = view_of(self.position, self.position.mover)
-            action = self.hinter.choose(view)
-            self.write(
-                f"Hint: {format_action(action)} (card-counting score "
-                f"{stark_score(view, action):+.2f})"
-            )
-            return None
-        if word == "undo":
-            self._undo()
-            return None
-        if word == "resign":
-            winner = 1 - self.position.mover
-            self.write(f"{PLAYER_CHARS[self.position.mover]} resigns.")
-            self.record = replace(
-                self.record,
-                headers=(*self.record.headers, ("Resigned", PLAYER_CHARS[1 - winner])),
-            )
-            return Outcome(winner, "resigned")
-        if word == "save":
-            self._save(rest.strip())
-            return None
-        try:
-            action = parse_action(line)
-            rules.apply(self.position, action)
-        except InputError as err:
-            self.write(f"Not played: {err}")
-            return None
-        self._play(action)
-        return None
+    # ---- commands (listed in Session.commands below) ---------------------------------
+    def _legal(self, rest: str) -> None:
+        legal = " ".join(format_action(a) for a in rules.legal_actions(self.position))
+        self.write("legal: " + legal)
 
-    def _undo(self) -> None:
+    def _hint(self, rest: str) -> None:
+        view = view_of(self.position, self.position.mover)
+        action = self.hinter.choose(view)
+        self.write(
+            f"Hint: {format_action(action)} (card-counting score "
+            f"{stark_score(view, action):+.2f})"
+        )
+
+    def _resign(self, rest: str) -> Outcome:
+        winner = 1 - self.position.mover
+        self.write(f"{PLAYER_CHARS[self.position.mover]} resigns.")
+        self.record = replace(
+            self.record,
+            headers=(*self.record.headers, ("Resigned", PLAYER_CHARS[1 - winner])),
+        )
+        return Outcome(winner, "resigned")
+
+    def _quit(self, rest: str) -> Outcome:
+        return self.quit_outcome()
+
+    def _undo(self, rest: str = "") -> None:
         """Take back to the previous decision of a person (with two people: one action)."""
         actions = list(self.record.actions)
         if not actions:
@@ -213,6 +209,7 @@ class Session:
         self.write(f"Undone: back to {PLAYER_CHARS[self.position.mover]}'s decision.")
 
     def _save(self, path: str) -> None:
+        path = path.strip()
         if not path:
             self.write("Type 'save FILE'.")
             return
@@ -223,11 +220,22 @@ class Session:
             return
         self.write(f"Saved to {path}.")
 
-    def _finish(self, outcome: Outcome) -> Outcome:
+    def finish(self, outcome: Outcome) -> Outcome:
         if self.save_to:
             write_game(self.save_to, self.record, force=self.force)
             self.write(f"Game record saved to {self.save_to}.")
         return outcome
+
+
+Session.commands = (
+    Command("legal", "the legal actions here", Session._legal),
+    Command("hint", "a suggested action with its card-counting score", Session._hint),
+    Command("undo", "take back to your previous decision", Session._undo),
+    Command("resign", "give up: the opponent wins", Session._resign),
+    Command("save", "save the game record so far", Session._save, argument="FILE"),
+    Command("help", "this list", PromptLoop.say_help),
+    Command("quit", "leave the game", Session._quit, aliases=("exit",)),
+)
 
 
 def _trim_shuffles(record: GameRecord) -> GameRecord:

@@ -92,6 +92,13 @@ class PromptLoop(Generic[Outcome]):
         when the input ended."""
         return True
 
+    def turn_started(self, seat: int) -> None:
+        """A person's turn begins (a game clock starts counting here)."""
+
+    def turn_over(self, seat: int) -> Outcome | None:
+        """A person's line has come: an outcome (their time ran out) ends the game."""
+        return None
+
     def before_prompt(self, seat: int) -> None:
         """Show what ``seat`` needs before it types (the board, warnings)."""
 
@@ -103,10 +110,7 @@ class PromptLoop(Generic[Outcome]):
         of a game that has one runs around this call."""
         self.write(self.prompt(seat), newline=False)
         line = self.inp.readline()
-        if not line:
-            self.write("")
-            return None
-        return line.strip()
+        return line.strip() if line else None
 
     def empty_line(self) -> Outcome | None:
         return None
@@ -138,7 +142,11 @@ class PromptLoop(Generic[Outcome]):
             if not self.hand_over(seat):
                 return self.finish(self.quit_outcome())
             self.before_prompt(seat)
+            self.turn_started(seat)
             line = self.read_line(seat)
+            outcome = self.turn_over(seat)
+            if outcome is not None:
+                return self.finish(outcome)
             if line is None:
                 return self.finish(self.quit_outcome())
             outcome = self.handle(line)
@@ -242,6 +250,13 @@ class SeamLoop(PromptLoop[LoopResult]):
         action = self.seats[seat](self.state)
         self.say(f"Player {seat + 1} plays {self.game.format_action(self.state, action)}")
         self._apply(action)
+
+    def turn_started(self, seat: int) -> None:
+        """A person's turn begins (a game clock starts counting here)."""
+
+    def turn_over(self, seat: int) -> Outcome | None:
+        """A person's line has come: an outcome (their time ran out) ends the game."""
+        return None
 
     def before_prompt(self, seat: int) -> None:
         self.say(self.draw(self.state, seat))

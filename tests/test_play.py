@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import io
 import json
 import os
 import random
@@ -17,7 +18,7 @@ from fechtbuch.engines.battleklinge import reference
 from fechtbuch.engines.battleklinge.gamerecord import read_game
 from fechtbuch.engines.battleklinge.position import Position
 from fechtbuch.engines.battleklinge.terminal.records import PlayerRecord
-from fechtbuch.engines.battleklinge.terminal.session import COMMANDS, Session, command_named
+from fechtbuch.engines.battleklinge.terminal.session import Session
 from fechtbuch.engines.clock import MOVES_TO_GO, GameClock
 from fechtbuch.engines.paths import data_path
 
@@ -108,20 +109,28 @@ def test_garbage_and_commands_never_crash(tmp_path):
 def test_help_lists_the_command_table_and_aliases_dispatch():
     out = play("--two-players", "--cards", "einsteiger", "--seed", 1, lines=["help", "EXIT"])
     assert out.exit_code == 0
-    for command in COMMANDS:
+    for command in Session.commands:
         shown = f"  {command.usage}" in out.output and command.help in out.output
-        assert shown != command.exercise_only, command.name  # solution only in exercises
+        assert shown != (command.applies is not None), command.name  # solution: exercises
     assert "Game aborted" not in out.output  # EXIT is quit's alias, in any case
     exercise = play("--pack", PACK, "--puzzle", 1, lines=["help", "quit"]).output
-    assert all(f"  {c.usage}" in exercise for c in COMMANDS)
+    assert all(f"  {c.usage}" in exercise for c in Session.commands)
+
+
+def _session(exercise) -> Session:
+    start = Position.from_text("ssmss/5/5/5/SSMSS g ausfall,volte bindung,stoss riposte")
+    session = Session(start, {}, io.StringIO(), lambda *a, **k: None)
+    session.exercise = exercise
+    return session
 
 
 def test_command_words_are_unique_and_solution_is_a_move_outside_exercises():
-    words = [w for c in COMMANDS for w in (c.name, *c.aliases)]
+    words = [w for c in Session.commands for w in c.names()]
     assert len(words) == len(set(words))
-    assert command_named("solution", exercise=False) is None
-    assert command_named("Solution", exercise=True).name == "solution"
-    assert command_named("c1c3", exercise=True) is None
+    assert _session(None).command_named("solution") is None
+    exercise = _session(object())
+    assert exercise.command_named("Solution").name == "solution"
+    assert exercise.command_named("c1c3") is None
 
 
 def test_exercise_solved_along_the_line_is_recorded_green(private_record):

@@ -176,8 +176,7 @@ class Session(PromptLoop[Outcome]):
         view = view_of(self.position, self.position.mover)
         action = self.hinter.choose(view)
         self.write(
-            f"Hint: {format_action(action)} (card-counting score "
-            f"{stark_score(view, action):+.2f})"
+            f"Hint: {format_action(action)} (card-counting score {stark_score(view, action):+.2f})"
         )
 
     def _resign(self, rest: str) -> Outcome:

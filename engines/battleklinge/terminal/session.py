@@ -9,7 +9,7 @@ Commands at the prompt: a move (``c1c3``, ``c1c3 ausfall``, ``ausfall:c1c3``,
 ``pass ausfall``), ``hint``, ``undo``, ``flip``, ``card ID`` (what the opponent
 reaches with that card once you give it away), ``warnings on|off``, ``moves``,
 ``save FILE``, ``resign``, ``abort``, ``help``, ``quit``; in exercises also
-``solution``.  They are one table, :data:`COMMANDS`, which ``help`` lists.
+``solution``.  They are one table, ``Session.commands``, which ``help`` lists.
 
 An exercise whose tree is *pruned* (a version-2 pack with ``"solution": "pruned"``
 keeps every winning move only up to the first few defences, then the main line) is
@@ -41,6 +41,7 @@ from fechtbuch.engines.battleklinge.textboard import draw_position
 from fechtbuch.engines.clock import GameClock
 from fechtbuch.engines.errors import InputError
 from fechtbuch.engines.game import Verdict
+from fechtbuch.engines.gameloop import Command, PromptLoop
 
 Chooser = Callable[[Position, list[Position]], Move]
 Writer = Callable[..., None]
@@ -162,7 +163,12 @@ def fastest_key(attacker_node: dict) -> str:
     return min(sorted(attacker_node), key=need)
 
 
-class Session:
+class Session(PromptLoop[Outcome]):
+    """Battleklinge at the terminal on the shared prompt loop
+    (:mod:`~fechtbuch.engines.gameloop`)."""
+
+    action_help = MOVE_HELP
+
     def __init__(
         self,
         start: Position,
@@ -179,12 +185,11 @@ class Session:
         names: tuple[str, str] = ("Gold", "Blau"),
         now: Callable[[], float] = time.monotonic,
     ) -> None:
+        super().__init__(inp, write)
         self.start = start
         self.moves: list[Move] = []
         self.positions = [start]
         self.computer = computer
-        self.inp = inp
-        self.write = write
         self.flip = flip
         self.rotate = rotate
         self.warnings = warnings
@@ -239,45 +244,71 @@ class Session:
             if bell:
                 self.write("\a", newline=False)
 
-    # ---- the loop ------------------------------------------------------------
+    # ---- the loop's hooks -----------------------------------------------------
     def run(self) -> Outcome:
         self.show()
-        while True:
-            pos = self.position
-            winner = pos.winner()
-            if winner is not None:
-                if self._take_back_after_hit(winner):
-                    continue
-                return self._finish(Outcome(winner, "hit", self.helped))
-            key = pos.key()
-            if [p.key() for p in self.positions].count(
-                key
-            ) >= 3 and key not in self.repetition_offered:
-                self.repetition_offered.add(key)
-                self.write(
-                    "This position has stood on the board three times. "
-                    "Type 'abort' to end without a result, or play on."
-                )
-            if pos.turn in self.computer:
-                started = self.now()
-                move = self.computer[pos.turn](pos, self.positions[:-1])
-                if self._time_is_up(pos.turn, started):
-                    return self._finish(Outcome(1 - pos.turn, "time", self.helped))
-                self.write(f"{self.names[pos.turn]} plays {move.to_text()}")
-                self._push(move)
-                self._after_move(move, by_person=False)
-                if self.position.winner() is None:
-                    self.show()
-                continue
-            started = self.now()
-            line = self._prompt()
-            if self._time_is_up(pos.turn, started):
-                return self._finish(Outcome(1 - pos.turn, "time", self.helped))
-            if line is None:
-                return self._finish(Outcome(None, "quit", self.helped))
-            outcome = self._handle(line)
-            if outcome is not None:
-                return self._finish(outcome)
+        return super().run()
+
+    def ended(self) -> Outcome | None:
+        pos = self.position
+        winner = pos.winner()
+        if winner is not None:
+            if self._take_back_after_hit(winner):
+                return self.ended()
+            return Outcome(winner, "hit", self.helped)
+        key = pos.key()
+        if [p.key() for p in self.positions].count(key) >= 3 and key not in self.repetition_offered:
+            self.repetition_offered.add(key)
+            self.write(
+                "This position has stood on the board three times. "
+                "Type 'abort' to end without a result, or play on."
+            )
+        return None
+
+    def to_act(self) -> int:
+        return self.position.turn
+
+    def is_computer(self, seat: int) -> bool:
+        return seat in self.computer
+
+    def computer_turn(self, seat: int) -> Outcome | None:
+        pos = self.position
+        started = self.now()
+        move = self.computer[seat](pos, self.positions[:-1])
+        if self._time_is_up(seat, started):
+            return Outcome(1 - seat, "time", self.helped)
+        self.write(f"{self.names[seat]} plays {move.to_text()}")
+        self._push(move)
+        self._after_move(move, by_person=False)
+        if self.position.winner() is None:
+            self.show()
+        return None
+
+    def turn_started(self, seat: int) -> None:
+        self.turn_began = self.now()
+
+    def turn_over(self, seat: int) -> Outcome | None:
+        if self._time_is_up(seat, self.turn_began):
+            return Outcome(1 - seat, "time", self.helped)
+        return None
+
+    def prompt(self, seat: int) -> str:
+        return f"{self.names[seat]}> "
+
+    def quit_outcome(self) -> Outcome:
+        return Outcome(None, "quit", self.helped)
+
+    def play_text(self, text: str) -> Outcome | None:
+        try:
+            move = read_move(self.position, text)
+        except InputError as err:
+            self.write(f"Not played: {err}")
+            return None
+        self._push(move)
+        self._after_move(move, by_person=True)
+        if self.position.winner() is None:
+            self.show()
+        return None
 
     def _time_is_up(self, seat: int, started: float) -> bool:
         """Charge ``seat`` the time since ``started``; True (and said) when it ran out."""
@@ -299,46 +330,18 @@ class Session:
             f"Treffer: {COLOR_NAMES[winner]} wins. Type 'undo' to take back, "
             "or press Enter to finish."
         )
-        line = self._prompt()
+        line = self.read_line(self.position.turn)
         if line is None or line.lower() != "undo":
             return False
         self._undo()
         return True
 
-    def _prompt(self) -> str | None:
-        self.write(f"{self.names[self.position.turn]}> ", newline=False)
-        line = self.inp.readline()
-        if not line:
-            return None
-        return line.strip()
-
-    def _handle(self, line: str) -> Outcome | None:
-        """A command from :data:`COMMANDS` if the first word names one that applies
-        here, otherwise a move."""
-        if not line:
-            return None
-        word, _, rest = line.partition(" ")
-        command = command_named(word, exercise=self.exercise is not None)
-        if command is not None:
-            return command.handler(self, rest.strip())
-        try:
-            move = read_move(self.position, line)
-        except InputError as err:
-            self.write(f"Not played: {err}")
-            return None
-        self._push(move)
-        self._after_move(move, by_person=True)
-        if self.position.winner() is None:
-            self.show()
-        return None
-
-    # ---- commands (listed in COMMANDS below) ----------------------------------
+    # ---- commands (listed in Session.commands below) --------------------------
     def _quit(self, rest: str) -> Outcome | None:
-        return Outcome(None, "quit", self.helped)
+        return self.quit_outcome()
 
-    def _help(self, rest: str) -> Outcome | None:
-        self.write(help_text(exercise=self.exercise is not None))
-        return None
+    def in_exercise(self) -> bool:
+        return self.exercise is not None
 
     def _flip(self, rest: str) -> Outcome | None:
         self.flip = not self.flip
@@ -514,7 +517,7 @@ class Session:
         self.write(f"Saved to {words[0]}.")
         return None
 
-    def _finish(self, outcome: Outcome) -> Outcome:
+    def finish(self, outcome: Outcome) -> Outcome:
         self.outcome = outcome
         if outcome.how == "hit":
             self.write(f"Treffer: {COLOR_NAMES[outcome.winner]} wins.")
@@ -525,31 +528,7 @@ class Session:
         return outcome
 
 
-Handler = Callable[["Session", str], "Outcome | None"]
-"""``handler(session, rest)``: ``rest`` is the line after the command word; an
-:class:`Outcome` ends the game."""
-
-
-@dataclass(frozen=True)
-class Command:
-    """One command at the prompt: its word, what it does (for ``help``), the method
-    that does it, the argument it takes (as ``help`` shows it) and other words for
-    it.  ``exercise_only`` commands exist only while playing an exercise; elsewhere
-    the word is read as a move, as any unknown word is."""
-
-    name: str
-    help: str
-    handler: Handler
-    argument: str = ""
-    aliases: tuple[str, ...] = ()
-    exercise_only: bool = False
-
-    @property
-    def usage(self) -> str:
-        return f"{self.name} {self.argument}".strip()
-
-
-COMMANDS: tuple[Command, ...] = (
+Session.commands = (
     Command(
         "hint", "a suggested move (in an exercise: a right move); counts as help", Session._hint
     ),
@@ -573,35 +552,15 @@ COMMANDS: tuple[Command, ...] = (
         "solution",
         "a right move of the exercise; counts as help",
         Session._solution,
-        exercise_only=True,
+        applies=Session.in_exercise,
     ),
     Command("resign", "give up: the opponent wins", Session._resign),
     Command("abort", "end the game without a result", Session._abort),
-    Command("help", "this list", Session._help),
+    Command("help", "this list", PromptLoop.say_help),
     Command("quit", "leave the program", Session._quit, aliases=("exit",)),
 )
-"""Every command at the prompt, in the order ``help`` lists them."""
-
-
-def command_named(word: str, *, exercise: bool) -> Command | None:
-    """The command that ``word`` names (any case, aliases too), if it applies here."""
-    word = word.lower()
-    for command in COMMANDS:
-        if word == command.name or word in command.aliases:
-            return None if command.exercise_only and not exercise else command
-    return None
-
-
-def help_text(*, exercise: bool) -> str:
-    """What ``help`` prints: how to type a move, then every command that applies."""
-    shown = [c for c in COMMANDS if exercise or not c.exercise_only]
-    width = max(len(c.usage) for c in shown)
-    lines = [MOVE_HELP, "Commands:"]
-    for command in shown:
-        others = ", ".join(f"'{alias}'" for alias in command.aliases)
-        also = f" (also {others})" if others else ""
-        lines.append(f"  {command.usage.ljust(width)}  {command.help}{also}")
-    return "\n".join(lines)
+"""Every command at the prompt, in the order ``help`` lists them; a word that names
+no command that applies (``solution`` outside an exercise) is read as a move."""
 
 
 def game_record(session: Session):

@@ -100,9 +100,9 @@ def test_play_quit_and_colours():
     assert "\x1b[" not in plain.output
 
 
-def test_play_end_of_input_is_an_interrupt():
+def test_play_end_of_input_gives_up_as_in_every_game():
     result = run("play", "--players", "2", "--plain", "--seed", "eof", lines=[])
-    assert result.exit_code == 130
+    assert result.exit_code == 0 and result.output.endswith("Game resigned.\n")
 
 
 def test_new_show_and_json():

@@ -6,6 +6,7 @@ cli.py registers :data:`pyramiden_group`; everything game-specific stays here.
 from __future__ import annotations
 
 import os
+import sys
 import time
 
 import click
@@ -31,11 +32,12 @@ from fechtbuch.engines.playoptions import (
 )
 from fechtbuch.engines.touche_pyramiden import notation, rules
 from fechtbuch.engines.touche_pyramiden.board import field_name
-from fechtbuch.engines.touche_pyramiden.patterns import Pattern, mask_fields
+from fechtbuch.engines.touche_pyramiden.patterns import Pattern
 from fechtbuch.engines.touche_pyramiden.players import STRENGTHS
 from fechtbuch.engines.touche_pyramiden.record import GameRecord, read_record
+from fechtbuch.engines.touche_pyramiden.session import Table
 from fechtbuch.engines.touche_pyramiden.shuffle import check_seed
-from fechtbuch.engines.touche_pyramiden.state import TEAM_SPLITS, Config, Phase, State
+from fechtbuch.engines.touche_pyramiden.state import TEAM_SPLITS, Config, Phase
 from fechtbuch.engines.touche_pyramiden.textboard import one_away, playable_fields, render
 
 PATTERN_CHOICES = [p.value for p in Pattern] + ["wahl"]
@@ -200,119 +202,6 @@ def show_command(position: str, seat, plain: bool, as_json: bool) -> None:
 
 
 # ---- play ---------------------------------------------------------------------------
-class _Table:
-    """The terminal game: who sits where, the output style, the record kept so far."""
-
-    def __init__(
-        self, state: State, humans: set[int], strength: str, plain: bool, hotseat: bool, seed: str
-    ) -> None:
-        self.state = state
-        self.humans = humans
-        self.computers = {
-            s: command_players("touche-pyramiden").make(strength, f"{seed}/sitz{s}")
-            for s in range(state.config.players)
-            if s not in humans
-        }
-        self.strength = strength
-        self.plain = plain
-        self.hotseat = hotseat
-        self.actions = []
-        self.last_human: int | None = None
-
-    def out(self, text: str = "") -> None:
-        click.echo(text)
-
-    def hide(self) -> None:
-        self.out("\033[2J\033[H" if not self.plain else "\n" * 30)
-
-    def human_turn(self) -> bool:
-        """One human action; False if the human quits."""
-        state = self.state
-        seat = state.to_move
-        cfg = state.config
-        if self.hotseat and self.last_human != seat:
-            self.hide()
-            click.prompt(
-                f"Pass the keyboard to seat {seat} (team {cfg.team_of(seat) + 1}), then Enter",
-                default="",
-                show_default=False,
-                prompt_suffix=" ",
-            )
-        self.last_human = seat
-        view = notation.view_of(state, seat)
-        self.out(render(view, colour=not self.plain))
-        legal = rules.legal_actions(state)
-        while True:
-            if state.phase is Phase.CHOOSE:
-                hint = "Choose the pattern: muster:linie|kvadrat|t-form|kors|kombination"
-            elif state.phase is Phase.LEAD:
-                members = ", ".join(f"beginnt:{a.field}" for a in legal)
-                hint = f"Wer beginnt für Team {cfg.team_of(seat) + 1}? {members}"
-            else:
-                hint = "Action (e.g. 7H:c3), ? all actions, a number from the list, q resigns"
-            text = click.prompt(
-                f"Seat {seat}: {hint}", default="", show_default=False, prompt_suffix="\n> "
-            ).strip()
-            if not text:
-                continue
-            if text in ("q", "quit", "aufgeben"):
-                return False
-            if text in ("?", "hilfe", "zuege"):
-                self.out(_numbered(legal))
-                continue
-            try:
-                if text.isascii() and text.isdigit():
-                    number = int(text)
-                    if not 1 <= number <= len(legal):
-                        raise InputError(f"action: number 1-{len(legal)} expected, got {text!r}")
-                    action = legal[number - 1]
-                else:
-                    action = notation.parse_action(text)
-                    if not rules.is_legal(state, action):
-                        raise InputError(
-                            f"action: {text!r} is not legal here (? lists the legal ones)"
-                        )
-            except InputError as err:
-                self.out(f"Error: {err}")
-                continue
-            self.play(action, f"Seat {seat}")
-            return True
-
-    def computer_turn(self) -> None:
-        seat = self.state.to_move
-        choice = self.computers[seat].choose(notation.view_of(self.state, seat))
-        self.play(choice.action, f"Seat {seat} ({self.strength})")
-
-    def play(self, action, who: str) -> None:
-        before = self.state
-        after = rules.apply(before, action)
-        self.actions.append(action)
-        self.out(f"{who}: {notation.format_action(action)}")
-        if after.round != before.round:
-            won = [
-                t for t, (a, b) in enumerate(zip(before.scores, after.scores, strict=True)) if b > a
-            ]
-            if won:
-                fields = " ".join(
-                    field_name(f) for f in mask_fields(after.crowned & ~before.crowned)
-                )
-                self.out(f"Touché! Team {won[0] + 1} vollendet {before.pattern.value}: {fields}")
-            else:
-                self.out("The round ends without a point.")
-            self.out(
-                "Points: " + ", ".join(f"team {t + 1}: {s}" for t, s in enumerate(after.scores))
-            )
-        self.state = after
-
-
-def _numbered(actions) -> str:
-    items = [f"{i}) {notation.format_action(a)}" for i, a in enumerate(actions, start=1)]
-    rows = []
-    for i in range(0, len(items), 8):
-        rows.append("  ".join(f"{x:<12}" for x in items[i : i + 8]).rstrip())
-    return "\n".join(rows)
-
-
 @pyramiden_group.command("play")
 @_game_options_without_seed
 @seed_option(what="the dealer draw, every shuffle and the computer (letters, digits, ._-)")
@@ -347,31 +236,26 @@ def play_command(
     if save_file:
         ensure_writable(save_file, force)
     humans = set(range(players)) if hotseat else {seat}
-    table = _Table(rules.new_game(config, seed), humans, strength, plain, hotseat, seed)
+    factory = command_players("touche-pyramiden")
+    computers = {
+        s: factory.make(strength, f"{seed}/sitz{s}") for s in range(players) if s not in humans
+    }
+    table = Table(
+        rules.new_game(config, seed),
+        humans,
+        computers,
+        sys.stdin,
+        lambda text="", newline=True: click.echo(text, nl=newline),
+        strength=strength,
+        plain=plain,
+        hotseat=hotseat,
+    )
     cfg = table.state.config
     click.echo(
         f"Touché (pyramiden-1): {players} players, {cfg.teams} teams, {cfg.rounds} rounds, "
         f"pattern {pattern}, seed {seed}."
     )
-    quit_early = False
-    while table.state.phase is not Phase.OVER:
-        if table.state.to_move in humans:
-            if not table.human_turn():
-                quit_early = True
-                break
-        else:
-            table.computer_turn()
-    scores = table.state.scores
-    if quit_early:
-        click.echo("Game resigned.")
-    else:
-        best = max(scores)
-        winners = [str(t + 1) for t, s in enumerate(scores) if s == best]
-        click.echo(
-            "Game over. Points: "
-            + ", ".join(f"Team {t + 1}: {s}" for t, s in enumerate(scores))
-            + f". Sieger: Team {' und '.join(winners)}."
-        )
+    table.run()
     if save_file:
         names = tuple((f"Seat-{s}", "mensch" if s in humans else strength) for s in range(players))
         GameRecord(config, seed, tuple(table.actions), headers=names).write(str(save_file), force)

@@ -30,19 +30,12 @@ from typing import TextIO
 
 from fechtbuch.engines.errors import InputError
 from fechtbuch.engines.game import Outcome
+from fechtbuch.engines.gameloop import Command, PromptLoop
 from fechtbuch.puzzles.pack import PackTerms, SolutionMode, find_puzzle, pack_kind
 from fechtbuch.puzzles.packkind import JUDGE_NODES, PackKind, Puzzle, Verdict
 from fechtbuch.puzzles.packtree import PuzzleTree, TreeNode
 
 Writer = Callable[[str], None]
-
-HELP = """Commands:
-  ACTION     play an action in the game's notation (type legal to list them)
-  legal      list the legal actions here
-  solution   show a key (the puzzle then counts as solved with help)
-  undo       take back your last action and the defence to it
-  help       this list
-  quit       stop"""
 
 
 @dataclass
@@ -74,8 +67,9 @@ class _Step:
     line: tuple[str, ...]
 
 
-class TreePlay:
-    """One puzzle played in the terminal (see the module docstring)."""
+class TreePlay(PromptLoop[TreePlayResult]):
+    """One puzzle played in the terminal (see the module docstring), on the shared
+    prompt loop: the defence is the computer seat, the person the solver's."""
 
     def __init__(
         self,
@@ -88,12 +82,12 @@ class TreePlay:
         colour: bool = False,
         judge_nodes: int = JUDGE_NODES,
     ):
+        super().__init__(inp, lambda text, newline=True: write(text))
         self.kind = kind
         self.judge_nodes = judge_nodes
         self.puzzle = puzzle
         self.tree = PuzzleTree(kind, puzzle)
-        self.inp = inp
-        self.write = write
+        self.node: TreeNode = self.tree.root
         self.pruned = pruned
         self.colour = colour
         self.result = TreePlayResult()
@@ -108,29 +102,62 @@ class TreePlay:
             f"{self.kind.title} exercise {puzzle['id']}: win within {puzzle['n']} own "
             "turns, whatever the defence.  Type help for the commands."
         )
-        node = self.tree.root
-        while True:
-            node = self._defend(node)
-            if node is None:
-                self.result.open_end = True
-                return self.result
-            leaf = self._decided(node)
-            if leaf is not None:
-                self.result.solved, self.result.leaf = True, leaf
-                help_note = " with help" if self.result.helped else ""
-                self.write(f"Solved{help_note}: {leaf}.")
-                return self.result
-            self.write("")
-            self.write(self.kind.board_text(node.state, self.colour))
-            self.write(f"Your action ({self.turns_left} own turns left):")
-            line = self.inp.readline()
-            if not line:
-                self.result.quit = True
-                return self.result
-            node = self._command(node, line.strip())
-            if node is None:
-                self.result.quit = True
-                return self.result
+        return super().run()
+
+    # ---- the loop's hooks ---------------------------------------------------------
+    def ended(self) -> TreePlayResult | None:
+        if self.result.open_end:
+            return self.result
+        leaf = self._decided(self.node)
+        if leaf is None:
+            return None
+        self.result.solved, self.result.leaf = True, leaf
+        help_note = " with help" if self.result.helped else ""
+        self.write(f"Solved{help_note}: {leaf}.")
+        return self.result
+
+    def to_act(self) -> int:
+        """0: the solver's side (the person), 1: the defence."""
+        return 0 if self.tree.solver_to_act(self.node) else 1
+
+    def is_computer(self, seat: int) -> bool:
+        return seat == 1
+
+    def computer_turn(self, seat: int) -> None:
+        """The adversary's longest defence; beyond the stored tree the rest of the
+        judged line, and where none is known the exercise ends open."""
+        node = self.node
+        if node.tree is not None:
+            reply = self.tree.longest_defence(node)
+        elif self.line and self.line[0] in self.tree.legal(node):
+            reply, self.line = self.line[0], self.line[1:]
+        else:
+            self.write(
+                "The win is proved, but no defence is known here beyond the stored "
+                "solution, so the exercise ends without a verdict on the rest."
+            )
+            self.result.open_end = True
+            return None
+        self.write(f"Defence: {reply}")
+        self.result.actions.append(reply)
+        self.node = self.tree.step(node, reply)
+        return None
+
+    def before_prompt(self, seat: int) -> None:
+        self.write("")
+        self.write(self.kind.board_text(self.node.state, self.colour))
+        self.write(f"Your action ({self.turns_left} own turns left):")
+
+    def read_line(self, seat: int) -> str | None:
+        line = self.inp.readline()
+        return line.strip() if line else None
+
+    def empty_line(self) -> None:
+        self.say_help()
+
+    def quit_outcome(self) -> TreePlayResult:
+        self.result.quit = True
+        return self.result
 
     def _decided(self, node: TreeNode) -> str | None:
         """The rule that decided at ``node`` (a leaf, or a win beyond the stored tree)."""
@@ -140,58 +167,41 @@ class TreePlay:
             return "win (beyond the stored solution)"
         return None
 
-    def _defend(self, node: TreeNode) -> TreeNode | None:
-        """The adversary's longest defences until the person is to act (or it is
-        decided); ``None`` when beyond the stored tree no defence is known."""
-        while self._decided(node) is None and not self.tree.solver_to_act(node):
-            if node.tree is not None:
-                reply = self.tree.longest_defence(node)
-            elif self.line and self.line[0] in self.tree.legal(node):
-                reply, self.line = self.line[0], self.line[1:]
-            else:
-                self.write(
-                    "The win is proved, but no defence is known here beyond the stored "
-                    "solution, so the exercise ends without a verdict on the rest."
-                )
-                return None
-            self.write(f"Defence: {reply}")
-            self.result.actions.append(reply)
-            node = self.tree.step(node, reply)
-        return node
+    # ---- commands -----------------------------------------------------------------
+    def _quit(self, rest: str) -> TreePlayResult:
+        return self.quit_outcome()
 
-    def _command(self, node: TreeNode, text: str) -> TreeNode | None:
-        """The node after one command line; ``None`` to stop."""
-        word = text.lower()
-        if word in ("quit", "exit", "q"):
+    def _legal(self, rest: str) -> None:
+        self.write("Legal: " + ", ".join(sorted(self.tree.legal(self.node))))
+
+    def _solution(self, rest: str) -> None:
+        node = self.node
+        if node.tree is None and not self.line:
+            self.write("No key is known here beyond the stored solution.")
             return None
-        if word in ("help", "?", ""):
-            self.write(HELP)
-            return node
+        self.result.helped = True
+        key = self.line[0] if node.tree is None else self.tree.best_action(node)
+        self.write(f"A key: {key}")
+        return None
+
+    def _undo(self, rest: str) -> None:
+        if not self.history:
+            self.write("Nothing to take back.")
+            return None
+        step = self.history.pop()
+        self.turns_left, self.line = step.turns_left, step.line
+        del self.result.actions[step.actions :]
+        self.write("Taken back.")
+        self.node = step.node
+        return None
+
+    def play_text(self, text: str) -> None:
+        node = self.node
         legal = self.tree.legal(node)
-        if word == "legal":
-            self.write("Legal: " + ", ".join(sorted(legal)))
-            return node
-        if word == "solution":
-            if node.tree is None and not self.line:
-                self.write("No key is known here beyond the stored solution.")
-                return node
-            self.result.helped = True
-            key = self.line[0] if node.tree is None else self.tree.best_action(node)
-            self.write(f"A key: {key}")
-            return node
-        if word == "undo":
-            if not self.history:
-                self.write("Nothing to take back.")
-                return node
-            step = self.history.pop()
-            self.turns_left, self.line = step.turns_left, step.line
-            del self.result.actions[step.actions :]
-            self.write("Taken back.")
-            return step.node
         action = text if text in legal else _match(legal, text)
         if action is None:
             self.write(f"Not a legal action here: {text!r} (type legal for the list).")
-            return node
+            return None
         after = self.tree.step(node, action)
         line: tuple[str, ...] = ()
         if after.tree is None:
@@ -201,14 +211,15 @@ class TreePlay:
                 judged = self._judge(node, action, legal[action][0])
                 if judged is None:
                     self.result.mistakes += 1
-                    return node
+                    return None
                 line = judged
         self.history.append(_Step(node, self.turns_left, len(self.result.actions), self.line))
         if self.tree.problem.counts_turn(node.state, legal[action][0]):
             self.turns_left -= 1
         self.line = line
         self.result.actions.append(action)
-        return after
+        self.node = after
+        return None
 
     def _judge(self, node: TreeNode, text: str, action) -> tuple[str, ...] | None:
         """An action the stored tree does not hold: its line when it keeps the win
@@ -248,6 +259,18 @@ class TreePlay:
             "Take another action (solution shows the stored one)."
         )
         return None
+
+
+TreePlay.commands = (
+    Command("legal", "list the legal actions here", TreePlay._legal),
+    Command(
+        "solution", "show a key (the puzzle then counts as solved with help)", TreePlay._solution
+    ),
+    Command("undo", "take back your last action and the defence to it", TreePlay._undo),
+    Command("help", "this list", PromptLoop.say_help, aliases=("?",)),
+    Command("quit", "stop", TreePlay._quit, aliases=("exit", "q")),
+)
+TreePlay.action_help = "Type an action in the game's notation (legal lists them)."
 
 
 def _match(legal: dict, text: str) -> str | None:

@@ -111,6 +111,11 @@ GENERIC_ENTRIES = (
         "fechtbuch.puzzles.pack_commands:pack_group",
         "Exercise packs of every game: verify, show, play, html, svg.",
     ),
+    LazyEntry(
+        "render",
+        "fechtbuch.puzzles.render_command:render_command",
+        "Draw a position of any game as an SVG diagram.",
+    ),
 )
 
 

@@ -62,8 +62,10 @@ class GamePlugin:
     cli: str | None = None
     """A callable giving the game's ``click`` group (built anew on each call)."""
     svg: str | None = None
-    """A callable ``(text) -> SVG`` drawing a position in the game's notation, or
-    ``None`` for text in another notation (``fechtbuch render`` asks every game)."""
+    """A callable ``(text, move=None, flip=False) -> SVG`` drawing a position in the
+    game's notation, or ``None`` for text in another notation (``fechtbuch render``
+    asks every game; a game that draws no moves or sides refuses ``move``/``flip``
+    with an InputError)."""
     policies: tuple[str, ...] = ()
     """The frozen policies, named by role, that play this game's mining rounds; a pack
     records the one that mined it (``mined_by``) and ``pack verify`` checks it is one

@@ -56,7 +56,7 @@ def test_top_level_render_draws_a_pyramid_position(tmp_path):
     root = ET.fromstring(out.read_text())
     assert root.get("aria-label") == "Touché, kors"
     again = run("render", notation.format_state(state), "-o", out, "--move", "ausfall:c1c3")
-    assert again.exit_code == 2 and "Battleklinge" in again.output
+    assert again.exit_code == 2 and "drawn without them" in again.output
     battle = run("render", "ssmss/5/5/5/SSMSS g ausfall,volte bindung,stoss riposte", "-o", "-")
     assert battle.exit_code == 0 and battle.output.startswith("<svg")
 
@@ -78,3 +78,18 @@ def test_pack_kind_is_registered_and_draws_states():
     assert ET.fromstring(kind.board_svg(root)).tag.endswith("svg")
     action, child = next(iter(problem.children(root)))
     assert "[1]" in kind.board_text(child, False)
+
+
+def test_render_is_one_command_for_every_game():
+    """``fechtbuch render``, ``fechtbuch battleklinge render`` and ``fechtbuch pyramiden
+    render`` are one generic command; text in no game's notation is one error line."""
+    start = "ssmss/5/5/5/SSMSS g ausfall,volte bindung,stoss riposte"
+    top = run("render", start, "-o", "-").output
+    assert top == run("battleklinge", "render", start, "-o", "-").output
+    assert top == run("render", start, "--game", "battleklinge", "-o", "-").output
+    wrong_group = run("pyramiden", "render", start, "-o", "-")
+    assert wrong_group.exit_code == 2 and "no notation of the games that draw" in wrong_group.output
+    nowhere = run("render", "x y z", "-o", "-")
+    assert nowhere.exit_code == 2 and nowhere.output.count("\n") == 1
+    broken = run("render", "ssmss/5/5/5/SSMS g ausfall,volte bindung,stoss riposte", "-o", "-")
+    assert broken.exit_code == 2 and "board: rank 1" in broken.output

@@ -12,5 +12,6 @@ PLUGIN = GamePlugin(
     mining_kind="fechtbuch.puzzles.battleklinge.minekind:KIND",
     players="fechtbuch.solver.battleklinge.players:PLAYERS",
     cli="fechtbuch.puzzles.battleklinge.cli:group",
+    svg="fechtbuch.engines.battleklinge.svg:draw",
     shortcuts=True,
 )

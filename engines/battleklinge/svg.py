@@ -349,3 +349,21 @@ def render_svg(
 
 
 __all__ = ["render_svg", "square_origin", "square_centre", "card_slots", "arrow", "caption"]
+
+
+def draw(text: str, move: str | None = None, flip: bool = False) -> str | None:
+    """The plugin's drawing (``fechtbuch render``): ``text`` as a Battleklinge position
+    with an arrow for ``move``, or ``None`` when ``text`` is written in another game's
+    notation (a Battleklinge board is five rows joined by ``/``).  A position or move
+    that looks like Battleklinge's but is wrong is a :class:`NotationError` naming it.
+
+    >>> draw("pyramiden-1 ...") is None
+    True
+    >>> draw("ssmss/5/5/5/SSMSS g ausfall,volte bindung,stoss riposte").startswith("<svg")
+    True
+    """
+    board = text.strip().split(" ", 1)[0]
+    if board.count("/") != 4:
+        return None
+    position = Position.from_text(text)
+    return render_svg(position, None if move is None else Move.from_text(move), flip)

@@ -52,8 +52,9 @@ ENTRIES: tuple[LazyEntry, ...] = (
     ),
     LazyEntry(
         "render",
-        "fechtbuch.puzzles.battleklinge.render_command:render",
+        "fechtbuch.puzzles.render_command:render_command",
         "Draw POSITION as an SVG diagram.",
+        args=("battleklinge",),
     ),
     LazyEntry(
         "show",

@@ -23,7 +23,7 @@ from dataclasses import dataclass
 
 from fechtbuch.engines import __version__
 from fechtbuch.engines.battleklinge import fast
-from fechtbuch.engines.battleklinge.cards import COLOR_CHARS, card_id
+from fechtbuch.engines.battleklinge.cards import COLOR_CHARS, COLOR_NAMES, card_id
 from fechtbuch.engines.battleklinge.game import GAME, HitProblem
 from fechtbuch.engines.battleklinge.position import Move, NotationError, Position
 from fechtbuch.engines.battleklinge.svg import render_svg
@@ -380,9 +380,14 @@ def _page(pack: dict) -> str:
 
 
 def _diagram(puzzle: Puzzle, number: int, key: bool) -> str:
-    from fechtbuch.puzzles.battleklinge.render_command import puzzle_svg
-
-    return puzzle_svg(puzzle, number, key)
+    """A version-1 puzzle's diagram with its caption (and the key's arrow)."""
+    position = Position.from_text(puzzle["position"])
+    move = Move.from_text(puzzle["key"]) if key else None
+    school, n = COLOR_NAMES[position.turn], puzzle["n"]
+    note = f"Puzzle {number}: {school} to move and hit in {n} (Treffer in {n})."
+    if key:
+        note += f" Key: {puzzle['key']}."
+    return render_svg(position, move, note=note)
 
 
 KIND = PackKind(

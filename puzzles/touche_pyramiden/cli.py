@@ -21,8 +21,9 @@ ENTRIES = (
     ),
     LazyEntry(
         "render",
-        "fechtbuch.puzzles.touche_pyramiden.render_command:render_command",
+        "fechtbuch.puzzles.render_command:render_command",
         "Draw POSITION (a full state or a view) as SVG.",
+        args=("touche-pyramiden",),
     ),
     LazyEntry(
         "play",

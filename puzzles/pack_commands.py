@@ -204,8 +204,8 @@ def pack_play(pack_file: Path, puzzle_ref: str, plain: bool) -> None:
 def pack_group() -> click.Group:
     """``fechtbuch pack``: the commands above with the page and diagram writers
     (built anew on each call; no module-level group is changed)."""
+    from fechtbuch.puzzles.pack_rate import pack_rate
     from fechtbuch.puzzles.pack_render import pack_html, pack_svg
 
-    return click.Group(
-        pack.name, commands=[*pack.commands.values(), pack_html, pack_svg], help=pack.help
-    )
+    commands = [*pack.commands.values(), pack_html, pack_svg, pack_rate]
+    return click.Group(pack.name, commands=commands, help=pack.help)

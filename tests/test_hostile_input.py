@@ -44,6 +44,7 @@ def file_commands(path: Path, tmp: Path) -> list[list[str]]:
         ["play", "--pack", p],
         ["perft", "--suite", p],
         ["pack", "play", p],
+        ["pack", "rate", p],
         ["touche", "play", "--pack", p],
         ["touche", "replay", p],
         ["pyramiden", "play", "--pack", p],

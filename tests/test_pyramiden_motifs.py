@@ -10,26 +10,16 @@ dead-card exchange); their rows ask the detector about a key written on exercise
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import replace
 
 import pytest
 from fechtbuch.engines.paths import data_path
 from fechtbuch.puzzles.pack import load_pack
 from fechtbuch.puzzles.touche_pyramiden.exercises import tags_of
 from fechtbuch.puzzles.touche_pyramiden.motifs import CATALOGUE_V1, CATALOGUE_V2, PyramidFacts
+from motif_rows import MotifRow, row_id
 
 PUZZLES = load_pack(data_path("packs", "pyramiden-uebungen.json"))["puzzles"]
-
-
-@dataclass(frozen=True)
-class MotifRow:
-    motif: str
-    number: int
-    key: str
-    present: bool
-    why: str
-    written_key: bool = False
-    """The key is written for the row, not the exercise's (a rule of the key's text)."""
 
 
 TABLE = (
@@ -80,7 +70,7 @@ def _facts(row: MotifRow) -> PyramidFacts:
     return PyramidFacts.of_record(puzzle)
 
 
-@pytest.mark.parametrize("row", TABLE, ids=lambda r: f"{r.motif}-{'yes' if r.present else 'no'}")
+@pytest.mark.parametrize("row", TABLE, ids=row_id)
 def test_known_exercise(row: MotifRow):
     facts = _facts(row)
     assert (row.motif in CATALOGUE_V2.tags_of_facts(facts)) == row.present, row.why

@@ -6,25 +6,15 @@ re-proved by ``pack verify`` in tests/test_touche_exercises.py)."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 import pytest
 from fechtbuch.engines.paths import data_path
 from fechtbuch.engines.touche_duell.notation import parse_view
 from fechtbuch.puzzles.pack import load_pack
 from fechtbuch.puzzles.touche_duell.exercises import tags_for
 from fechtbuch.puzzles.touche_duell.motifs import CATALOGUE_V1, CATALOGUE_V2
+from motif_rows import MotifRow, row_id
 
 PUZZLES = load_pack(data_path("packs", "touche-uebungen.json"))["puzzles"]
-
-
-@dataclass(frozen=True)
-class MotifRow:
-    motif: str
-    number: int
-    key: str
-    present: bool
-    why: str
 
 
 TABLE = (
@@ -55,7 +45,7 @@ TABLE = (
 )
 
 
-@pytest.mark.parametrize("row", TABLE, ids=lambda r: f"{r.motif}-{'yes' if r.present else 'no'}")
+@pytest.mark.parametrize("row", TABLE, ids=row_id)
 def test_known_exercise(row: MotifRow):
     puzzle = PUZZLES[row.number - 1]
     assert puzzle["key"] == row.key

@@ -94,9 +94,16 @@ def pack_rate(pack_file: Path, seed: int, as_json: bool) -> None:
             f"{r.solved}/{r.attempts}"
         )
     click.echo(f"validation (leave one member out, {check.attempts} held-out attempts):")
-    for band in check.bands:
+    click.echo("  by predicted solve rate:")
+    for band in check.by_prediction:
         click.echo(
-            f"  predicted {band.low:.1f}-{band.high:.1f}: {band.attempts:>4} attempts, "
+            f"    {band.low:.1f}-{band.high:.1f}: {band.attempts:>4} attempts, "
+            f"predicted {band.predicted:.2f}, observed {band.observed:.2f}"
+        )
+    click.echo("  by the exercise's rating (fitted without the attempt's member):")
+    for band in check.by_rating:
+        click.echo(
+            f"    {band.low:>6.0f} to {band.high:<6.0f}: {band.attempts:>4} attempts, "
             f"predicted {band.predicted:.2f}, observed {band.observed:.2f}"
         )
     click.echo(

@@ -191,13 +191,33 @@ def logistic(weights: Sequence[float], features: Sequence[float]) -> float:
 
 @dataclass(frozen=True)
 class Band:
-    """Held-out attempts whose predicted solve rate fell in one band."""
+    """Held-out attempts in one band (of the predicted solve rate, or of the
+    exercise's rating fitted without the attempt's member)."""
 
     low: float
     high: float
     attempts: int
     predicted: float
     observed: float
+
+    def to_json(self) -> dict:
+        return {
+            "range": [self.low, self.high],
+            "attempts": self.attempts,
+            "predicted": round(self.predicted, 3),
+            "observed": round(self.observed, 3),
+        }
+
+
+@dataclass(frozen=True)
+class HeldOut:
+    """One held-out attempt: the predictions for it and the outcome."""
+
+    glicko: float
+    difficulty: float
+    constant: float
+    rating: float
+    solved: bool
 
 
 @dataclass(frozen=True)
@@ -209,8 +229,8 @@ class Validation:
     glicko_log_loss: float
     difficulty_log_loss: float
     constant_log_loss: float
-    bands: tuple[Band, ...]
-    difficulty_weights: tuple[float, ...]
+    by_prediction: tuple[Band, ...]
+    by_rating: tuple[Band, ...]
 
     def to_json(self) -> dict:
         return {
@@ -220,19 +240,25 @@ class Validation:
                 "difficulty": round(self.difficulty_log_loss, 4),
                 "constant": round(self.constant_log_loss, 4),
             },
-            "bands": [
-                {
-                    "predicted_range": [b.low, b.high],
-                    "attempts": b.attempts,
-                    "predicted": round(b.predicted, 3),
-                    "observed": round(b.observed, 3),
-                }
-                for b in self.bands
-            ],
+            "by_prediction": [b.to_json() for b in self.by_prediction],
+            "by_rating": [b.to_json() for b in self.by_rating],
         }
 
 
-BAND_EDGES = (0.0, 0.2, 0.4, 0.6, 0.8, 1.0)
+PREDICTION_EDGES = (0.0, 0.2, 0.4, 0.6, 0.8, 1.0 + 1e-9)
+RATING_EDGES = (-math.inf, 1200.0, 1300.0, 1400.0, 1500.0, 1600.0, math.inf)
+
+
+def _bands(held: Sequence[HeldOut], edges: Sequence[float], value) -> tuple[Band, ...]:
+    out = []
+    for low, high in zip(edges, edges[1:], strict=False):
+        inside = [h for h in held if low <= value(h) < high]
+        if inside:
+            predicted = sum(h.glicko for h in inside) / len(inside)
+            observed = sum(h.solved for h in inside) / len(inside)
+            out.append(Band(low, min(high, 1.0) if edges is PREDICTION_EDGES else high,
+                            len(inside), predicted, observed))  # fmt: skip
+    return tuple(out)
 
 
 def _member_features(attempt_: Attempt, difficulty: float) -> list[float]:
@@ -249,10 +275,7 @@ def validate(exercises: Sequence[Puzzle], attempts: Sequence[Sequence[Attempt]])
     other members' attempts.  ``constant`` predicts the other members' mean solve
     rate.  Lower log-loss is better."""
     members = sorted({a.member for one in attempts for a in one})
-    glicko_pairs: list[tuple[float, bool]] = []
-    difficulty_pairs: list[tuple[float, bool]] = []
-    constant_pairs: list[tuple[float, bool]] = []
-    weights: list[float] = []
+    held_out: list[HeldOut] = []
     for held in members:
         fit = [[a for a in one if a.member != held] for one in attempts]
         ratings = fit_from_attempts(fit)
@@ -265,30 +288,22 @@ def validate(exercises: Sequence[Puzzle], attempts: Sequence[Sequence[Attempt]])
         mean = sum(solved for _, solved in rows) / len(rows)
         for p, one, rating in zip(exercises, attempts, ratings, strict=True):
             for a in one:
-                if a.member != held:
-                    continue
-                glicko_pairs.append((solve_probability(a, rating), a.solved))
-                features = _member_features(a, p["difficulty"])
-                difficulty_pairs.append((logistic(weights, features), a.solved))
-                constant_pairs.append((mean, a.solved))
-    bands = []
-    for low, high in zip(BAND_EDGES, BAND_EDGES[1:], strict=False):
-        inside = [(p, s) for p, s in glicko_pairs if low <= p < high or (high == 1.0 and p == 1)]
-        if inside:
-            bands.append(
-                Band(
-                    low,
-                    high,
-                    len(inside),
-                    sum(p for p, _ in inside) / len(inside),
-                    sum(s for _, s in inside) / len(inside),
-                )
-            )
+                if a.member == held:
+                    features = _member_features(a, p["difficulty"])
+                    held_out.append(
+                        HeldOut(
+                            solve_probability(a, rating),
+                            logistic(weights, features),
+                            mean,
+                            rating.rating,
+                            a.solved,
+                        )
+                    )
     return Validation(
-        len(glicko_pairs),
-        log_loss(glicko_pairs),
-        log_loss(difficulty_pairs),
-        log_loss(constant_pairs),
-        tuple(bands),
-        tuple(weights),
+        len(held_out),
+        log_loss([(h.glicko, h.solved) for h in held_out]),
+        log_loss([(h.difficulty, h.solved) for h in held_out]),
+        log_loss([(h.constant, h.solved) for h in held_out]),
+        _bands(held_out, PREDICTION_EDGES, lambda h: h.glicko),
+        _bands(held_out, RATING_EDGES, lambda h: h.rating),
     )

@@ -84,7 +84,8 @@ def test_validation_scores_held_out_members():
     ]
     check = validate(exercises, attempts)
     assert check.attempts == 8
-    assert sum(b.attempts for b in check.bands) == 8
+    assert sum(b.attempts for b in check.by_prediction) == 8
+    assert sum(b.attempts for b in check.by_rating) == 8
     assert check.glicko_log_loss > 0 and check.difficulty_log_loss > 0
 
 

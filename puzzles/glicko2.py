@@ -101,7 +101,7 @@ def rate(player: Glicko, games: Sequence[Game], tau: float = TAU) -> Glicko:
     """The rating after one period with ``games`` (steps 2 to 8 of the paper).
 
     >>> round(rate(Glicko(), []).rd, 2)  # no games: only the deviation grows
-    350.18
+    350.16
     """
     mu, phi, sigma = player.mu, player.phi, player.volatility
     if not games:

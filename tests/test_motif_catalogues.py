@@ -3,7 +3,10 @@ game's shipped exercises (the seam the puzzle database mines through)."""
 
 from __future__ import annotations
 
+import json
+
 import pytest
+from clirun import run
 from fechtbuch.engines.paths import data_path
 from fechtbuch.engines.plugin import load
 from fechtbuch.engines.registry import plugins
@@ -25,3 +28,15 @@ def test_the_mining_kind_tags_with_the_current_catalogue(plugin):
     for puzzle in puzzles:
         version, tags = kind.motif_tags(puzzle)
         assert version == 2 and set(puzzle["tags"]) <= set(tags) <= set(kind.motifs.names)
+
+
+def test_pack_motifs_marks_the_new_motifs():
+    result = run("pack", "motifs", "fechtuebungen", "--json")
+    assert result.exit_code == 0, result.output
+    out = json.loads(result.stdout)
+    assert out["version"] == 2 and len(out["catalogue"]) >= 16
+    first = out["puzzles"][0]
+    assert set(first["stored"]) < set(first["tags"])  # #1 has new motifs (banner-run, ...)
+    assert out["counts"]["received-card"] == 32
+    text = run("pack", "motifs", "fechtuebungen").output
+    assert "+banner-run" in text and "banner-reached" in text

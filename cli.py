@@ -109,7 +109,7 @@ GENERIC_ENTRIES = (
     LazyEntry(
         "pack",
         "fechtbuch.puzzles.pack_commands:pack_group",
-        "Exercise packs of every game: verify, show, play, html, svg.",
+        "Exercise packs of every game: verify, show, play, html, svg, motifs, rate.",
     ),
     LazyEntry(
         "render",

@@ -46,6 +46,7 @@ from fechtbuch.engines.clikit import (
     resolve_jobs,
 )
 from fechtbuch.engines.errors import InputError
+from fechtbuch.puzzles.motifs import MotifCatalogue
 from fechtbuch.puzzles.pack import pack_bytes, schema_problems
 from tqdm import tqdm
 
@@ -141,6 +142,18 @@ class MiningKind:
     candidate_schema: dict = {"type": "object", "required": ["n"]}
     """JSON schema of one pool candidate in the resume state (``$defs`` of the
     version-1 pack schema are available as ``#/$defs/...``)."""
+    motifs: MotifCatalogue | None = None
+    """The game's current motif catalogue (:mod:`fechtbuch.puzzles.motifs`): what new
+    mining, the puzzle database, tags with (:meth:`motif_tags`).  The ``mine``
+    commands' packs keep the tags of the game's catalogue version 1, which the
+    shipped packs store and ``pack verify`` recomputes."""
+
+    def motif_tags(self, puzzle: dict) -> tuple[int, list[str]]:
+        """The version of :attr:`motifs` and the tags it gives a mined exercise (a
+        candidate or a pack puzzle of this game)."""
+        if self.motifs is None:
+            raise InputError(f"motifs: {self.rules} has no motif catalogue")
+        return self.motifs.version, self.motifs.tags(puzzle)
 
     def ns(self, params: dict) -> tuple[int, ...]:
         """The exercise lengths the run mines."""

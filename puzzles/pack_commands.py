@@ -46,7 +46,7 @@ PACK_FILE = PackFileType()
 
 @click.group("pack")
 def pack() -> None:
-    """Tools for exercise packs of every game: verify, show, play, html, svg.
+    """Tools for exercise packs of every game: verify, show, play, html, svg, motifs, rate.
 
     PACK is a pack file or the name of a shipped pack: 'fechtuebungen'
     (data/packs/fechtuebungen.json).
@@ -204,8 +204,9 @@ def pack_play(pack_file: Path, puzzle_ref: str, plain: bool) -> None:
 def pack_group() -> click.Group:
     """``fechtbuch pack``: the commands above with the page and diagram writers
     (built anew on each call; no module-level group is changed)."""
+    from fechtbuch.puzzles.pack_motifs import pack_motifs
+    from fechtbuch.puzzles.pack_rate import pack_rate
     from fechtbuch.puzzles.pack_render import pack_html, pack_svg
 
-    return click.Group(
-        pack.name, commands=[*pack.commands.values(), pack_html, pack_svg], help=pack.help
-    )
+    commands = [*pack.commands.values(), pack_html, pack_svg, pack_motifs, pack_rate]
+    return click.Group(pack.name, commands=commands, help=pack.help)

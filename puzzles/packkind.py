@@ -109,6 +109,10 @@ class PackKind:
     """Exact judgements past a pruned tree's cut (:data:`Judge`): the terminal loop asks
     it for an action the tree does not hold there, ``pack html`` precomputes it for every
     such action.  ``None``: such an action is only said to leave the stored part."""
+    rating_panel: Callable[[PackKind], Any] | None = None
+    """The game's panel of solvers of known strength for ``pack rate``
+    (:class:`fechtbuch.puzzles.rating_panel.Panel` of this kind); ``None``: the game's
+    exercises are not rated from attempts yet."""
     symmetry: str = "the game's symmetry"
     """What :attr:`duplicate_class` identifies, for ``pack verify``'s duplicate message
     (Battleklinge: "the mirror")."""

@@ -44,6 +44,8 @@ def file_commands(path: Path, tmp: Path) -> list[list[str]]:
         ["play", "--pack", p],
         ["perft", "--suite", p],
         ["pack", "play", p],
+        ["pack", "rate", p],
+        ["pack", "motifs", p],
         ["touche", "play", "--pack", p],
         ["touche", "replay", p],
         ["pyramiden", "play", "--pack", p],

@@ -91,6 +91,11 @@ BENCH_ENTRIES: tuple[LazyEntry, ...] = (
         "Leaves/s of perft DEPTH from the einsteiger start.",
     ),
     LazyEntry(
+        "rating-ladder",
+        "fechtbuch.puzzles.battleklinge.rating_commands:rating_ladder_command",
+        "Elo of the rating panel's members, by matches between neighbours.",
+    ),
+    LazyEntry(
         "solve",
         "fechtbuch.solver.battleklinge.bench:bench_solve_command",
         "Solve the 220-position suite; positions/s, nodes/s, the node signature.",

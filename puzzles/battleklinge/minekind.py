@@ -13,6 +13,7 @@ from pathlib import Path
 
 from fechtbuch.engines.battleklinge.cards import CARDS, parse_card_list
 from fechtbuch.puzzles.battleklinge import mining
+from fechtbuch.puzzles.battleklinge.motifs import CATALOGUE
 from fechtbuch.puzzles.battleklinge.packkind import build_pack
 from fechtbuch.puzzles.battleklinge.selection import select
 from fechtbuch.puzzles.battleklinge.sources import SOURCES
@@ -58,6 +59,7 @@ class BattleklingeMining(MiningKind):
 
     rules = "battleklinge"
     command = "fechtbuch mine"
+    motifs = CATALOGUE
     batch_rounds = 16
     candidate_schema = _CANDIDATE_SCHEMA
 

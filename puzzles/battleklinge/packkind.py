@@ -390,6 +390,13 @@ def _diagram(puzzle: Puzzle, number: int, key: bool) -> str:
     return render_svg(position, move, note=note)
 
 
+def rating_panel(kind: PackKind):
+    """The engine at a ladder of node budgets (imported when ``pack rate`` runs)."""
+    from fechtbuch.puzzles.battleklinge.rating_panel import panel
+
+    return panel(kind)
+
+
 KIND = PackKind(
     rules="battleklinge",
     title="Battleklinge",
@@ -404,6 +411,7 @@ KIND = PackKind(
     full_defences=FULL_DEFENCES,
     judge=judge_move,
     symmetry="the mirror",
+    rating_panel=rating_panel,
     verify_witness=verify_witness,
     version_1=Version1Views(check=_check_page, page=_page, diagram=_diagram),
 )

@@ -73,15 +73,18 @@ def _captures(pos: Position, move: Move) -> bool:
 
 
 def master_captured(f: PuzzleFacts) -> bool:
+    """The main line ends by taking the defender's master."""
     before = f.line_positions()[-2]
     return bool(before.masters[1 - f.attacker] >> f.line[-1].to_sq & 1)
 
 
 def banner_reached(f: PuzzleFacts) -> bool:
+    """The main line ends with the attacker's master on the enemy banner."""
     return not master_captured(f)
 
 
 def quiet_key(f: PuzzleFacts) -> bool:
+    """The key captures nothing (ruhiger Zug)."""
     return not _captures(f.position, f.key)
 
 
@@ -91,6 +94,8 @@ def _takeable(pos: Position) -> set[int]:
 
 
 def sacrifice(f: PuzzleFacts) -> bool:
+    """The key puts a piece where the defender can take it, or lets the defender take
+    a piece it could not take before (Opfer)."""
     after = reference.play(f.position, f.key)
     if after.winner() is not None:
         return False
@@ -102,6 +107,8 @@ def sacrifice(f: PuzzleFacts) -> bool:
 
 
 def forced_pass(f: PuzzleFacts) -> bool:
+    """Somewhere in the solution tree the defender has no move and must pass."""
+
     def walk(node) -> bool:
         if node == "hit":
             return False
@@ -118,6 +125,8 @@ def forced_pass(f: PuzzleFacts) -> bool:
 
 
 def card_handover(f: PuzzleFacts) -> bool:
+    """N >= 3: the key's jump is possible with both hand cards, but only the key's
+    card keeps the hit; the defender receives that card and can still play it."""
     # with N = 2 the defender never moves again after receiving the card, so the card
     # it receives cannot matter; the twin would only differ in the card kept
     if f.key.is_pass or f.n < 3:
@@ -138,6 +147,8 @@ def hits_if_to_move_again(pos: Position) -> set[tuple[int | None, int | None]]:
 
 
 def double_threat(f: PuzzleFacts) -> bool:
+    """After the key a free move would hit in two different ways: from two squares
+    or onto two squares (Doppelangriff)."""
     after = reference.play(f.position, f.key)
     if after.winner() is not None:
         return False
@@ -146,6 +157,7 @@ def double_threat(f: PuzzleFacts) -> bool:
 
 
 def master_moves(f: PuzzleFacts) -> bool:
+    """The attacker's master moves in the main line."""
     positions = f.line_positions()
     return any(
         positions[i].masters[f.attacker] >> move.from_sq & 1

@@ -33,7 +33,6 @@ from fechtbuch.engines.touche_duell.notation import (
     Kind,
     Level,
     NotationError,
-    Phase,
     Position,
     Ruleset,
     View,
@@ -46,6 +45,7 @@ from fechtbuch.engines.touche_duell.notation import (
 )
 from fechtbuch.engines.touche_duell.public import root_problem, view_actions
 from fechtbuch.puzzles.packtree import count_nodes
+from fechtbuch.puzzles.touche_duell.motifs import CATALOGUE_V1, DuelFacts
 from fechtbuch.puzzles.witness import replay_witness
 from fechtbuch.solver.andor import ProofLimit, keys
 from fechtbuch.solver.andor_prover import ProofSearch
@@ -125,45 +125,10 @@ def duplicate_class(view: View) -> str:
     return format_view(canonical._replace(score=(0, 0)))
 
 
-def _walk(view: View, line: list[str]) -> tuple[object, list[object]]:
-    """The public states along ``line`` (actions and hidden choices as text)."""
-    problem = root_problem(view)
-    state: object = view
-    states = [state]
-    for text in line:
-        for action, child in problem.children(state):
-            if problem.format_action(state, action) == text:
-                state = child
-                break
-        else:
-            raise ValueError(f"line: {text!r} is not a child")
-        states.append(state)
-    return problem, states
-
-
 def tags_for(view: View, line: list[str]) -> list[str]:
-    """Motifs of an exercise: facts of its main line (key, defence, end)."""
-    problem, states = _walk(view, line)
-    tags = set()
-    for state, text in zip(states, line, strict=False):
-        mine = problem.attacker_to_act(state)
-        if not mine or type(state) is not View:
-            if not mine and type(state) is View and text.startswith("r"):
-                tags.add("ausweichen")
-            continue
-        action = parse_action(text)
-        if action.kind in (Kind.ATTACK, Kind.LUNGE):
-            if action.count >= 3:
-                tags.add("drei-gleiche")
-            elif state.unseen()[action.value - 1] < action.count:
-                tags.add("zaehlen")  # every card that could parry is seen
-            if action.kind is Kind.LUNGE:
-                tags.add("sturmangriff")
-            if state.phase is Phase.RIPOSTE:
-                tags.add("riposte")
-    end = states[-1]
-    tags.add(END_TAGS[end.phase.value])
-    return sorted(tags)
+    """Motifs of an exercise (catalogue version 1): facts of its main line (key,
+    defence, end)."""
+    return CATALOGUE_V1.tags_of_facts(DuelFacts.of_line(view, line))
 
 
 def difficulty(view: View, n: int, tree_nodes: int) -> float:

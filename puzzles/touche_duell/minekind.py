@@ -19,6 +19,7 @@ from fechtbuch.engines.touche_duell.notation import parse_view
 from fechtbuch.puzzles.minekit import Candidate, MinePool, MiningKind, RoundYield
 from fechtbuch.puzzles.pack import build_pack_v2
 from fechtbuch.puzzles.touche_duell import exercises
+from fechtbuch.puzzles.touche_duell.motifs import CATALOGUE
 from fechtbuch.puzzles.touche_duell.packkind import KIND as PACK_KIND
 from fechtbuch.puzzles.touche_duell.selection import select
 
@@ -51,6 +52,7 @@ class ToucheMining(MiningKind):
 
     rules = exercises.RULES
     command = "fechtbuch touche mine"
+    motifs = CATALOGUE
     batch_rounds = BATCH_ROUNDS
 
     def task(self, params: dict, round_number: int, pool: MinePool) -> tuple:

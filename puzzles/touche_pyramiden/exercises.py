@@ -40,6 +40,7 @@ from fechtbuch.engines.touche_pyramiden.touche_in_n import (
     node_of_view,
     with_budget,
 )
+from fechtbuch.puzzles.touche_pyramiden.motifs import CATALOGUE_V1, PyramidFacts
 from fechtbuch.puzzles.touche_pyramiden.tree import PackTree
 from fechtbuch.puzzles.touche_pyramiden.witnesses import (
     Slot,
@@ -103,43 +104,8 @@ def plausible_fields(problem: TouchInN, node: TouchNode) -> list[int]:
 
 
 def tags_of(problem: TouchInN, node: TouchNode, key: str, n: int) -> list[str]:
-    tags = {f"in-{n}", problem.pattern.value}
-    if key.startswith("XX:=") or key.startswith("XX:-"):
-        tags.add("joker-removal")
-    elif key.startswith("XX:"):
-        tags.add("joker")
-    if key.startswith("tausch:"):
-        tags.add("dead-card-exchange")
-    field = key.rsplit(":", 1)[-1].lstrip("=-")[:2]
-    if not key.startswith("tausch") and field in ("a1", "n1", "g4", "h4", "g5", "h5", "a8", "n8"):
-        tags.add("free-field")
-    if node.unseen[JOKER] == 0:
-        tags.add("joker-defence-exhausted")
-    if n >= 2:
-        for action, child in problem.children(node):
-            if problem.format_action(node, action) == key:
-                if len(near_fields(problem.pattern, child.mine, child.crowned)) >= 2:
-                    tags.add("double-threat")
-                if leaves_safe_placement(problem, child, n - 1):
-                    tags.add("safe-field")
-    return sorted(tags)
-
-
-def leaves_safe_placement(problem: TouchInN, node: TouchNode, turns: int) -> bool:
-    """Whether P has a placement whose missing fields, at most ``turns`` and at least
-    one a card field, the opponent cannot take: card fields whose card it has seen
-    every copy of (with every joker seen), and free fields (taken by the opponent
-    only to complete its own pattern)."""
-    if node.unseen[JOKER]:
-        return False
-    taken = node.theirs | node.crowned
-    for mask in USABLE[problem.pattern]:
-        missing = mask & ~node.mine
-        if mask & taken or not missing & ~FREE_MASK or missing.bit_count() > turns:
-            continue
-        if all(node.unseen[FIELD_CARD[f]] == 0 for f in mask_fields(missing & ~FREE_MASK)):
-            return True
-    return False
+    """The exercise's tags (motif catalogue version 1)."""
+    return CATALOGUE_V1.tags_of_facts(PyramidFacts(problem, node, key, n))
 
 
 def jokers_seen(state: State, trail: Trail) -> Trail | None:

@@ -27,6 +27,7 @@ from fechtbuch.engines.touche_pyramiden.touche_in_n import node_of_view
 from fechtbuch.puzzles.minekit import Candidate, MinePool, MiningKind, RoundYield
 from fechtbuch.puzzles.touche_pyramiden import exercises
 from fechtbuch.puzzles.touche_pyramiden.exercises import Exercise, Kept
+from fechtbuch.puzzles.touche_pyramiden.motifs import CATALOGUE
 
 PACK_FORMAT = "fechtbuch-pack"
 PACK_VERSION = 2
@@ -86,6 +87,7 @@ class PyramidenMining(MiningKind):
 
     rules = RULES
     command = "fechtbuch pyramiden mine"
+    motifs = CATALOGUE
     batch_rounds = BATCH_ROUNDS
 
     def __init__(self) -> None:

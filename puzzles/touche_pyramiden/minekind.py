@@ -24,7 +24,7 @@ from pathlib import Path
 from fechtbuch.engines import __version__
 from fechtbuch.engines.touche_pyramiden import notation
 from fechtbuch.engines.touche_pyramiden.touche_in_n import node_of_view
-from fechtbuch.puzzles.minekit import Candidate, MinePool, MiningKind, RoundYield
+from fechtbuch.puzzles.minekit import Candidate, DbCandidate, MinePool, MiningKind, RoundYield
 from fechtbuch.puzzles.touche_pyramiden import exercises
 from fechtbuch.puzzles.touche_pyramiden.exercises import Exercise, Kept
 
@@ -33,6 +33,8 @@ PACK_VERSION = 2
 RULES = "touche-pyramiden"
 BATCH_ROUNDS = 8
 DEFAULT_ROUNDS = 300
+DB_MAX_NODES = 30_000
+"""The proof budget per view of a database round (``pyramiden mine``'s default)."""
 
 
 def build_pack(found: list[Exercise], seed: int, max_n: int, command: str) -> dict:
@@ -87,6 +89,38 @@ class PyramidenMining(MiningKind):
     rules = RULES
     command = "fechtbuch pyramiden mine"
     batch_rounds = BATCH_ROUNDS
+    mined_by = exercises.MINED_BY
+    db_ns = (1, 2)
+
+    def db_task(self, seed: int, round_number: int, ns: tuple[int, ...]) -> tuple:
+        return (seed, round_number, max(ns), DB_MAX_NODES)
+
+    def db_round(self, task: tuple) -> RoundYield:
+        """One state pair of its own seeded stream (``pyramiden mine`` draws its pairs
+        from one stream, so its round ``i`` needs the rounds before it), kept as
+        ``pyramiden mine`` keeps within a round; the database dedups across rounds."""
+        seed, round_number, max_n, max_nodes = task
+        views = next(exercises.candidate_rounds(f"db-{seed}-{round_number}", 1, max_n >= 3))
+        kept = Kept()
+        exercises.take_round(views, kept, max_n, max_nodes)
+        found = [e.to_json() for e in kept.found.values()]
+        return RoundYield(round_number, found, {"views": len(views.views) + len(views.built)})
+
+    def db_export_params(self, ns: tuple[int, ...], count: int, seed: int) -> dict:
+        return {"seed": seed, "max_n": max(ns), "max_nodes": DB_MAX_NODES, "per_n": count}
+
+    def db_pack(
+        self, rows: list[DbCandidate], ns: tuple[int, ...], count: int, seed: int, command: str
+    ) -> dict:
+        # no CP-SAT step in this game (module doc): the first ``count`` rows of each N
+        taken: dict[int, int] = {}
+        found = []
+        for row in rows:
+            n = row.puzzle["n"]
+            if taken.get(n, 0) < count:
+                taken[n] = taken.get(n, 0) + 1
+                found.append(Exercise(**row.puzzle))
+        return build_pack(found, seed, max(ns), command)
 
     def __init__(self) -> None:
         self._rounds: tuple[tuple, object, int] | None = None  # (seed key, iterator, next)

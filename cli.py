@@ -111,6 +111,11 @@ GENERIC_ENTRIES = (
         "fechtbuch.puzzles.pack_commands:pack_group",
         "Exercise packs of every game: verify, show, play, html, svg.",
     ),
+    LazyEntry(
+        "db",
+        "fechtbuch.puzzles.db.commands:db_group",
+        "The puzzle database of every game: mine (local or Ray), stats, query, export, verify.",
+    ),
 )
 
 

@@ -7,8 +7,9 @@ anywhere, any number of times.  A *run* asks for the next ``R`` rounds of a stre
 and is recorded before the first round, so an interrupted run (Ctrl-C, SIGKILL, a
 lost node) is continued, not extended, by the next ``db mine`` of the same stream.
 
-The rounds are committed in units of :data:`COMMIT_ROUNDS` counted from the run's
-first round, one transaction each (exercises and the rounds' records together):
+The rounds are examined and committed in units of :data:`COMMIT_ROUNDS` counted
+from the run's first round (one task for a worker or a Ray node, keyed by the
+stream and its first round), one transaction each (exercises and the rounds' records together):
 a killed run leaves the file as it was after the last whole unit, and the resumed
 run commits the remaining units exactly as the uninterrupted run would have.  So
 the file's bytes depend on the runs asked for alone, never on the backend, the
@@ -128,6 +129,15 @@ def _commit(
     tally.rounds += len(unit)
 
 
+def commit_units(plan: Plan) -> list[range]:
+    """The plan's remaining rounds in commit units: :data:`COMMIT_ROUNDS` rounds counted
+    from the run's first round (the last one shorter), starting at ``plan.start``."""
+    return [
+        range(start, min(start + COMMIT_ROUNDS, plan.end))
+        for start in range(plan.start, plan.end, COMMIT_ROUNDS)
+    ]
+
+
 def mine_plan(
     conn: sqlite3.Connection,
     kind: MiningKind,
@@ -136,21 +146,21 @@ def mine_plan(
     backend,
     on_round: Callable[[int], None] | None = None,
 ) -> MineTally:
-    """Run the plan's remaining rounds on ``backend`` and commit them in order;
-    ``on_round(round)`` after each round is committed.  Ctrl-C rolls back the unit
-    in progress and is raised again."""
+    """Run the plan's remaining rounds on ``backend``, one task per commit unit, and
+    commit the units in order; ``on_round(round)`` after each round is committed.
+    Ctrl-C rolls back the unit in progress and is raised again."""
     started = time.perf_counter()
     tally = MineTally()
-    tasks = (kind.db_task(plan.seed, r, ns) for r in range(plan.start, plan.end))
-    unit: list[RoundYield] = []
-    for found, cpu in backend.imap(backends.examine_round, kind.rules, tasks):
+    units = commit_units(plan)
+    work = ([kind.db_task(plan.seed, r, ns) for r in unit] for unit in units)
+    for unit, (found, cpu) in zip(
+        units, backend.imap(backends.examine_rounds, kind.rules, work), strict=True
+    ):
+        assert [f.round for f in found] == list(unit), "a round came back out of order"
         tally.cpu_seconds += cpu
-        unit.append(found)
-        if (found.round + 1 - plan.first) % COMMIT_ROUNDS == 0 or found.round == plan.end - 1:
-            _commit(conn, kind, plan, ns, unit, tally)
-            if on_round is not None:
-                for committed in unit:
-                    on_round(committed.round)
-            unit = []
+        _commit(conn, kind, plan, ns, found, tally)
+        if on_round is not None:
+            for committed in unit:
+                on_round(committed)
     tally.wall_seconds = time.perf_counter() - started
     return tally

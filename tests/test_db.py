@@ -333,3 +333,41 @@ def test_ray_missing_is_one_line(tmp_path, monkeypatch):
     )
     assert "--ray: Ray is not installed" in line and "fechtbuch[ray]" in line
     assert not path.exists()  # refused before the database was touched
+
+
+def test_the_shipped_pack_s_exercises_come_from_a_db_query(tmp_path):
+    """``fechtbuch mine --n 2 --n 3 --count 24 --seed 1`` filled its pool from games
+    0-143; the same rounds in the database, exported with the same count and seed,
+    give the shipped pack's puzzles (the pack itself keeps the command that made it)."""
+    from fechtbuch.engines.paths import data_path
+
+    path, pack = tmp_path / "shipped.sqlite", tmp_path / "pack.json"
+    mined = run(
+        "db", "mine", "--game", BK, "--rounds", "144", "--seed", "1", "--db", path, "-j", "2"
+    )
+    assert mined.exit_code == 0, mined.output
+    exported = run(
+        "db", "export", "--game", BK, "--count", "24", "--seed", "1", "--db", path, "-o", pack
+    )
+    assert exported.exit_code == 0, exported.output
+    shipped = json.loads(data_path("packs", "fechtuebungen.json").read_bytes())
+    ours = json.loads(pack.read_bytes())
+    assert ours["puzzles"] == shipped["puzzles"]
+    assert {k: v for k, v in ours.items() if k != "command"} == {
+        k: v for k, v in shipped.items() if k != "command"
+    }
+
+
+@pytest.mark.parametrize(("game", "rounds"), [("touche-duell", 4), ("touche-pyramiden", 2)])
+def test_the_touche_games_mine_export_and_verify(tmp_path, game, rounds):
+    path, pack = tmp_path / "db.sqlite", tmp_path / "pack.json"
+    mined = run("db", "mine", "--game", game, "--rounds", rounds, "--db", path, "-j", "2", "--json")
+    assert mined.exit_code == 0, mined.output
+    assert json.loads(mined.stdout)["stored"] > 0
+    by_n = json.loads(run("db", "stats", "--db", path, "--json").stdout)["games"][game]["by_n"]
+    ns = [arg for n in by_n for arg in ("--n", n)]
+    exported = run("db", "export", "--game", game, *ns, "--count", "1", "--db", path, "-o", pack)
+    assert exported.exit_code == 0, exported.output
+    assert len(json.loads(pack.read_bytes())["puzzles"]) == len(by_n)
+    assert run("pack", "verify", pack).exit_code == 0
+    assert run("db", "verify", "--db", path, "--game", game, "-j", "1").exit_code == 0

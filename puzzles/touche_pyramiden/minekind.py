@@ -35,6 +35,8 @@ BATCH_ROUNDS = 8
 DEFAULT_ROUNDS = 300
 DB_MAX_NODES = 30_000
 """The proof budget per view of a database round (``pyramiden mine``'s default)."""
+DB_STATE_PAIRS = 50
+"""State pairs per database round (``pyramiden mine`` takes 300 by default)."""
 
 
 def build_pack(found: list[Exercise], seed: int, max_n: int, command: str) -> dict:
@@ -96,15 +98,19 @@ class PyramidenMining(MiningKind):
         return (seed, round_number, max(ns), DB_MAX_NODES)
 
     def db_round(self, task: tuple) -> RoundYield:
-        """One state pair of its own seeded stream (``pyramiden mine`` draws its pairs
-        from one stream, so its round ``i`` needs the rounds before it), kept as
-        ``pyramiden mine`` keeps within a round; the database dedups across rounds."""
+        """:data:`DB_STATE_PAIRS` state pairs of the round's own seeded stream
+        (``pyramiden mine`` draws every pair from one stream, so its round ``i`` needs
+        the rounds before it; the states of a stream are those of whole seeded games
+        in order), kept as ``pyramiden mine`` keeps; the database dedups across rounds."""
         seed, round_number, max_n, max_nodes = task
-        views = next(exercises.candidate_rounds(f"db-{seed}-{round_number}", 1, max_n >= 3))
         kept = Kept()
-        exercises.take_round(views, kept, max_n, max_nodes)
+        views = 0
+        stream = f"db-{seed}-{round_number}"
+        for pair in exercises.candidate_rounds(stream, DB_STATE_PAIRS, max_n >= 3):
+            exercises.take_round(pair, kept, max_n, max_nodes)
+            views += len(pair.views) + len(pair.built)
         found = [e.to_json() for e in kept.found.values()]
-        return RoundYield(round_number, found, {"views": len(views.views) + len(views.built)})
+        return RoundYield(round_number, found, {"views": views})
 
     def db_export_params(self, ns: tuple[int, ...], count: int, seed: int) -> dict:
         return {"seed": seed, "max_n": max(ns), "max_nodes": DB_MAX_NODES, "per_n": count}

@@ -37,6 +37,7 @@ MIGRATIONS: tuple[tuple[str, tuple[str, ...]], ...] = (
         "exercises, the seeded streams and rounds that found them",
         (
             """CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL) WITHOUT ROWID""",
+            "INSERT INTO meta VALUES ('format', 'fechtbuch-puzzle-database')",
             """CREATE TABLE streams (
                 id INTEGER PRIMARY KEY,
                 game TEXT NOT NULL,

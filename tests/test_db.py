@@ -371,3 +371,21 @@ def test_the_touche_games_mine_export_and_verify(tmp_path, game, rounds):
     assert len(json.loads(pack.read_bytes())["puzzles"]) == len(by_n)
     assert run("pack", "verify", pack).exit_code == 0
     assert run("db", "verify", "--db", path, "--game", game, "-j", "1").exit_code == 0
+
+
+def test_the_bench_prints_throughput_and_checks_the_bytes():
+    result = run(
+        "db", "bench", "--rounds", "16", "--workers", "2", "--repeats", "2", "--no-ray", "--json"
+    )
+    assert result.exit_code == 0, result.output
+    figures = json.loads(result.stdout)
+    (local,) = figures["runs"]
+    assert figures["same_bytes"] and local["sha256"] != "repeats differ"
+    assert local["rounds"] == 16 and local["exercises"] > 0
+    assert len(local["wall_seconds_of_each_repeat"]) == 2
+    assert (
+        local["per_allocated_cpu_second"]
+        == round(local["exercises"] / (local["wall_seconds"] * 2), 2)
+        or abs(local["per_allocated_cpu_second"] * local["wall_seconds"] * 2 - local["exercises"])
+        < 1
+    )

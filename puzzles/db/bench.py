@@ -5,7 +5,8 @@ Each configuration mines the same rounds into a fresh database after a warm-up
 verified exercises (rows stored) per CPU-second, two ways: per *allocated*
 CPU-second (wall time x workers: what a cluster is paid for, so scheduling and
 idle time count against a backend) and per CPU-second the rounds themselves used
-(``time.process_time`` in the workers).  The databases' SHA-256 must agree.
+(``time.process_time`` in the workers).  Each figure is the fastest of a few
+repeats.  The databases' SHA-256 must agree.
 """
 
 from __future__ import annotations
@@ -32,26 +33,37 @@ def _mine_into(path: Path, backend, seed: int, rounds: int) -> mine.MineTally:
         conn.close()
 
 
-def _measure(folder: Path, label: str, backend, rounds: int, seed: int) -> dict:
+def _measure(folder: Path, label: str, backend, rounds: int, seed: int, repeats: int) -> dict:
+    """The fastest of ``repeats`` runs (each into a fresh file): on a shared machine
+    the other users only ever slow a run down, so the fastest is the least disturbed."""
     workers = backend.workers()
     _mine_into(folder / f"{label}-warm.sqlite", backend, seed + WARM_UP_SEED_OFFSET, 4 * workers)
-    path = folder / f"{label}.sqlite"
-    tally = _mine_into(path, backend, seed, rounds)
-    allocated = tally.wall_seconds * workers
+    best, digests, walls = None, set(), []
+    for repeat in range(repeats):
+        path = folder / f"{label}-{repeat}.sqlite"
+        tally = _mine_into(path, backend, seed, rounds)
+        digests.add(hashlib.sha256(path.read_bytes()).hexdigest())
+        walls.append(round(tally.wall_seconds, 3))
+        if best is None or tally.wall_seconds < best.wall_seconds:
+            best = tally
+    allocated = best.wall_seconds * workers
     return {
         "backend": label,
         "workers": workers,
-        "rounds": tally.rounds,
-        "exercises": tally.stored,
-        "wall_seconds": round(tally.wall_seconds, 3),
-        "task_cpu_seconds": round(tally.cpu_seconds, 3),
-        "per_allocated_cpu_second": round(tally.stored / allocated, 2),
-        "per_task_cpu_second": round(tally.stored / max(tally.cpu_seconds, 1e-9), 2),
-        "sha256": hashlib.sha256(path.read_bytes()).hexdigest(),
+        "rounds": best.rounds,
+        "exercises": best.stored,
+        "wall_seconds": round(best.wall_seconds, 3),
+        "wall_seconds_of_each_repeat": walls,
+        "task_cpu_seconds": round(best.cpu_seconds, 3),
+        "per_allocated_cpu_second": round(best.stored / allocated, 2),
+        "per_task_cpu_second": round(best.stored / max(best.cpu_seconds, 1e-9), 2),
+        "sha256": digests.pop() if len(digests) == 1 else "repeats differ",
     }
 
 
-def run_bench(rounds: int, workers: int, seed: int, with_ray: bool = True) -> dict:
+def run_bench(
+    rounds: int, workers: int, seed: int, repeats: int = 3, with_ray: bool = True
+) -> dict:
     """The figures of the local pool with ``workers`` workers and, ``with_ray``, Ray
     with ``workers`` and with 1 CPU."""
     if with_ray:
@@ -62,20 +74,21 @@ def run_bench(rounds: int, workers: int, seed: int, with_ray: bool = True) -> di
         folder = Path(scratch)
         local = backends.LocalBackend(workers, kind.warm_up)
         try:
-            runs.append(_measure(folder, "local", local, rounds, seed))
+            runs.append(_measure(folder, "local", local, rounds, seed, repeats))
         finally:
             local.close()
         if with_ray:
             for cpus in (workers, 1):
                 ray_backend = backends.RayBackend(None, cpus)
                 try:
-                    runs.append(_measure(folder, f"ray-{cpus}", ray_backend, rounds, seed))
+                    runs.append(_measure(folder, f"ray-{cpus}", ray_backend, rounds, seed, repeats))
                 finally:
                     ray_backend.close()
     figures: dict = {
         "game": GAME,
         "rounds": rounds,
         "seed": seed,
+        "repeats": repeats,
         "cpus_on_machine": os.cpu_count(),
         "load_average": [round(x, 2) for x in os.getloadavg()],
         "runs": runs,
@@ -96,8 +109,9 @@ def run_bench(rounds: int, workers: int, seed: int, with_ray: bool = True) -> di
 
 def report(figures: dict) -> list[str]:
     lines = [
-        f"db mine, {figures['game']}, {figures['rounds']} rounds of seed {figures['seed']} "
-        f"({figures['cpus_on_machine']} CPUs, load {figures['load_average']}):"
+        f"db mine, {figures['game']}, {figures['rounds']} rounds of seed {figures['seed']}, "
+        f"fastest of {figures['repeats']} ({figures['cpus_on_machine']} CPUs, load "
+        f"{figures['load_average']} at the end):"
     ]
     for run in figures["runs"]:
         lines.append(

@@ -445,9 +445,16 @@ def verify_command(game, db_path, jobs, use_ray, ray_address, as_json):
     help="Workers of the local pool and of Ray.",
 )
 @click.option("--seed", type=int_range(0), default=1, show_default=True, help="The stream's seed.")
+@click.option(
+    "--repeats",
+    type=int_range(1, 100),
+    default=3,
+    show_default=True,
+    help="Timed runs per configuration; the fastest counts.",
+)
 @click.option("--no-ray", is_flag=True, help="Only the local pool (without Ray installed).")
 @json_option("the figures")
-def bench_command(rounds, workers, seed, no_ray, as_json):
+def bench_command(rounds, workers, seed, repeats, no_ray, as_json):
     """Throughput of 'db mine' on Battleklinge: verified exercises per CPU-second
     for the local pool and Ray at equal workers, and Ray with 1 vs WORKERS workers;
     each run into a fresh database, whose bytes must agree.
@@ -458,7 +465,7 @@ def bench_command(rounds, workers, seed, no_ray, as_json):
     """
     from fechtbuch.puzzles.db import bench
 
-    figures = bench.run_bench(rounds, workers, seed, with_ray=not no_ray)
+    figures = bench.run_bench(rounds, workers, seed, repeats, with_ray=not no_ray)
     if as_json:
         emit_json(figures)
     else:

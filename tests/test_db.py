@@ -383,9 +383,7 @@ def test_the_bench_prints_throughput_and_checks_the_bytes():
     assert figures["same_bytes"] and local["sha256"] != "repeats differ"
     assert local["rounds"] == 16 and local["exercises"] > 0
     assert len(local["wall_seconds_of_each_repeat"]) == 2
-    assert (
-        local["per_allocated_cpu_second"]
-        == round(local["exercises"] / (local["wall_seconds"] * 2), 2)
-        or abs(local["per_allocated_cpu_second"] * local["wall_seconds"] * 2 - local["exercises"])
-        < 1
+    allocated = local["wall_seconds"] * local["workers"]
+    assert local["per_allocated_cpu_second"] == pytest.approx(
+        local["exercises"] / allocated, rel=0.01
     )

@@ -387,3 +387,16 @@ def test_the_bench_prints_throughput_and_checks_the_bytes():
     assert local["per_allocated_cpu_second"] == pytest.approx(
         local["exercises"] / allocated, rel=0.01
     )
+
+
+def test_an_export_the_rows_cannot_fill_is_one_line(sample_db, tmp_path):
+    pack = tmp_path / "pack.json"
+    line = assert_one_line_error(
+        run("db", "export", "--db", sample_db, "--game", BK, "--count", "500", "-o", pack)
+    )
+    assert "count" in line or "pool" in line
+    line = assert_one_line_error(
+        run("db", "export", "--db", sample_db, "--game", BK, "--tag", "no-such-tag", "-o", pack)
+    )
+    assert "no rows match" in line
+    assert not pack.exists()

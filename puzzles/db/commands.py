@@ -6,6 +6,7 @@ hooks (``db_task``, ``db_round``, ``db_card_set``, ``db_pack``, ``db_verify``).
 
 from __future__ import annotations
 
+import dataclasses
 from pathlib import Path
 
 import click
@@ -341,7 +342,7 @@ def export_command(
     query = _query(game, ns, tags, rating_min, rating_max, cards, mined_seed, None)
     kind = backends.mining_kind(query.game)
     lengths = tuple(sorted(set(ns))) or kind.db_ns
-    query = store.Query(**{**query.__dict__, "ns": lengths})
+    query = dataclasses.replace(query, ns=lengths)
     conn = schema.open_for_reading(_db_path(db_path))
     try:
         rows = store.candidates(conn, query)

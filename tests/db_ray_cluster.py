@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import shutil
 import sys
 import tempfile
 import time
@@ -71,6 +72,7 @@ def main(db: str, rounds: int, seed: int, kill_after: int) -> None:
         conn.close()
         ray.shutdown()
         cluster.shutdown()
+        shutil.rmtree(temp, ignore_errors=True)
     digest = hashlib.sha256(Path(db).read_bytes()).hexdigest()
     report = {"sha256": digest, "alive": alive, "probed_nodes": probed}
     report |= {"verified": checked["rows"], "verify_failed": checked["failed"]}

@@ -11,7 +11,8 @@ node is removed (its raylet and workers killed) while later rounds are in flight
 it; Ray retries them on the head.  Prints one JSON line: the database's SHA-256, the
 rounds committed, the round after which the node died, how many nodes ran the probe
 tasks before mining (both must, or the kill would touch no work) and the nodes alive
-at the end, and the rows that ``db verify``'s Ray path re-proved on the one left.
+at the end, the rows that ``db verify``'s Ray path re-proved on the one left, and the
+SHA-256 of the same rounds mined by ``fechtbuch db mine --ray-address`` on that node.
 """
 
 from __future__ import annotations
@@ -19,6 +20,7 @@ from __future__ import annotations
 import hashlib
 import json
 import shutil
+import subprocess
 import sys
 import tempfile
 import time
@@ -68,6 +70,18 @@ def main(db: str, rounds: int, seed: int, kill_after: int) -> None:
         while alive > 1 and time.monotonic() < deadline:
             time.sleep(0.5)
             alive = sum(1 for node in ray.nodes() if node["Alive"])
+        ray.shutdown()  # this driver leaves; the command line's driver joins the cluster
+        by_command = Path(db + ".cli")
+        command = [sys.executable, "-m", "fechtbuch", "db", "mine", "--game", "battleklinge"]
+        command += ["--rounds", str(rounds), "--seed", str(seed), "--db", str(by_command)]
+        done = subprocess.run(
+            [*command, "--ray-address", cluster.address, "--json"],
+            capture_output=True, text=True, timeout=600,
+        )  # fmt: skip
+        if done.returncode != 0:
+            raise SystemExit(f"db mine --ray-address failed: {done.stderr[-2000:]}")
+        command_digest = hashlib.sha256(by_command.read_bytes()).hexdigest()
+        command_backend = json.loads(done.stdout)["backend"]
     finally:
         conn.close()
         ray.shutdown()
@@ -76,6 +90,7 @@ def main(db: str, rounds: int, seed: int, kill_after: int) -> None:
     digest = hashlib.sha256(Path(db).read_bytes()).hexdigest()
     report = {"sha256": digest, "alive": alive, "probed_nodes": probed}
     report |= {"verified": checked["rows"], "verify_failed": checked["failed"]}
+    report |= {"command_sha256": command_digest, "command_backend": command_backend}
     print(json.dumps(state | report))
 
 

@@ -71,3 +71,5 @@ def test_a_node_killed_mid_run_changes_no_byte(tmp_path):
     assert report["verify_failed"] == 0 and report["verified"] > 100  # every row re-proved
     assert report["sha256"] == hashlib.sha256(on_ray.read_bytes()).hexdigest()
     assert on_ray.read_bytes() == local.read_bytes()
+    assert report["command_backend"] == "ray"  # fechtbuch db mine --ray-address ADDRESS
+    assert report["command_sha256"] == hashlib.sha256(local.read_bytes()).hexdigest()

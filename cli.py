@@ -116,6 +116,11 @@ GENERIC_ENTRIES = (
         "fechtbuch.puzzles.render_command:render_command",
         "Draw a position of any game as an SVG diagram.",
     ),
+    LazyEntry(
+        "db",
+        "fechtbuch.puzzles.db.commands:db_group",
+        "The puzzle database of every game: mine (local or Ray), stats, query, export, verify.",
+    ),
 )
 
 

@@ -207,12 +207,84 @@ class MiningKind:
         """The game's lines of the text summary (after "Wrote ...")."""
         return []
 
+    # ---- the puzzle database (``fechtbuch db``, :mod:`fechtbuch.puzzles.db`) ----
+    # A database round must not depend on any other round (a Ray task is one round,
+    # run anywhere, retried anywhere), so the database asks for its rounds here
+    # instead of through :meth:`task`, whose rounds may share a stream or a pool.
+
+    mined_by: str = ""
+    """The policy that plays the rounds (the pack's ``mined_by``), stored in each row."""
+    rules_version: str = "1"
+    """The rules the rows were proved under: raise it when a rules change makes old
+    rows wrong, so the database can tell them apart."""
+    db_ns: tuple[int, ...] = ()
+    """The exercise lengths ``db mine`` mines when ``--n`` is not given."""
+
+    def db_task(self, seed: int, round_number: int, ns: tuple[int, ...]) -> tuple:
+        """The picklable work of round ``round_number`` of the database stream ``seed``:
+        a pure function of these arguments, independent of every other round."""
+        raise NotImplementedError
+
+    def db_round(self, task: tuple) -> RoundYield:
+        """Examine one database round (in a worker or on a Ray node: deterministic, no
+        clock); its candidates are verified exercises in the order found."""
+        return self.examine_round(task)
+
+    def db_card_set(self, puzzle: dict) -> str | None:
+        """The card set of an exercise, for queries by card set (``None``: the game
+        has no fixed card set per position)."""
+        return None
+
+    def db_card_set_text(self, text: str) -> str:
+        """A ``--cards`` filter as :meth:`db_card_set` writes card sets (InputError
+        naming ``--cards`` for a bad list or a game without card sets)."""
+        raise InputError(f"--cards: {self.rules} has no card sets")
+
+    def db_export_params(self, ns: tuple[int, ...], count: int, seed: int) -> dict:
+        """The ``params`` of :meth:`select` and :meth:`build_pack` for a pack of
+        ``count`` exercises per N in ``ns`` chosen from database rows."""
+        raise NotImplementedError
+
+    def db_verify(self, row: DbCandidate) -> list[str]:
+        """Re-prove one database row: a pack of this one exercise, as :meth:`db_pack`
+        would write it, through ``pack verify`` (schema, every derived field with the
+        game's independent verifier, the witness game); one line per problem."""
+        from fechtbuch.puzzles.pack import verify_pack
+
+        params = self.db_export_params((row.puzzle["n"],), 1, row.seed)
+        pack = self.build_pack([Candidate(row.round, row.puzzle)], params, "fechtbuch db verify")
+        return schema_problems(pack) or verify_pack(pack)
+
+    def db_pack(
+        self, rows: list[DbCandidate], ns: tuple[int, ...], count: int, seed: int, command: str
+    ) -> dict:
+        """A balanced pack chosen from database rows by the game's own selection
+        (:meth:`select`, CP-SAT where the game has it).  Each row is its own
+        candidate round: rows of one round of one stream are told apart by
+        ``round_key``."""
+        params = self.db_export_params(ns, count, seed)
+        pool = MinePool(candidates=[Candidate(row.round_key, row.puzzle) for row in rows])
+        pool.classes = {self.duplicate_class(row.puzzle) for row in rows}
+        return self.build_pack(self.select(pool, params), params, command)
+
+
+@dataclass(frozen=True)
+class DbCandidate:
+    """One database row as a mining candidate: the stream seed and round that found
+    it, a number unique per (seed, round) pair for selections that take at most one
+    exercise per round, and the exercise's record."""
+
+    seed: int
+    round: int
+    round_key: int
+    puzzle: dict
+
 
 _ACTIVE: dict[str, object] = {"kind": None, "parent": 0}
 PR_SET_PDEATHSIG = 1
 
 
-def _init_worker(parent: int) -> None:
+def init_worker(parent: int) -> None:
     """Workers leave Ctrl-C to the main process, which saves the pool and stops them,
     and die with their parent: the kernel sends SIGKILL when it exits (Linux
     PR_SET_PDEATHSIG), and a worker whose parent is already gone leaves at once."""
@@ -292,7 +364,7 @@ def run_mine(kind: MiningKind, params: dict, run: MineRun) -> int:
         _ACTIVE["kind"] = kind
         if jobs > 1:
             context = multiprocessing.get_context("fork")
-            workers = context.Pool(jobs, initializer=_init_worker, initargs=(os.getpid(),))
+            workers = context.Pool(jobs, initializer=init_worker, initargs=(os.getpid(),))
         while not kind.pool_full(pool, params) and next_round < run.max_rounds:
             batch = range(next_round, min(next_round + kind.batch_rounds, run.max_rounds))
             tasks = [kind.task(params, r, pool) for r in batch]

@@ -11,13 +11,13 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from fechtbuch.engines.battleklinge.cards import CARDS, parse_card_list
+from fechtbuch.engines.battleklinge.cards import CARDS, card_id, parse_card_list
 from fechtbuch.puzzles.battleklinge import mining
 from fechtbuch.puzzles.battleklinge.motifs import CATALOGUE
-from fechtbuch.puzzles.battleklinge.packkind import build_pack
+from fechtbuch.puzzles.battleklinge.packkind import MINED_BY, build_pack
 from fechtbuch.puzzles.battleklinge.selection import select
 from fechtbuch.puzzles.battleklinge.sources import SOURCES
-from fechtbuch.puzzles.minekit import Candidate, MinePool, MiningKind, RoundYield
+from fechtbuch.puzzles.minekit import Candidate, DbCandidate, MinePool, MiningKind, RoundYield
 
 
 def _round_yield(game: mining.GameYield) -> RoundYield:
@@ -62,6 +62,32 @@ class BattleklingeMining(MiningKind):
     motifs = CATALOGUE
     batch_rounds = 16
     candidate_schema = _CANDIDATE_SCHEMA
+    mined_by = MINED_BY
+    db_ns = (2, 3)
+
+    def db_task(self, seed: int, round_number: int, ns: tuple[int, ...]) -> tuple:
+        # game ``round_number`` of ``seed`` is already a pure function of the two
+        # (random card set, deal and players SHA-256 derived)
+        return (seed, round_number, tuple(ns), None)
+
+    def db_card_set(self, puzzle: dict) -> str:
+        """The five card ids, sorted: the same set whoever holds which card."""
+        return ",".join(sorted(puzzle["cards"]))
+
+    def db_card_set_text(self, text: str) -> str:
+        """``--cards`` as a card set: five ids or a named set (the game's card list rules)."""
+        return ",".join(sorted(card_id(c) for c in parse_card_list(text)))
+
+    def db_export_params(self, ns: tuple[int, ...], count: int, seed: int) -> dict:
+        return {"ns": list(ns), "count": count, "seed": seed, "cards": None}
+
+    def db_pack(
+        self, rows: list[DbCandidate], ns: tuple[int, ...], count: int, seed: int, command: str
+    ) -> dict:
+        # the selection takes at most one exercise per self-play game; in the database
+        # a game is a (stream seed, round) pair, numbered by round_key
+        records = [{**row.puzzle, "game": row.round_key} for row in rows]
+        return build_pack(select(records, {n: count for n in ns}, seed), seed, command)
 
     def task(self, params: dict, round_number: int, pool: MinePool) -> tuple:
         cards = None if params["cards"] is None else parse_card_list(params["cards"])

@@ -16,7 +16,7 @@ from pathlib import Path
 
 from fechtbuch.engines.errors import InputError
 from fechtbuch.engines.touche_duell.notation import parse_view
-from fechtbuch.puzzles.minekit import Candidate, MinePool, MiningKind, RoundYield
+from fechtbuch.puzzles.minekit import Candidate, DbCandidate, MinePool, MiningKind, RoundYield
 from fechtbuch.puzzles.pack import build_pack_v2
 from fechtbuch.puzzles.touche_duell import exercises
 from fechtbuch.puzzles.touche_duell.motifs import CATALOGUE
@@ -54,6 +54,31 @@ class ToucheMining(MiningKind):
     command = "fechtbuch touche mine"
     motifs = CATALOGUE
     batch_rounds = BATCH_ROUNDS
+    mined_by = exercises.MINED_BY
+    db_ns = tuple(range(1, exercises.MAX_N + 1))
+
+    def db_task(self, seed: int, round_number: int, ns: tuple[int, ...]) -> tuple:
+        # self-play round ``round_number`` of ``seed`` is its own SHA-256 derived deal
+        return (seed, round_number, exercises.EXAMINE_NODES)
+
+    def db_export_params(self, ns: tuple[int, ...], count: int, seed: int) -> dict:
+        return {"ns": list(ns), "count": count, "seed": seed, "max_nodes": exercises.EXAMINE_NODES}
+
+    def db_pack(
+        self, rows: list[DbCandidate], ns: tuple[int, ...], count: int, seed: int, command: str
+    ) -> dict:
+        # each exercise names its self-play round, and pack verify replays that round
+        # from the pack's seed: one pack holds the rounds of one seed
+        seeds = sorted({row.seed for row in rows})
+        if len(seeds) > 1:
+            raise InputError(
+                f"--mined-seed: the rows come from the seeds {', '.join(map(str, seeds))}; a "
+                "Touché duel pack replays its rounds from one seed: choose one with --mined-seed"
+            )
+        params = self.db_export_params(ns, count, seeds[0] if seeds else seed)
+        pool = MinePool(candidates=[Candidate(row.round, row.puzzle) for row in rows])
+        pool.rounds = len({row.round for row in rows})
+        return self.build_pack(self.select(pool, params), params, command)
 
     def task(self, params: dict, round_number: int, pool: MinePool) -> tuple:
         return (params["seed"], round_number, params["max_nodes"])

@@ -24,7 +24,7 @@ from pathlib import Path
 from fechtbuch.engines import __version__
 from fechtbuch.engines.touche_pyramiden import notation
 from fechtbuch.engines.touche_pyramiden.touche_in_n import node_of_view
-from fechtbuch.puzzles.minekit import Candidate, MinePool, MiningKind, RoundYield
+from fechtbuch.puzzles.minekit import Candidate, DbCandidate, MinePool, MiningKind, RoundYield
 from fechtbuch.puzzles.touche_pyramiden import exercises
 from fechtbuch.puzzles.touche_pyramiden.exercises import Exercise, Kept
 from fechtbuch.puzzles.touche_pyramiden.motifs import CATALOGUE
@@ -34,6 +34,10 @@ PACK_VERSION = 2
 RULES = "touche-pyramiden"
 BATCH_ROUNDS = 8
 DEFAULT_ROUNDS = 300
+DB_MAX_NODES = 30_000
+"""The proof budget per view of a database round (``pyramiden mine``'s default)."""
+DB_STATE_PAIRS = 50
+"""State pairs per database round (``pyramiden mine`` takes 300 by default)."""
 
 
 def build_pack(found: list[Exercise], seed: int, max_n: int, command: str) -> dict:
@@ -89,6 +93,42 @@ class PyramidenMining(MiningKind):
     command = "fechtbuch pyramiden mine"
     motifs = CATALOGUE
     batch_rounds = BATCH_ROUNDS
+    mined_by = exercises.MINED_BY
+    db_ns = (1, 2)
+
+    def db_task(self, seed: int, round_number: int, ns: tuple[int, ...]) -> tuple:
+        return (seed, round_number, max(ns), DB_MAX_NODES)
+
+    def db_round(self, task: tuple) -> RoundYield:
+        """:data:`DB_STATE_PAIRS` state pairs of the round's own seeded stream
+        (``pyramiden mine`` draws every pair from one stream, so its round ``i`` needs
+        the rounds before it; the states of a stream are those of whole seeded games
+        in order), kept as ``pyramiden mine`` keeps; the database dedups across rounds."""
+        seed, round_number, max_n, max_nodes = task
+        kept = Kept()
+        views = 0
+        stream = f"db-{seed}-{round_number}"
+        for pair in exercises.candidate_rounds(stream, DB_STATE_PAIRS, max_n >= 3):
+            exercises.take_round(pair, kept, max_n, max_nodes)
+            views += len(pair.views) + len(pair.built)
+        found = [e.to_json() for e in kept.found.values()]
+        return RoundYield(round_number, found, {"views": views})
+
+    def db_export_params(self, ns: tuple[int, ...], count: int, seed: int) -> dict:
+        return {"seed": seed, "max_n": max(ns), "max_nodes": DB_MAX_NODES, "per_n": count}
+
+    def db_pack(
+        self, rows: list[DbCandidate], ns: tuple[int, ...], count: int, seed: int, command: str
+    ) -> dict:
+        # no CP-SAT step in this game (module doc): the first ``count`` rows of each N
+        taken: dict[int, int] = {}
+        found = []
+        for row in rows:
+            n = row.puzzle["n"]
+            if taken.get(n, 0) < count:
+                taken[n] = taken.get(n, 0) + 1
+                found.append(Exercise(**row.puzzle))
+        return build_pack(found, seed, max(ns), command)
 
     def __init__(self) -> None:
         self._rounds: tuple[tuple, object, int] | None = None  # (seed key, iterator, next)

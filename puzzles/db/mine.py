@@ -1,0 +1,166 @@
+"""``db mine``: the verified exercises of seeded rounds, committed in round order.
+
+A *stream* is one game, one seed and the exercise lengths asked for; its rounds
+are numbered from 0, and round ``r`` is a pure function of (game, seed, N, r)
+(:meth:`~fechtbuch.puzzles.minekit.MiningKind.db_task`), so any backend may run it
+anywhere, any number of times.  A *run* asks for the next ``R`` rounds of a stream
+and is recorded before the first round, so an interrupted run (Ctrl-C, SIGKILL, a
+lost node) is continued, not extended, by the next ``db mine`` of the same stream.
+
+The rounds are examined and committed in units of :data:`COMMIT_ROUNDS` counted
+from the run's first round (one task for a worker or a Ray node, keyed by the
+stream and its first round), one transaction each (exercises and the rounds' records together):
+a killed run leaves the file as it was after the last whole unit, and the resumed
+run commits the remaining units exactly as the uninterrupted run would have.  So
+the file's bytes depend on the runs asked for alone, never on the backend, the
+number of workers, retries or interruptions.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from fechtbuch.puzzles.db import backends
+from fechtbuch.puzzles.db.schema import transaction
+from fechtbuch.puzzles.db.store import canonical_json, insert_exercise
+from fechtbuch.puzzles.minekit import MiningKind, RoundYield
+
+COMMIT_ROUNDS = 8
+"""Rounds per transaction: small enough that a kill loses little, large enough that
+the file's fsyncs cost little beside the rounds (a Battleklinge round takes tens of
+milliseconds)."""
+
+
+@dataclass(frozen=True)
+class Plan:
+    """The rounds ``first .. end - 1`` of ``stream``; ``start`` is the first not yet
+    committed (later than ``first`` when an interrupted run is continued)."""
+
+    stream: int
+    seed: int
+    first: int
+    start: int
+    end: int
+
+    @property
+    def continued(self) -> bool:
+        return self.start > self.first
+
+
+def stream_params(kind: MiningKind, ns: tuple[int, ...]) -> str:
+    return canonical_json({"ns": list(ns), "rules_version": kind.rules_version}).decode()
+
+
+def _stream(conn: sqlite3.Connection, kind: MiningKind, seed: int, ns: tuple[int, ...]) -> int:
+    params = stream_params(kind, ns)
+    query = "SELECT id FROM streams WHERE game = ? AND seed = ? AND params = ?"
+    found = conn.execute(query, (kind.rules, seed, params)).fetchone()
+    if found is not None:
+        return found[0]
+    with transaction(conn):
+        cursor = conn.execute(
+            "INSERT INTO streams (game, seed, params) VALUES (?, ?, ?)", (kind.rules, seed, params)
+        )
+    return cursor.lastrowid
+
+
+def plan_run(
+    conn: sqlite3.Connection, kind: MiningKind, seed: int, ns: tuple[int, ...], rounds: int
+) -> Plan:
+    """Continue the stream's unfinished run, or record a new run of ``rounds`` rounds.
+    Nothing is written when a run is continued (the file stays as an uninterrupted
+    run would have it)."""
+    stream = _stream(conn, kind, seed, ns)
+    done = conn.execute(
+        "SELECT COALESCE(MAX(round) + 1, 0) FROM rounds WHERE stream = ?", (stream,)
+    ).fetchone()[0]
+    last = conn.execute(
+        "SELECT first_round, end_round FROM runs WHERE stream = ? ORDER BY id DESC LIMIT 1",
+        (stream,),
+    ).fetchone()
+    if last is not None and done < last[1]:
+        return Plan(stream, seed, last[0], done, last[1])
+    with transaction(conn):
+        conn.execute(
+            "INSERT INTO runs (stream, first_round, end_round) VALUES (?, ?, ?)",
+            (stream, done, done + rounds),
+        )
+    return Plan(stream, seed, done, done, done + rounds)
+
+
+@dataclass
+class MineTally:
+    """What one ``db mine`` did (the CPU seconds are the workers' own, for figures)."""
+
+    rounds: int = 0
+    found: int = 0
+    stored: int = 0
+    cpu_seconds: float = 0.0
+    wall_seconds: float = 0.0
+
+
+def _commit(
+    conn: sqlite3.Connection,
+    kind: MiningKind,
+    plan: Plan,
+    ns: tuple[int, ...],
+    unit: list[RoundYield],
+    tally: MineTally,
+) -> None:
+    with transaction(conn):
+        for found in unit:
+            wanted = [p for p in found.candidates if p["n"] in ns]
+            stored = sum(insert_exercise(conn, kind, p, plan.stream, found.round) for p in wanted)
+            conn.execute(
+                "INSERT INTO rounds (stream, round, found, stored, counts) VALUES (?, ?, ?, ?, ?)",
+                (
+                    plan.stream,
+                    found.round,
+                    len(wanted),
+                    stored,
+                    canonical_json(found.counts).decode(),
+                ),
+            )
+            tally.found += len(wanted)
+            tally.stored += stored
+    tally.rounds += len(unit)
+
+
+def commit_units(plan: Plan) -> list[range]:
+    """The plan's remaining rounds in commit units: :data:`COMMIT_ROUNDS` rounds counted
+    from the run's first round (the last one shorter), starting at ``plan.start``."""
+    return [
+        range(start, min(start + COMMIT_ROUNDS, plan.end))
+        for start in range(plan.start, plan.end, COMMIT_ROUNDS)
+    ]
+
+
+def mine_plan(
+    conn: sqlite3.Connection,
+    kind: MiningKind,
+    plan: Plan,
+    ns: tuple[int, ...],
+    backend,
+    on_round: Callable[[int], None] | None = None,
+) -> MineTally:
+    """Run the plan's remaining rounds on ``backend``, one task per commit unit, and
+    commit the units in order; ``on_round(round)`` after each round is committed.
+    Ctrl-C rolls back the unit in progress and is raised again."""
+    started = time.perf_counter()
+    tally = MineTally()
+    units = commit_units(plan)
+    work = ([kind.db_task(plan.seed, r, ns) for r in unit] for unit in units)
+    for unit, (found, cpu) in zip(
+        units, backend.imap(backends.examine_rounds, kind.rules, work), strict=True
+    ):
+        assert [f.round for f in found] == list(unit), "a round came back out of order"
+        tally.cpu_seconds += cpu
+        _commit(conn, kind, plan, ns, found, tally)
+        if on_round is not None:
+            for committed in unit:
+                on_round(committed)
+    tally.wall_seconds = time.perf_counter() - started
+    return tally

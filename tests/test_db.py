@@ -155,8 +155,10 @@ def test_stats_count_what_the_rows_hold(sample_db):
     assert counts["by_n"] == {
         str(n): sum(r["n"] == n for r in rows) for n in sorted({r["n"] for r in rows})
     }
-    tags = sorted({t for r in rows for t in r["tags"]})
-    assert counts["by_tag"] == {t: sum(t in r["tags"] for r in rows) for t in tags}
+    tags = sorted({t for r in rows for t in r["motifs"]})
+    assert counts["by_tag"] == {t: sum(t in r["motifs"] for r in rows) for t in tags}
+    assert all(set(r["tags"]) <= set(r["motifs"]) for r in rows)  # catalogue 2 adds only
+    assert len(tags) > len({t for r in rows for t in r["tags"]})  # new motifs are found
     assert counts["card_sets"] == len({r["card_set"] for r in rows})
     assert sum(counts["by_rating_band"].values()) == len(rows)
     text = run("db", "stats", "--db", sample_db)
@@ -256,6 +258,33 @@ def test_fitted_ratings_and_attempts_are_written_to_rows(sample_db, tmp_path):
     with pytest.raises(KeyError):
         store.update_ratings(conn, [store.RatingUpdate(10**9, 1500, 50)], "x")
     assert conn.execute("SELECT rating FROM puzzles WHERE id = 1").fetchone()[0] == 1733.5
+
+
+def test_db_rate_fits_ratings_from_the_panel_and_is_reproducible(sample_db, tmp_path):
+    """``db rate``: the panel's attempts rate each row (Glicko-2, source glicko2-panel)
+    and are recorded; a second run skips rated rows; the same seed gives the same
+    ratings in another copy of the file."""
+    copies = []
+    for name in ("a", "b"):
+        path = tmp_path / f"{name}.sqlite"
+        path.write_bytes(sample_db.read_bytes())
+        copies.append(path)
+        done = run("db", "rate", "--game", BK, "--n", "2", "--limit", "5", "--db", path, "--json")
+        assert done.exit_code == 0, done.output
+        assert json.loads(done.stdout) == {
+            "rated": 5, "skipped": 0, "source": "glicko2-panel", "seed": 1,
+        }  # fmt: skip
+    rows = [rows_of(path, "--n", "2", "--limit", "5") for path in copies]
+    assert [(r["rating"], r["rating_deviation"]) for r in rows[0]] == [
+        (r["rating"], r["rating_deviation"]) for r in rows[1]
+    ]
+    for row in rows[0]:
+        assert row["rating_source"] == "glicko2-panel" and row["rating_deviation"] < 350
+        assert row["attempts"] >= 5 and 0 <= row["solved"] <= row["attempts"]
+    again = run("db", "rate", "--game", BK, "--n", "2", "--limit", "5", "--db", copies[0], "--json")
+    assert json.loads(again.stdout)["skipped"] == 5
+    duel = run("db", "rate", "--game", "touche-duell", "--db", copies[0])
+    assert "--game: Touché duel has no rating panel" in assert_one_line_error(duel)
 
 
 # ---- determinism -------------------------------------------------------------------------

@@ -287,7 +287,7 @@ def query_command(
     for row in rows:
         click.echo(
             f"{row['row']:>7} {row['game']} N={row['n']} rating {row['rating']:.0f}"
-            f"±{row['rating_deviation']:.0f} {','.join(row['tags']) or '-'}  {row['position']}"
+            f"±{row['rating_deviation']:.0f} {','.join(row['motifs']) or '-'}  {row['position']}"
         )
     click.echo(f"{len(rows)} rows", err=True)
     return 0
@@ -475,6 +475,77 @@ def bench_command(rounds, workers, seed, repeats, no_ray, as_json):
     return 0 if figures["same_bytes"] else EXIT_FAILED
 
 
+PANEL_SOURCE = "glicko2-panel"
+"""The ``rating_source`` of a rating fitted from the panel's attempts."""
+
+
+@click.command("rate")
+@game_option(required=True)
+@query_options
+@click.option(
+    "--limit", type=int_range(1), default=None, help="At most this many rows (default: all)."
+)
+@click.option(
+    "--seed", type=int_range(0), default=1, show_default=True, help="Seed of the attempts."
+)
+@click.option("--again", is_flag=True, help="Rate rows the panel has rated before too.")
+@db_option
+@json_option("the counts")
+def rate_command(
+    game, ns, tags, rating_min, rating_max, cards, mined_seed, limit, seed, again, db_path, as_json
+):
+    """Rate the matching rows from the game's panel's attempts (Glicko-2).
+
+    Each panel member (the engine at a ladder of node budgets, docs/rating.md)
+    plays the solver's side of each exercise against its solution tree's longest
+    defence; the row's rating and deviation are fitted from those results and its
+    attempts recorded (source 'panel'), each row in its own transaction, so an
+    interrupted run keeps what it rated.  Rows the panel has rated are skipped
+    unless --again.  The same seed gives the same ratings.
+
+    \b
+    Example:
+      fechtbuch db rate --game battleklinge --db p.sqlite
+      fechtbuch db stats --db p.sqlite      # by rating band
+    """
+    from fechtbuch.puzzles.db import schema, store
+    from fechtbuch.puzzles.packkinds import kind_for
+    from fechtbuch.puzzles.rating_panel import attempts_of, fit_from_attempts
+
+    slug = _slug(game)
+    kind = kind_for(slug)
+    if kind.rating_panel is None:
+        raise InputError(f"--game: {kind.title} has no rating panel yet")
+    panel = kind.rating_panel(kind)
+    query = _query(game, ns, tags, rating_min, rating_max, cards, mined_seed, limit)
+    conn = schema.open_for_writing(_db_path(db_path))
+    rated = skipped = 0
+    try:
+        rows = store.query_rows(conn, query)
+        for row in tqdm(rows, desc="rating", unit=" rows", disable=None if not as_json else True):
+            if row["rating_source"] == PANEL_SOURCE and not again:
+                skipped += 1
+                continue
+            attempts = attempts_of(store.puzzle_of(conn, row["row"]), panel, seed)
+            (fit,) = fit_from_attempts([attempts])
+            store.update_ratings(
+                conn, [store.RatingUpdate(row["row"], fit.rating, fit.rd)], PANEL_SOURCE
+            )
+            store.record_attempts(
+                conn, [(row["row"], a.member, a.solved) for a in attempts], "panel"
+            )
+            rated += 1
+    except KeyboardInterrupt:
+        conn.close()
+        return _interrupted(f"interrupted after rating {rated} rows; run again to go on")
+    conn.close()
+    if as_json:
+        emit_json({"rated": rated, "skipped": skipped, "source": PANEL_SOURCE, "seed": seed})
+    else:
+        click.echo(f"rated {rated} rows, skipped {skipped} rated before ({PANEL_SOURCE})")
+    return 0
+
+
 def db_group() -> click.Group:
     """``fechtbuch db`` (built anew on each call; no module-level group is changed)."""
     return click.Group(
@@ -485,6 +556,7 @@ def db_group() -> click.Group:
             query_command,
             export_command,
             verify_command,
+            rate_command,
             bench_command,
         ],
         help=(

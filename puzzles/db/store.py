@@ -92,9 +92,20 @@ def insert_exercise(
         return False
     conn.executemany(
         "INSERT INTO puzzle_tags (tag, puzzle) VALUES (?, ?)",
-        [(tag, cursor.lastrowid) for tag in sorted(set(puzzle["tags"]))],
+        [(tag, cursor.lastrowid) for tag in motif_tags(kind, puzzle)],
     )
     return True
+
+
+def motif_tags(kind: MiningKind, puzzle: dict) -> list[str]:
+    """The tags a row is found by: the game's current motif catalogue where it has one
+    (a superset of the stored tags), else the stored tags.  The row's ``tags`` column
+    keeps the miner's tags, which an exported pack carries and ``pack verify``
+    recomputes."""
+    tags = set(puzzle["tags"])
+    if kind.motifs is not None:
+        tags |= set(kind.motif_tags(puzzle)[1])
+    return sorted(tags)
 
 
 @dataclass(frozen=True)
@@ -162,6 +173,12 @@ def query_rows(conn: sqlite3.Connection, query: Query) -> list[dict]:
         for name in ("keys", "line", "tags", "witness"):
             if row[name] is not None:
                 row[name] = orjson.loads(row[name])
+        row["motifs"] = [
+            tag
+            for (tag,) in conn.execute(
+                "SELECT tag FROM puzzle_tags WHERE puzzle = ? ORDER BY tag", (row["row"],)
+            )
+        ]
         out.append(row)
     return out
 

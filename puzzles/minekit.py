@@ -220,9 +220,16 @@ class MiningKind:
     db_ns: tuple[int, ...] = ()
     """The exercise lengths ``db mine`` mines when ``--n`` is not given."""
 
-    def db_task(self, seed: int, round_number: int, ns: tuple[int, ...]) -> tuple:
+    db_cover_sets: int = 0
+    """How many card sets a covering stream (``db mine --cover``) cycles through, round
+    ``r`` playing set ``r mod db_cover_sets``; 0 where the game has no card sets."""
+
+    def db_task(
+        self, seed: int, round_number: int, ns: tuple[int, ...], cover: bool = False
+    ) -> tuple:
         """The picklable work of round ``round_number`` of the database stream ``seed``:
-        a pure function of these arguments, independent of every other round."""
+        a pure function of these arguments, independent of every other round (with
+        ``cover``: of a covering stream, see :attr:`db_cover_sets`)."""
         raise NotImplementedError
 
     def db_round(self, task: tuple) -> RoundYield:

@@ -16,6 +16,7 @@ from pathlib import Path
 
 import pytest
 from clirun import assert_one_line_error, run
+from fechtbuch.engines.battleklinge.cards import card_id
 from fechtbuch.engines.battleklinge.position import Position
 from fechtbuch.engines.errors import InputError
 from fechtbuch.puzzles.battleklinge.mining import examine_position
@@ -285,6 +286,34 @@ def test_db_rate_fits_ratings_from_the_panel_and_is_reproducible(sample_db, tmp_
     assert json.loads(again.stdout)["skipped"] == 5
     duel = run("db", "rate", "--game", "touche-duell", "--db", copies[0])
     assert "--game: Touché duel has no rating panel" in assert_one_line_error(duel)
+
+
+def test_a_covering_stream_plays_every_card_set_in_turn(tmp_path):
+    """``db mine --cover``: round r plays card set r mod 4,368, as a stream of its own;
+    the stats count the sets covered and the fewest exercises of one."""
+    from fechtbuch.puzzles.battleklinge.minekind import ALL_CARD_SETS
+
+    assert len(ALL_CARD_SETS) == len(set(ALL_CARD_SETS)) == 4368
+    kind = backends.mining_kind(BK)
+    assert kind.db_task(1, 4368 + 5, (2, 3), cover=True)[3] == ALL_CARD_SETS[5]
+    assert kind.db_task(1, 5, (2, 3))[3] is None
+    path = tmp_path / "cover.sqlite"
+    done = run("db", "mine", "--game", BK, "--cover", "--rounds", "24", "--db", path, "--json")
+    assert done.exit_code == 0, done.output
+    assert json.loads(done.stdout)["cover"] is True
+    rows = rows_of(path, "--limit", "100000")
+    sets = {",".join(sorted(c)) for c in ({*r["card_set"].split(",")} for r in rows)}
+    names = [",".join(sorted(card_id(c) for c in s)) for s in ALL_CARD_SETS[:24]]
+    assert rows and sets <= set(names)  # only the first 24 sets were played
+    counts = json.loads(run("db", "stats", "--db", path, "--json").stdout)["games"][BK]
+    assert counts["card_sets"] == len(sets) and counts["card_sets_in_game"] == 4368
+    assert counts["fewest_per_card_set"] == min(
+        sum(r["card_set"] == name for r in rows) for name in sets
+    )
+    plain = run("db", "mine", "--game", BK, "--rounds", "8", "--db", path, "--json")
+    assert json.loads(plain.stdout)["rounds"] == [0, 7]  # not the covering stream's rounds
+    duel = run("db", "mine", "--game", "touche-duell", "--cover", "--db", path)
+    assert "--cover: Touché duel has no card sets" in assert_one_line_error(duel)
 
 
 # ---- determinism -------------------------------------------------------------------------

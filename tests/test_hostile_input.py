@@ -53,6 +53,7 @@ def file_commands(path: Path, tmp: Path) -> list[list[str]]:
         ["db", "stats", "--db", p],
         ["db", "query", "--db", p],
         ["db", "verify", "--db", p, "-j", "1"],
+        ["db", "rate", "--game", "battleklinge", "--db", p],
         ["db", "export", "--game", "battleklinge", "--db", p, "-o", str(tmp / "db-pack.json")],
     ]
 

@@ -9,6 +9,7 @@ balances schools, cards, motifs and difficulty
 
 from __future__ import annotations
 
+from itertools import combinations
 from pathlib import Path
 
 from fechtbuch.engines.battleklinge.cards import CARDS, card_id, parse_card_list
@@ -54,6 +55,10 @@ POOL_FACTOR = 4
 DEFAULT_ROUNDS = 50_000
 
 
+ALL_CARD_SETS: tuple[tuple[int, ...], ...] = tuple(combinations(range(len(CARDS)), 5))
+"""Every card set of the game (5 of 16: 4,368), in lexicographic order of card numbers."""
+
+
 class BattleklingeMining(MiningKind):
     """``fechtbuch mine`` (module doc)."""
 
@@ -65,10 +70,16 @@ class BattleklingeMining(MiningKind):
     mined_by = MINED_BY
     db_ns = (2, 3)
 
-    def db_task(self, seed: int, round_number: int, ns: tuple[int, ...]) -> tuple:
+    db_cover_sets = len(ALL_CARD_SETS)
+
+    def db_task(
+        self, seed: int, round_number: int, ns: tuple[int, ...], cover: bool = False
+    ) -> tuple:
         # game ``round_number`` of ``seed`` is already a pure function of the two
-        # (random card set, deal and players SHA-256 derived)
-        return (seed, round_number, tuple(ns), None)
+        # (random card set, deal and players SHA-256 derived); a covering stream fixes
+        # the set by the round number and leaves the deal and players to the seed
+        cards = ALL_CARD_SETS[round_number % len(ALL_CARD_SETS)] if cover else None
+        return (seed, round_number, tuple(ns), cards)
 
     def db_card_set(self, puzzle: dict) -> str:
         """The five card ids, sorted: the same set whoever holds which card."""

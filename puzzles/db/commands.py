@@ -108,35 +108,46 @@ def _interrupted(message: str) -> int:
     help="Exercise length to keep; repeat for several (default: the game's, e.g. 2 and 3 "
     "for Battleklinge).",
 )
+@click.option(
+    "--cover",
+    is_flag=True,
+    help="A covering stream: round r plays card set r mod 4,368 (every set of 5 of 16, "
+    "in order), so --rounds 43680 gives each card set ten rounds (Battleklinge).",
+)
 @db_option
 @jobs_option
 @ray_options
 @json_option("the run's counts")
-def mine_command(game, rounds, seed, ns, db_path, jobs, use_ray, ray_address, as_json):
+def mine_command(game, rounds, seed, ns, cover, db_path, jobs, use_ray, ray_address, as_json):
     """Append the verified exercises of ROUNDS more seeded rounds to the database.
 
     Rounds are committed in order, so the file is byte for byte the same for any
     -j, with or without Ray, and after an interruption: a run that was stopped
     (Ctrl-C, kill, a lost node) is continued by the next 'db mine' of the same
     game, seed and --n (its --rounds then adds nothing; run again for more).
-    Duplicates, mirror images included, are stored once.
+    Duplicates, mirror images included, are stored once.  With --cover the rounds
+    go through every card set in turn (a stream of its own), for a database that
+    covers them all; 'db stats' shows the fewest exercises of any set.
 
     \b
     Example:
       fechtbuch db mine --game battleklinge --rounds 500 --seed 1 -j 2 --db puzzles.sqlite
+      fechtbuch db mine --game battleklinge --cover --rounds 43680 -j 2 --db puzzles.sqlite
     """
     from fechtbuch.puzzles.db import backends, mine, schema
 
     slug = _slug(game)
     kind = backends.mining_kind(slug)
     lengths = tuple(sorted(set(ns))) or kind.db_ns
+    if cover and not kind.db_cover_sets:
+        raise InputError(f"--cover: {plugin(slug).title} has no card sets to cover")
     if use_ray or ray_address is not None:
         backends.import_ray()  # a missing Ray is one line before the database is touched
     path = _db_path(db_path)
     conn = schema.open_for_writing(path)
     backend = None
     try:
-        plan = mine.plan_run(conn, kind, seed, lengths, rounds)
+        plan = mine.plan_run(conn, kind, seed, lengths, rounds, cover)
         if plan.continued:
             click.echo(
                 f"fechtbuch: note: continuing the interrupted run of rounds {plan.first}-"
@@ -162,6 +173,7 @@ def mine_command(game, rounds, seed, ns, db_path, jobs, use_ray, ray_address, as
         "game": slug,
         "seed": seed,
         "ns": list(lengths),
+        "cover": cover,
         "rounds": [plan.first, plan.end - 1],
         "rounds_this_run": tally.rounds,
         "found": tally.found,
@@ -194,13 +206,15 @@ def stats_command(game, db_path, as_json):
     Example:
       fechtbuch db stats --db puzzles.sqlite --game battleklinge
     """
-    from fechtbuch.puzzles.db import schema, store
+    from fechtbuch.puzzles.db import backends, schema, store
 
     conn = schema.open_for_reading(_db_path(db_path))
     try:
         counts = store.stats(conn, _slug(game))
     finally:
         conn.close()
+    for name, of_game in counts["games"].items():
+        of_game["card_sets_in_game"] = backends.mining_kind(name).db_cover_sets
     if as_json:
         emit_json(counts)
         return 0
@@ -213,7 +227,10 @@ def stats_command(game, db_path, as_json):
             "  rating:  " + ", ".join(f"{b}: {c}" for b, c in of_game["by_rating_band"].items())
         )
         if of_game["card_sets"]:
-            click.echo(f"  card sets: {of_game['card_sets']}")
+            click.echo(
+                f"  card sets: {of_game['card_sets']} of {of_game['card_sets_in_game']}, "
+                f"the fewest exercises of one: {of_game['fewest_per_card_set']}"
+            )
         click.echo(f"  attempts: {of_game['attempts']}")
     return 0
 
@@ -518,7 +535,9 @@ def rate_command(
         raise InputError(f"--game: {kind.title} has no rating panel yet")
     panel = kind.rating_panel(kind)
     query = _query(game, ns, tags, rating_min, rating_max, cards, mined_seed, limit)
-    conn = schema.open_for_writing(_db_path(db_path))
+    path = _db_path(db_path)
+    schema.open_for_reading(path).close()  # an existing database: rate creates none
+    conn = schema.open_for_writing(path)
     rated = skipped = 0
     try:
         rows = store.query_rows(conn, query)

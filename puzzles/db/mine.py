@@ -37,25 +37,32 @@ milliseconds)."""
 @dataclass(frozen=True)
 class Plan:
     """The rounds ``first .. end - 1`` of ``stream``; ``start`` is the first not yet
-    committed (later than ``first`` when an interrupted run is continued)."""
+    committed (later than ``first`` when an interrupted run is continued); ``cover``:
+    a covering stream (each round plays the card set its number names)."""
 
     stream: int
     seed: int
     first: int
     start: int
     end: int
+    cover: bool = False
 
     @property
     def continued(self) -> bool:
         return self.start > self.first
 
 
-def stream_params(kind: MiningKind, ns: tuple[int, ...]) -> str:
-    return canonical_json({"ns": list(ns), "rules_version": kind.rules_version}).decode()
+def stream_params(kind: MiningKind, ns: tuple[int, ...], cover: bool = False) -> str:
+    params: dict = {"ns": list(ns), "rules_version": kind.rules_version}
+    if cover:  # only then: the streams from before covering streams keep their params
+        params["cover"] = kind.db_cover_sets
+    return canonical_json(params).decode()
 
 
-def _stream(conn: sqlite3.Connection, kind: MiningKind, seed: int, ns: tuple[int, ...]) -> int:
-    params = stream_params(kind, ns)
+def _stream(
+    conn: sqlite3.Connection, kind: MiningKind, seed: int, ns: tuple[int, ...], cover: bool
+) -> int:
+    params = stream_params(kind, ns, cover)
     query = "SELECT id FROM streams WHERE game = ? AND seed = ? AND params = ?"
     found = conn.execute(query, (kind.rules, seed, params)).fetchone()
     if found is not None:
@@ -68,12 +75,17 @@ def _stream(conn: sqlite3.Connection, kind: MiningKind, seed: int, ns: tuple[int
 
 
 def plan_run(
-    conn: sqlite3.Connection, kind: MiningKind, seed: int, ns: tuple[int, ...], rounds: int
+    conn: sqlite3.Connection,
+    kind: MiningKind,
+    seed: int,
+    ns: tuple[int, ...],
+    rounds: int,
+    cover: bool = False,
 ) -> Plan:
     """Continue the stream's unfinished run, or record a new run of ``rounds`` rounds.
     Nothing is written when a run is continued (the file stays as an uninterrupted
     run would have it)."""
-    stream = _stream(conn, kind, seed, ns)
+    stream = _stream(conn, kind, seed, ns, cover)
     done = conn.execute(
         "SELECT COALESCE(MAX(round) + 1, 0) FROM rounds WHERE stream = ?", (stream,)
     ).fetchone()[0]
@@ -82,13 +94,13 @@ def plan_run(
         (stream,),
     ).fetchone()
     if last is not None and done < last[1]:
-        return Plan(stream, seed, last[0], done, last[1])
+        return Plan(stream, seed, last[0], done, last[1], cover)
     with transaction(conn):
         conn.execute(
             "INSERT INTO runs (stream, first_round, end_round) VALUES (?, ?, ?)",
             (stream, done, done + rounds),
         )
-    return Plan(stream, seed, done, done, done + rounds)
+    return Plan(stream, seed, done, done, done + rounds, cover)
 
 
 @dataclass
@@ -152,7 +164,7 @@ def mine_plan(
     started = time.perf_counter()
     tally = MineTally()
     units = commit_units(plan)
-    work = ([kind.db_task(plan.seed, r, ns) for r in unit] for unit in units)
+    work = ([kind.db_task(plan.seed, r, ns, plan.cover) for r in unit] for unit in units)
     for unit, (found, cpu) in zip(
         units, backend.imap(backends.examine_rounds, kind.rules, work), strict=True
     ):

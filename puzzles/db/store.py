@@ -273,6 +273,7 @@ def stats(conn: sqlite3.Connection, game: str | None = None) -> dict:
             "by_n": {str(n): c for n, c in by_n.items()},
             "by_tag": by_tag,
             "card_sets": len(by_cards),
+            "fewest_per_card_set": min(by_cards.values(), default=0),
             "by_card_set": by_cards,
             "by_rating_band": bands,
             "attempts": attempts,

@@ -57,7 +57,9 @@ class ToucheMining(MiningKind):
     mined_by = exercises.MINED_BY
     db_ns = tuple(range(1, exercises.MAX_N + 1))
 
-    def db_task(self, seed: int, round_number: int, ns: tuple[int, ...]) -> tuple:
+    def db_task(
+        self, seed: int, round_number: int, ns: tuple[int, ...], cover: bool = False
+    ) -> tuple:
         # self-play round ``round_number`` of ``seed`` is its own SHA-256 derived deal
         return (seed, round_number, exercises.EXAMINE_NODES)
 

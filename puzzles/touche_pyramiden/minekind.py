@@ -96,7 +96,9 @@ class PyramidenMining(MiningKind):
     mined_by = exercises.MINED_BY
     db_ns = (1, 2)
 
-    def db_task(self, seed: int, round_number: int, ns: tuple[int, ...]) -> tuple:
+    def db_task(
+        self, seed: int, round_number: int, ns: tuple[int, ...], cover: bool = False
+    ) -> tuple:
         return (seed, round_number, max(ns), DB_MAX_NODES)
 
     def db_round(self, task: tuple) -> RoundYield:

@@ -111,6 +111,11 @@ GENERIC_ENTRIES = (
         "fechtbuch.puzzles.pack_commands:pack_group",
         "Exercise packs of every game: verify, show, play, html, svg.",
     ),
+    LazyEntry(
+        "serve",
+        "fechtbuch.web.serve_command:serve",
+        "Play every game in the browser (local server).",
+    ),
 )
 
 

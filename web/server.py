@@ -1,0 +1,462 @@
+"""The browser front end's server: Starlette, one WebSocket per page.
+
+Why Starlette with uvicorn: a small ASGI toolkit with WebSockets, static files and
+an in-process test client (``starlette.testclient``), no template engine or ORM we
+would not use; uvicorn is its usual server.  The page (``web/static``) is plain
+HTML, CSS and JavaScript, shipped in the wheel as package data.
+
+The server is authoritative (docs/web.md, "Protocol"): each page's socket owns
+its tables, every action is checked against the rules engine by
+:class:`~fechtbuch.web.table.Table`, and a bad message (malformed JSON, an unknown
+type or id, an illegal or out-of-turn action) is answered with an ``error``
+message and logged; the connection stays open.  A page that goes away while the
+computer thinks is let go quietly.  Games come from the registry: every plugin
+with a ``web`` reference is offered, and nothing here names a game.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import datetime as dt
+import json
+import logging
+import os
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from importlib import resources
+from typing import Any
+
+from fechtbuch.engines.errors import InputError, quote
+from fechtbuch.engines.plugin import GamePlugin, load
+from fechtbuch.engines.registry import plugins
+from fechtbuch.web.exercise import ExerciseTable, open_exercise, shipped_packs
+from fechtbuch.web.store import Store
+from fechtbuch.web.table import ActionRefused, Table, derived_seed
+from fechtbuch.web.webgame import WebGame, seat_chooser
+from starlette.applications import Starlette
+from starlette.responses import FileResponse, JSONResponse, Response
+from starlette.routing import Mount, Route, WebSocketRoute
+from starlette.staticfiles import StaticFiles
+from starlette.websockets import WebSocket, WebSocketDisconnect
+
+LOG = logging.getLogger("fechtbuch.web")
+
+MAX_MESSAGE = 4096
+"""A longer message is refused unread: no message of the protocol needs more."""
+
+MODES = ("computer", "hotseat", "daily")
+
+
+@dataclass(frozen=True)
+class WebEntry:
+    """A game the server offers: its plugin and its web play."""
+
+    plugin: GamePlugin
+    web: WebGame
+
+    @property
+    def game(self):
+        return load(self.plugin.game)
+
+    def players(self):
+        return None if self.plugin.players is None else load(self.plugin.players)
+
+
+def web_games() -> dict[str, WebEntry]:
+    """Every registered game with web play, by slug."""
+    return {p.slug: WebEntry(p, load(p.web)) for p in plugins() if p.web is not None}
+
+
+@dataclass
+class Connection:
+    """One page's socket: its tables by id."""
+
+    socket: WebSocket
+    tables: dict[str, Table | ExerciseTable] = field(default_factory=dict)
+    revealed: dict[str, int | None] = field(default_factory=dict)
+    """Hotseat games with hidden hands: the seat whose hand the page may show."""
+    daily_days: dict[str, dt.date] = field(default_factory=dict)
+    """Tables that count for the daily streak, with their day."""
+    counted: set[str] = field(default_factory=set)
+    """Tables whose result is in the store already."""
+    next_id: int = 1
+
+
+class Server:
+    """The message handlers; ``today`` and ``seed`` are injectable for tests."""
+
+    def __init__(
+        self,
+        store: Store,
+        today: Callable[[], dt.date] | None = None,
+        seed: Callable[[], str] | None = None,
+    ):
+        self.store = store
+        self.today = today or (lambda: dt.datetime.now(dt.timezone.utc).date())
+        self.seed = seed or (lambda: os.urandom(8).hex())
+        self.games = web_games()
+
+    # ---- the socket loop ----------------------------------------------------
+    async def serve_socket(self, socket: WebSocket) -> None:
+        await socket.accept()
+        conn = Connection(socket)
+        try:
+            await self._send(conn, self.catalogue())
+            while True:
+                text = await socket.receive_text()
+                await self._handle(conn, text)
+        except WebSocketDisconnect:
+            LOG.info("page left (%d tables)", len(conn.tables))
+
+    async def _handle(self, conn: Connection, text: str) -> None:
+        try:
+            message = parse_message(text)
+            await self._dispatch(conn, message)
+        except InputError as err:
+            LOG.warning("refused: %s", err)
+            await self._send(conn, {"type": "error", "message": str(err)})
+
+    async def _send(self, conn: Connection, message: dict) -> None:
+        await conn.socket.send_text(json.dumps(message, ensure_ascii=False))
+
+    async def _dispatch(self, conn: Connection, message: dict) -> None:
+        kind = message["type"]
+        if kind == "new":
+            table_id = self._new_table(conn, message)
+            await self._after_change(conn, table_id)
+        elif kind == "exercise":
+            table = open_exercise(message.get("pack"), message.get("number"))
+            table_id = self._register(conn, table)
+            await self._send(conn, self.exercise_message(table_id, table))
+        elif kind == "records":
+            await self._send(conn, self.records_message(_field(message, "game", str)))
+        elif kind in TABLE_MESSAGES:
+            table_id = _field(message, "table", str)
+            if table_id not in conn.tables:
+                raise InputError(f"table: unknown table {quote(table_id)}")
+            await TABLE_MESSAGES[kind](self, conn, table_id, message)
+        else:
+            raise InputError(f"type: unknown message type {quote(kind)}")
+
+    # ---- new games ----------------------------------------------------------
+    def _register(self, conn: Connection, table: Table | ExerciseTable) -> str:
+        table_id = f"t{conn.next_id}"
+        conn.next_id += 1
+        conn.tables[table_id] = table
+        return table_id
+
+    def _entry(self, slug: object) -> WebEntry:
+        if not isinstance(slug, str) or slug not in self.games:
+            known = ", ".join(self.games)
+            raise InputError(f"game: unknown game {quote(slug)}; known: {known}")
+        return self.games[slug]
+
+    def _new_table(self, conn: Connection, message: dict) -> str:
+        entry = self._entry(message.get("game"))
+        mode = message.get("mode")
+        if mode not in entry.web.modes or mode not in MODES:
+            offered = ", ".join(m for m in entry.web.modes if m in MODES)
+            raise InputError(f"mode: {quote(mode)} is not one of {offered}")
+        options = message.get("options", {})
+        if not isinstance(options, dict):
+            raise InputError("options: expected an object")
+        seed = options.get("seed")
+        if seed is None:
+            seed = self.seed()
+        elif not isinstance(seed, str) or not 0 < len(seed) <= 64:
+            raise InputError(f"seed: expected text of 1 to 64 characters, got {seed!r:.80}")
+        day = None
+        if mode == "daily":
+            day = self.today()
+            options = {**options, "day": day.isoformat()}
+        game = entry.game
+        start = entry.web.start(game, mode, options, seed)
+        factory = entry.players()
+        computers, strengths = {}, {}
+        if mode in ("computer", "daily"):
+            if factory is None:
+                raise InputError(f"mode: {entry.plugin.title} has no computer players")
+            strength = start.facts.get("strength") or options.get("strength")
+            strength = factory.check(str(strength)) if strength is not None else None
+            if strength is None:
+                raise InputError("strength: missing")
+            for seat in range(game.num_players(start.state)):
+                if seat not in start.people:
+                    seat_seed = int(derived_seed(seed, seat), 16)
+                    computers[seat] = entry.web.computer(factory, strength, seat_seed)
+                    strengths[seat] = strength
+        hinter = None
+        hint_strength = getattr(entry.web, "hint_strength", None)
+        if factory is not None and hint_strength is not None and mode != "hotseat":
+            hinter = seat_chooser(factory, hint_strength, int(derived_seed(seed, "hint"), 16))
+            hinter = _first_argument(hinter)
+        table = Table(
+            game, entry.web, entry.plugin.slug, mode, start, seed, computers, strengths, hinter
+        )
+        table_id = self._register(conn, table)
+        if day is not None and self.store.book_daily(entry.plugin.slug, day):
+            conn.daily_days[table_id] = day
+        hidden = game.info.hidden_information and mode == "hotseat"
+        conn.revealed[table_id] = None if hidden else -1
+        LOG.info("new %s %s table %s seed %s", entry.plugin.slug, mode, table_id, seed)
+        return table_id
+
+    # ---- table messages -----------------------------------------------------
+    async def _act(self, conn: Connection, table_id: str, message: dict) -> None:
+        table = conn.tables[table_id]
+        if isinstance(table, ExerciseTable):
+            table.act(message.get("action"))
+            self._count_exercise(conn, table_id, table)
+            await self._send(conn, self.exercise_message(table_id, table))
+            return
+        if conn.revealed.get(table_id, -1) is None:
+            raise ActionRefused("action: the hand is covered; reveal it first")
+        table.act(message.get("action"))
+        if conn.revealed.get(table_id, -1) != -1:
+            conn.revealed[table_id] = None  # cover the hand: the device changes hands
+        await self._after_change(conn, table_id)
+
+    async def _after_change(self, conn: Connection, table_id: str) -> None:
+        """Send the table, then let computer seats move (in a worker thread, so the
+        server goes on serving other pages while one thinks)."""
+        table = conn.tables[table_id]
+        assert isinstance(table, Table)
+        await self._send(conn, self.table_message(conn, table_id))
+        while table.to_act() is not None and table.to_act() in table.computers:
+            await asyncio.to_thread(table.computer_move)
+            await self._send(conn, self.table_message(conn, table_id))
+        self._count_game(conn, table_id, table)
+
+    async def _undo(self, conn: Connection, table_id: str, message: dict) -> None:
+        table = conn.tables[table_id]
+        table.undo()
+        if isinstance(table, ExerciseTable):
+            await self._send(conn, self.exercise_message(table_id, table))
+        else:
+            await self._send(conn, self.table_message(conn, table_id))
+
+    async def _hint(self, conn: Connection, table_id: str, message: dict) -> None:
+        table = conn.tables[table_id]
+        if isinstance(table, ExerciseTable):
+            text = table.solution()
+        else:
+            if conn.revealed.get(table_id, -1) is None:
+                raise ActionRefused("hint: the hand is covered; reveal it first")
+            text = await asyncio.to_thread(table.hint)
+        await self._send(conn, {"type": "hint", "table": table_id, "action": text})
+
+    async def _resign(self, conn: Connection, table_id: str, message: dict) -> None:
+        table = conn.tables[table_id]
+        if isinstance(table, ExerciseTable):
+            raise InputError("resign: an exercise is left, not resigned")
+        table.resign()
+        self._count_game(conn, table_id, table)
+        await self._send(conn, self.table_message(conn, table_id))
+
+    async def _reveal(self, conn: Connection, table_id: str, message: dict) -> None:
+        table = conn.tables[table_id]
+        if isinstance(table, ExerciseTable) or conn.revealed.get(table_id, -1) == -1:
+            raise InputError("reveal: this table hides no hand")
+        conn.revealed[table_id] = table.to_act()
+        await self._send(conn, self.table_message(conn, table_id))
+
+    # ---- what is remembered ---------------------------------------------------
+    def _count_game(self, conn: Connection, table_id: str, table: Table) -> None:
+        result = table.result()
+        if result is None or table_id in conn.counted:
+            return
+        conn.counted.add(table_id)
+        person = table.start.people[0]
+        won = result[person] > max(r for s, r in enumerate(result) if s != person)
+        if table.mode == "computer":
+            strength = next(iter(table.strengths.values()))
+            self.store.count_game(table.slug, strength, won, table.helped)
+        if table_id in conn.daily_days:
+            self.store.finish_daily(table.slug, conn.daily_days[table_id], "won" if won else "lost")
+        self.store.save_game(
+            table.slug,
+            table.mode,
+            {
+                "start": table.game.format_state(table.start.state),
+                "moves": [entry.text for entry in table.played],
+                "people": list(table.start.people),
+                "result": list(result),
+                "helped": table.helped,
+            },
+        )
+
+    def _count_exercise(self, conn: Connection, table_id: str, table: ExerciseTable) -> None:
+        if not table.finished or table_id in conn.counted:
+            return
+        conn.counted.add(table_id)
+        self.store.count_attempt(table.game, table.puzzle["id"], table.solved, table.helped)
+
+    # ---- messages to the page -----------------------------------------------
+    def catalogue(self) -> dict:
+        games = []
+        for slug, entry in self.games.items():
+            games.append(
+                {
+                    "slug": slug,
+                    "title": entry.plugin.title,
+                    "modes": [m for m in entry.web.modes if m in (*MODES, "exercise")],
+                    "setup": entry.web.setup(entry.players()),
+                    "script": f"/games/{slug}/{entry.web.script}",
+                }
+            )
+        packs = [
+            {"name": p.name, "game": p.game, "count": len(p.pack["puzzles"])}
+            for p in shipped_packs()
+            if p.game in self.games
+        ]
+        return {"type": "catalogue", "games": games, "packs": packs}
+
+    def records_message(self, slug: str) -> dict:
+        self._entry(slug)
+        today = self.today()
+        return {
+            "type": "records",
+            "game": slug,
+            "record": self.store.records(slug),
+            "exercises": self.store.exercises(slug),
+            "streak": self.store.streak(slug, today),
+            "daily_today": self.store.daily(slug).get(today.isoformat()),
+            "saved": len(self.store.saved_games(slug)),
+        }
+
+    def table_message(self, conn: Connection, table_id: str) -> dict:
+        table = conn.tables[table_id]
+        assert isinstance(table, Table)
+        game, web, state = table.game, table.web, table.state
+        revealed = conn.revealed.get(table_id, -1)
+        to_act = table.to_act()
+        if revealed == -1:  # vs the computer: the person's seat; perfect information: anyone
+            seat = to_act if table.mode == "hotseat" else table.start.people[0]
+            if seat is None:
+                seat = table.start.people[0]
+        else:
+            seat = revealed
+        covered = revealed is None and to_act is not None
+        legal = []
+        if table.person_to_act() and not covered and (revealed == -1 or revealed == to_act):
+            legal = [
+                {"text": text, **web.action_view(game, state, action)}
+                for text, action in table.legal().items()
+            ]
+        last = None
+        if table.played:
+            entry = table.played[-1]
+            before = table.states[entry.before]
+            action = game.parse_action(before, entry.text)
+            last = {"text": entry.text, "seat": entry.seat, **web.action_view(game, before, action)}
+        return {
+            "type": "table",
+            "table": table_id,
+            "game": table.slug,
+            "mode": table.mode,
+            "title": table.start.title,
+            "facts": table.start.facts,
+            "names": list(table.names),
+            "people": list(table.start.people),
+            "seat": seat,
+            "to_act": to_act,
+            "covered": covered,
+            "view": web.view(game, state, None if covered else seat),
+            "legal": legal,
+            "last": last,
+            "moves": [
+                {"seat": e.seat, "text": e.text, "explanation": e.explanation, "cpu": e.by_computer}
+                for e in table.played
+            ],
+            "finished": table.finished,
+            "result": table.result(),
+            "resigned": table.resigned,
+            "helped": table.helped,
+            "repetitions": table.repetitions(),
+            "daily_counts": table_id in conn.daily_days,
+        }
+
+    def exercise_message(self, table_id: str, table: ExerciseTable) -> dict:
+        entry = self.games[table.game]
+        texts = list(table.legal())
+        view, actions = entry.web.problem_view(table.kind, table.state, texts)
+        return {
+            "type": "exercise",
+            "table": table_id,
+            "game": table.game,
+            "pack": table.pack_name,
+            "number": table.number,
+            "puzzle": table.puzzle["id"],
+            "n": table.puzzle["n"],
+            "view": view,
+            "legal": actions,
+            "moves": [{"text": text, "defence": defence} for text, defence in table.played],
+            "solved": table.solved,
+            "lost": table.lost,
+            "helped": table.helped,
+            "turns_left": table.turns_left(),
+        }
+
+
+def _first_argument(chooser):
+    return lambda state: chooser(state, ())
+
+
+TABLE_MESSAGES = {
+    "act": Server._act,
+    "undo": Server._undo,
+    "hint": Server._hint,
+    "resign": Server._resign,
+    "reveal": Server._reveal,
+}
+
+
+def parse_message(text: str) -> dict:
+    """A client message: a JSON object with a text ``type``."""
+    if len(text) > MAX_MESSAGE:
+        raise InputError(f"message: longer than {MAX_MESSAGE} characters")
+    try:
+        message = json.loads(text)
+    except ValueError:
+        raise InputError(f"message: not JSON: {quote(text, 80)}") from None
+    if not isinstance(message, dict):
+        raise InputError("message: expected a JSON object")
+    _field(message, "type", str)
+    return message
+
+
+def _field(message: dict, name: str, kind: type) -> Any:
+    value = message.get(name)
+    if not isinstance(value, kind):
+        raise InputError(f"{name}: expected {kind.__name__}, got {quote(value, 60)}")
+    return value
+
+
+def static_folder() -> str:
+    return str(resources.files("fechtbuch.web") / "static")
+
+
+def create_app(server: Server) -> Starlette:
+    """The ASGI app: the page, its assets, each game's board script, the socket."""
+
+    async def index(request) -> Response:
+        return FileResponse(os.path.join(static_folder(), "index.html"))
+
+    async def game_script(request) -> Response:
+        slug = request.path_params["slug"]
+        name = request.path_params["name"]
+        entry = server.games.get(slug)
+        if entry is None or name != entry.web.script:
+            return JSONResponse({"error": "unknown game script"}, status_code=404)
+        module = entry.plugin.web.partition(":")[0]
+        path = resources.files(module.rpartition(".")[0]) / "static" / name
+        return FileResponse(str(path), media_type="text/javascript")
+
+    return Starlette(
+        routes=[
+            Route("/", index),
+            Route("/games/{slug}/{name}", game_script),
+            Mount("/static", StaticFiles(directory=static_folder()), name="static"),
+            WebSocketRoute("/ws", server.serve_socket),
+        ]
+    )

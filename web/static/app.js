@@ -1,0 +1,282 @@
+"use strict";
+// The page of `fechtbuch serve`: menus built from the server's catalogue, and one
+// table at a time.  The page never decides what is legal: it shows the legal actions
+// the server sent and sends back the notation of the one chosen.  Each game's board
+// is drawn by its own script (window.FechtbuchGames[slug]), which the catalogue names.
+window.FechtbuchGames = window.FechtbuchGames || {};
+const App = { ws: null, catalogue: null, texts: {}, lang: "de", msg: null, hint: null, records: {}, mode: null };
+const $ = (id) => document.getElementById(id);
+
+function t(key, args) {
+  let text = App.texts[key];
+  if (text === undefined) return key;
+  for (const [name, value] of Object.entries(args || {})) text = text.split("{" + name + "}").join(String(value));
+  return text;
+}
+
+async function loadTexts(lang) {
+  const response = await fetch(`/static/i18n/${lang}.json`);
+  App.texts = await response.json();
+  App.lang = lang;
+  document.documentElement.lang = lang;
+  for (const el of document.querySelectorAll("[data-i18n]")) el.textContent = t(el.dataset.i18n);
+}
+
+function send(message) { App.ws.send(JSON.stringify(message)); }
+
+function connect() {
+  App.ws = new WebSocket(`${location.protocol === "https:" ? "wss" : "ws"}://${location.host}/ws`);
+  App.ws.onmessage = (event) => handle(JSON.parse(event.data));
+  App.ws.onclose = () => showError(t("error.closed"));
+}
+
+function handle(msg) {
+  if (msg.type === "catalogue") { App.catalogue = msg; loadScripts(msg).then(renderMenu); }
+  else if (msg.type === "table" || msg.type === "exercise") { App.msg = msg; App.hint = null; showPlay(); }
+  else if (msg.type === "hint") { App.hint = msg.action; $("console").textContent = t(App.msg.type === "exercise" ? "ex.solution.is" : "play.hint.is", { action: msg.action }); showPlay(true); }
+  else if (msg.type === "records") { App.records[msg.game] = msg; renderRecords(msg.game); showStatus(); }
+  else if (msg.type === "error") { showError(msg.message); }
+}
+
+function showError(text) {
+  const box = $("error");
+  box.textContent = t("error.prefix") + " " + text;
+  box.hidden = false;
+  clearTimeout(App.errorTimer);
+  App.errorTimer = setTimeout(() => { box.hidden = true; }, 6000);
+}
+
+function loadScripts(catalogue) {
+  return Promise.all(catalogue.games.map((game) => new Promise((resolve) => {
+    const script = document.createElement("script");
+    script.src = game.script;
+    script.onload = resolve;
+    script.onerror = resolve;
+    document.head.appendChild(script);
+  })));
+}
+
+// ---- the menu ------------------------------------------------------------
+function optionSelect(game, name, spec) {
+  const label = document.createElement("label");
+  label.append(t("option." + name) + " ");
+  const select = document.createElement("select");
+  select.name = name;
+  select.id = `${game.slug}-${name}`;
+  for (const choice of spec.choices) {
+    const option = document.createElement("option");
+    option.value = choice;
+    option.textContent = t(`choice.${name}.${choice}`) === `choice.${name}.${choice}` ? choice : t(`choice.${name}.${choice}`);
+    if (choice === spec.default) option.selected = true;
+    select.append(option);
+  }
+  label.append(select);
+  return label;
+}
+
+function renderMenu() {
+  const root = $("games");
+  root.textContent = "";
+  for (const game of App.catalogue.games) {
+    const card = document.createElement("article");
+    card.className = "game-card";
+    card.id = `game-${game.slug}`;
+    const title = document.createElement("h3");
+    title.textContent = game.title;
+    card.append(title);
+    const form = document.createElement("div");
+    for (const [name, spec] of Object.entries(game.setup)) form.append(optionSelect(game, name, spec));
+    card.append(form);
+    const options = () => Object.fromEntries([...form.querySelectorAll("select")].map((s) => [s.name, s.value]));
+    const buttons = document.createElement("div");
+    for (const mode of game.modes) {
+      if (mode === "exercise") continue;
+      const button = document.createElement("button");
+      button.id = `start-${game.slug}-${mode}`;
+      button.textContent = t("mode." + mode);
+      button.onclick = () => { App.mode = mode; send({ type: "new", game: game.slug, mode, options: options() }); };
+      buttons.append(button);
+    }
+    card.append(buttons);
+    const packs = App.catalogue.packs.filter((p) => p.game === game.slug);
+    if (game.modes.includes("exercise") && packs.length) {
+      const row = document.createElement("div");
+      const label = document.createElement("label");
+      label.append(t("ex.pack") + " ");
+      const select = document.createElement("select");
+      select.id = `${game.slug}-pack`;
+      for (const pack of packs) {
+        const option = document.createElement("option");
+        option.value = pack.name;
+        option.textContent = `${pack.name} (${pack.count})`;
+        select.append(option);
+      }
+      label.append(select);
+      const number = document.createElement("input");
+      number.type = "number"; number.min = 1; number.value = 1; number.id = `${game.slug}-number`;
+      number.setAttribute("aria-label", t("ex.number"));
+      number.style.width = "4.5em";
+      const start = document.createElement("button");
+      start.id = `start-${game.slug}-exercise`;
+      start.textContent = t("mode.exercise");
+      start.onclick = () => send({ type: "exercise", pack: select.value, number: Number(number.value) });
+      row.append(label, number, start);
+      card.append(row);
+    }
+    const record = document.createElement("p");
+    record.id = `record-${game.slug}`;
+    card.append(record);
+    root.append(card);
+    send({ type: "records", game: game.slug });
+  }
+}
+
+function renderRecords(slug) {
+  const el = $(`record-${slug}`);
+  const data = App.records[slug];
+  if (!el || !data) return;
+  const parts = Object.entries(data.record).map(([strength, r]) =>
+    t("record.line", { strength, wins: r.wins, help: r.wins_with_help, losses: r.losses }));
+  const solved = Object.values(data.exercises);
+  parts.push(t("record.exercises", { green: solved.filter((s) => s === "solved").length, yellow: solved.filter((s) => s !== "solved").length }));
+  const game = App.catalogue.games.find((g) => g.slug === slug);
+  if (game && game.modes.includes("daily")) parts.push(t("record.streak", { streak: data.streak }));
+  el.textContent = parts.join(" · ");
+}
+
+// ---- a table ---------------------------------------------------------------
+function api() {
+  return {
+    t, act: (text) => send({ type: "act", table: App.msg.table, action: text }),
+    aids: $("aids").checked, coords: $("coords").checked, rotate: $("rotate").checked,
+    hint: App.hint, console: (text) => { $("console").textContent = text; },
+    warn: (text) => { $("warning").textContent = text || ""; $("warning").hidden = !text; },
+  };
+}
+
+function showPlay(keepConsole) {
+  const msg = App.msg;
+  $("menu").hidden = true;
+  $("play").hidden = false;
+  if (!keepConsole) $("console").textContent = "";
+  const game = App.catalogue.games.find((g) => g.slug === msg.game);
+  const exercise = msg.type === "exercise";
+  $("play-title").textContent = exercise
+    ? t("ex.title", { game: game.title, pack: msg.pack, number: msg.number, n: msg.n })
+    : `${game.title} – ${t("mode." + msg.mode)}`;
+  $("facts").textContent = exercise ? t("ex.task", { n: msg.n }) : factsText(msg);
+  $("solution").hidden = !exercise;
+  $("hint").hidden = exercise || msg.mode === "hotseat";
+  $("resign").hidden = exercise;
+  const last = exercise ? null : msg.moves[msg.moves.length - 1];
+  $("explanation").textContent = last ? t(last.explanation.key, last.explanation.args) : "";
+  const covered = !exercise && msg.covered;
+  $("cover").hidden = !covered;
+  if (covered) $("cover-text").textContent = t("hotseat.pass", { name: msg.names[msg.to_act] });
+  api().warn("");
+  const renderer = window.FechtbuchGames[msg.game];
+  const board = $("board");
+  board.textContent = "";
+  if (renderer) renderer.render(board, msg, api());
+  renderActions(msg, renderer);
+  renderMoves(msg);
+  showStatus();
+  if ((msg.finished || msg.solved || msg.lost) && !exercise) send({ type: "records", game: msg.game });
+  if (exercise && (msg.solved || msg.lost)) send({ type: "records", game: msg.game });
+}
+
+function factsText(msg) {
+  const parts = [];
+  if (msg.facts.strength) parts.push(t("facts.strength", { strength: msg.facts.strength }));
+  if (msg.facts.cards) parts.push(t("facts.cards", { cards: t("choice.cards." + msg.facts.cards) }));
+  if (msg.facts.day) parts.push(t("facts.day", { day: msg.facts.day }));
+  if (msg.facts.ruleset) parts.push(msg.facts.ruleset);
+  if (msg.mode !== "hotseat") parts.push(t("facts.you", { name: msg.names[msg.people[0]] }));
+  return parts.join(" · ");
+}
+
+function renderActions(msg, renderer) {
+  const box = $("actions");
+  box.textContent = "";
+  if (!msg.legal.length) return;
+  const holder = renderer && renderer.boardPlay ? document.createElement("details") : box;
+  if (holder !== box) {
+    const summary = document.createElement("summary");
+    summary.textContent = t("play.all");
+    holder.append(summary);
+    box.append(holder);
+  }
+  for (const action of msg.legal) {
+    const button = document.createElement("button");
+    button.textContent = action.label || action.text;
+    button.dataset.action = action.text;
+    button.onclick = () => send({ type: "act", table: msg.table, action: action.text });
+    holder.append(button);
+  }
+}
+
+function renderMoves(msg) {
+  const list = $("moves");
+  list.textContent = "";
+  for (const move of msg.moves) {
+    const item = document.createElement("li");
+    if (msg.type === "exercise") {
+      item.textContent = (move.defence ? t("ex.defence") + " " : "") + move.text;
+    } else {
+      item.textContent = `${msg.names[move.seat]}: ${move.text}`;
+      item.title = t(move.explanation.key, move.explanation.args);
+      if (move.cpu) item.className = "cpu";
+    }
+    list.append(item);
+  }
+}
+
+function showStatus() {
+  const msg = App.msg;
+  if (!msg) return;
+  const status = $("status");
+  status.className = "";
+  if (msg.type === "exercise") {
+    if (msg.solved) { status.textContent = t(msg.helped ? "ex.solved.help" : "ex.solved"); status.className = msg.helped ? "solved-help" : "solved"; }
+    else if (msg.lost) { status.textContent = t("ex.lost"); status.className = "mark-bad"; }
+    else status.textContent = t("ex.left", { n: msg.turns_left });
+    return;
+  }
+  if (!msg.finished) {
+    const parts = [msg.to_act === null ? "" : t("play.to_act", { name: msg.names[msg.to_act] })];
+    if (msg.repetitions >= 3) parts.push(t("play.repetition"));
+    status.textContent = parts.join(" ");
+    return;
+  }
+  const result = msg.result;
+  const best = Math.max(...result);
+  const winners = result.map((r, seat) => (r === best ? msg.names[seat] : null)).filter((n) => n);
+  let text = msg.resigned !== null ? t("play.resigned", { name: msg.names[msg.resigned] }) + " " : "";
+  text += winners.length === result.length ? t("play.draw") : t("play.won", { name: winners.join(", ") });
+  if (msg.mode !== "hotseat") {
+    const me = msg.people[0];
+    text += " " + t(result[me] === best && winners.length < result.length ? "play.you_won" : "play.you_lost");
+    if (msg.helped) text += " " + t("play.with_help");
+  }
+  const records = App.records[msg.game];
+  if (msg.mode === "daily" && records) text += " " + t("record.streak", { streak: records.streak }) + (msg.daily_counts ? "" : " " + t("daily.practice"));
+  status.textContent = text;
+}
+
+// ---- controls ----------------------------------------------------------------
+function tableCommand(type) { if (App.msg) send({ type, table: App.msg.table }); }
+$("undo").onclick = () => tableCommand("undo");
+$("hint").onclick = () => tableCommand("hint");
+$("solution").onclick = () => tableCommand("hint");
+$("resign").onclick = () => tableCommand("resign");
+$("reveal").onclick = () => tableCommand("reveal");
+$("menu-button").onclick = () => { $("play").hidden = true; $("menu").hidden = false; App.msg = null; renderMenu(); };
+$("dark").onchange = () => { document.body.dataset.theme = $("dark").checked ? "dark" : "light"; };
+for (const id of ["aids", "coords", "rotate"]) $(id).onchange = () => { if (App.msg) showPlay(true); };
+$("lang").onchange = async () => { await loadTexts($("lang").value); if (App.catalogue) renderMenu(); if (App.msg) { $("menu").hidden = true; showPlay(true); } };
+document.addEventListener("keydown", (event) => {
+  if (event.target.tagName === "INPUT" || event.target.tagName === "SELECT") return;
+  if ((event.key === "r" || event.key === "R") && App.msg && App.msg.type === "table" && !App.msg.finished) tableCommand("hint");
+});
+
+loadTexts("de").then(connect);

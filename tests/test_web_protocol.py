@@ -1,0 +1,267 @@
+"""The WebSocket protocol of `fechtbuch serve` (Starlette's in-process TestClient):
+the server is authoritative, and bad messages are errors on the page and in the log,
+never a crash; a page that leaves mid-move is survived."""
+
+from __future__ import annotations
+
+import datetime as dt
+import json
+import logging
+
+import pytest
+
+pytest.importorskip("httpx")
+from starlette.testclient import TestClient  # noqa: E402
+
+from fechtbuch.web.server import Server, create_app  # noqa: E402
+from fechtbuch.web.store import Store  # noqa: E402
+
+TODAY = dt.date(2026, 12, 1)
+
+
+@pytest.fixture
+def client(tmp_path):
+    seeds = iter(f"protocol-{n}" for n in range(100))
+    server = Server(Store(tmp_path / "web.sqlite3"), today=lambda: TODAY, seed=lambda: next(seeds))
+    with TestClient(create_app(server)) as test_client:
+        yield test_client, server
+
+
+def until_person(ws) -> dict:
+    """Messages until a person is to act (or the game is over)."""
+    while True:
+        message = ws.receive_json()
+        if message["type"] != "table":
+            return message
+        if message["finished"] or message["to_act"] in message["people"]:
+            return message
+
+
+def new(ws, game, mode="computer", **options) -> dict:
+    ws.send_text(json.dumps({"type": "new", "game": game, "mode": mode, "options": options}))
+    return until_person(ws)
+
+
+def test_catalogue_lists_every_registered_game_and_shipped_pack(client):
+    test_client, _ = client
+    with test_client.websocket_connect("/ws") as ws:
+        catalogue = ws.receive_json()
+    assert [g["slug"] for g in catalogue["games"]] == [
+        "battleklinge",
+        "touche-duell",
+        "touche-pyramiden",
+    ]
+    assert {p["game"] for p in catalogue["packs"]} == {g["slug"] for g in catalogue["games"]}
+    assert "daily" in catalogue["games"][0]["modes"]
+
+
+BAD_MESSAGES = [
+    ("not json at all", "message: not JSON"),
+    ("[1, 2]", "message: expected a JSON object"),
+    ('{"type": 3}', "type: expected str"),
+    ('{"type": "dance"}', "type: unknown message type"),
+    ('{"type": "act", "table": "t99", "action": "x"}', "table: unknown table"),
+    ('{"type": "new", "game": "schach", "mode": "computer"}', "game: unknown game"),
+    ('{"type": "new", "game": "battleklinge", "mode": "online"}', "mode:"),
+    ('{"type": "new", "game": "battleklinge", "mode": "computer", "options": {"strength": "gott"}}', "strength:"),
+    ('{"type": "new", "game": "battleklinge", "mode": "computer", "options": {"cards": "alle"}}', "cards:"),
+    ('{"type": "exercise", "pack": "nope", "number": 1}', "pack: unknown pack"),
+    ('{"type": "exercise", "pack": "fechtuebungen", "number": 49}', "number:"),
+    ('{"type": "records", "game": 5}', "game: expected str"),
+    ("x" * 5000, "message: longer than"),
+]
+
+
+@pytest.mark.parametrize(("text", "expected"), BAD_MESSAGES)
+def test_bad_messages_are_errors_and_the_connection_stays(client, caplog, text, expected):
+    test_client, _ = client
+    with caplog.at_level(logging.WARNING, logger="fechtbuch.web"):
+        with test_client.websocket_connect("/ws") as ws:
+            ws.receive_json()
+            ws.send_text(text)
+            answer = ws.receive_json()
+            assert answer["type"] == "error"
+            assert answer["message"].startswith(expected), answer
+            ws.send_text(json.dumps({"type": "records", "game": "battleklinge"}))
+            assert ws.receive_json()["type"] == "records"  # still served
+    assert any(expected in record.getMessage() for record in caplog.records)
+
+
+def test_illegal_out_of_turn_and_malformed_actions_leave_the_table_unchanged(client):
+    test_client, _ = client
+    with test_client.websocket_connect("/ws") as ws:
+        ws.receive_json()
+        table = new(ws, "battleklinge", mode="hotseat", cards="einsteiger")
+        assert table["to_act"] == table["view"]["turn"]
+        before = table["view"]["notation"]
+        for action, expected in [
+            ("ausfall:c1c5", "is not legal here"),
+            (17, "expected the action's notation"),
+            ("", "is not legal here"),
+        ]:
+            ws.send_text(json.dumps({"type": "act", "table": table["table"], "action": action}))
+            answer = ws.receive_json()
+            assert answer["type"] == "error" and expected in answer["message"]
+        ws.send_text(json.dumps({"type": "undo", "table": table["table"]}))
+        assert "no move of yours" in ws.receive_json()["message"]
+        legal = table["legal"][0]["text"]
+        ws.send_text(json.dumps({"type": "act", "table": table["table"], "action": legal}))
+        after = ws.receive_json()
+        assert after["moves"][-1]["text"] == legal and after["view"]["notation"] != before
+
+
+def test_out_of_turn_actions_are_refused():
+    # the socket handles one message at a time, so the computer has always moved by
+    # the time a page's action is read: the refusal is the table's, tested here
+    from fechtbuch.web.server import web_games
+    from fechtbuch.web.table import ActionRefused, Table
+
+    entry = web_games()["battleklinge"]
+    for school in ("g", "b"):
+        options = {"strength": "leicht", "school": school, "cards": "einsteiger"}
+        start = entry.web.start(entry.game, "computer", options, "x")
+        if entry.game.current_player(start.state) not in start.people:
+            break
+    computer = 1 - start.people[0]
+    table = Table(entry.game, entry.web, "battleklinge", "computer", start, "x", {computer: None})
+    legal = next(iter(table.legal()))
+    with pytest.raises(ActionRefused, match="computer's turn"):
+        table.act(legal)
+    assert table.played == []
+
+
+def test_actions_after_the_end_are_refused(client):
+    test_client, _ = client
+    with test_client.websocket_connect("/ws") as ws:
+        ws.receive_json()
+        table = new(ws, "battleklinge", mode="hotseat")
+        ws.send_text(json.dumps({"type": "resign", "table": table["table"]}))
+        over = ws.receive_json()
+        assert over["finished"] and over["legal"] == []
+        ws.send_text(
+            json.dumps({"type": "act", "table": table["table"], "action": table["legal"][0]["text"]})
+        )
+        assert "the game is over" in ws.receive_json()["message"]
+
+
+def test_undo_and_hint_mark_the_game_as_helped(client):
+    test_client, _ = client
+    with test_client.websocket_connect("/ws") as ws:
+        ws.receive_json()
+        table = new(ws, "battleklinge", strength="leicht", cards="einsteiger")
+        ws.send_text(json.dumps({"type": "hint", "table": table["table"]}))
+        hint = ws.receive_json()
+        assert hint["type"] == "hint"
+        assert hint["action"] in {a["text"] for a in table["legal"]}
+        moves_before = len(table["moves"])
+        ws.send_text(json.dumps({"type": "act", "table": table["table"], "action": hint["action"]}))
+        after = until_person(ws)
+        assert len(after["moves"]) > moves_before
+        ws.send_text(json.dumps({"type": "undo", "table": table["table"]}))
+        undone = ws.receive_json()
+        assert len(undone["moves"]) == moves_before and undone["helped"]
+        assert undone["view"]["notation"] == table["view"]["notation"]
+
+
+def test_hidden_hands_never_reach_another_seat(client):
+    test_client, _ = client
+    with test_client.websocket_connect("/ws") as ws:
+        ws.receive_json()
+        for game in ("touche-duell", "touche-pyramiden"):
+            table = new(ws, game, mode="hotseat")
+            assert table["covered"] and "hand" not in table["view"] and table["legal"] == []
+            ws.send_text(json.dumps({"type": "act", "table": table["table"], "action": "p"}))
+            assert "covered" in ws.receive_json()["message"]
+            ws.send_text(json.dumps({"type": "reveal", "table": table["table"]}))
+            shown = ws.receive_json()
+            assert shown["view"]["seat"] == shown["to_act"] and "hand" in shown["view"]
+            ws.send_text(
+                json.dumps(
+                    {"type": "act", "table": table["table"], "action": shown["legal"][0]["text"]}
+                )
+            )
+            after = ws.receive_json()
+            assert after["covered"] and "hand" not in after["view"] and after["legal"] == []
+
+
+def test_computer_games_of_the_touche_games_hide_the_computers_hand(client):
+    test_client, _ = client
+    with test_client.websocket_connect("/ws") as ws:
+        ws.receive_json()
+        table = new(ws, "touche-duell", strength="leicht", seat="A")
+        assert table["view"]["seat"] == 0
+        assert "pile" not in table["view"] and "hands" not in table["view"]
+
+
+def test_a_page_that_leaves_while_the_computer_thinks_is_survived(client):
+    test_client, _ = client
+    with test_client.websocket_connect("/ws") as ws:
+        ws.receive_json()
+        table = new(ws, "battleklinge", strength="stark", cards="angriff")
+        ws.send_text(
+            json.dumps({"type": "act", "table": table["table"], "action": table["legal"][0]["text"]})
+        )
+        ws.receive_json()  # the person's move; the computer is thinking now
+    with test_client.websocket_connect("/ws") as ws:  # the server still serves
+        assert ws.receive_json()["type"] == "catalogue"
+
+
+def test_an_exercise_solved_and_one_lost(client):
+    test_client, server = client
+    with test_client.websocket_connect("/ws") as ws:
+        ws.receive_json()
+        ws.send_text(json.dumps({"type": "exercise", "pack": "fechtuebungen", "number": 1}))
+        exercise = ws.receive_json()
+        while not (exercise["solved"] or exercise["lost"]):
+            ws.send_text(json.dumps({"type": "hint", "table": exercise["table"]}))
+            key = ws.receive_json()["action"]
+            ws.send_text(json.dumps({"type": "act", "table": exercise["table"], "action": key}))
+            exercise = ws.receive_json()
+        assert exercise["solved"] and exercise["helped"]
+        ws.send_text(json.dumps({"type": "exercise", "pack": "touche-uebungen", "number": 1}))
+        exercise = ws.receive_json()
+        from fechtbuch.web.exercise import open_exercise
+
+        table = open_exercise("touche-uebungen", 1)
+        stored = set(table.node.tree)
+        wrong = next(a["text"] for a in exercise["legal"] if a["text"] not in stored)
+        ws.send_text(json.dumps({"type": "act", "table": exercise["table"], "action": wrong}))
+        lost = ws.receive_json()
+        assert lost["lost"] and not lost["solved"]
+    puzzle = table.puzzle["id"]
+    assert server.store.attempts("touche-duell") == [(puzzle, False, False)]
+    assert list(server.store.exercises("battleklinge").values()) == ["solved-with-help"]
+
+
+def test_daily_duel_counts_the_first_game_only(client):
+    test_client, server = client
+    with test_client.websocket_connect("/ws") as ws:
+        ws.receive_json()
+        first = new(ws, "battleklinge", mode="daily")
+        assert first["facts"]["day"] == TODAY.isoformat() and first["daily_counts"]
+        ws.send_text(json.dumps({"type": "resign", "table": first["table"]}))
+        assert ws.receive_json()["finished"]
+        second = new(ws, "battleklinge", mode="daily")
+        assert not second["daily_counts"]
+    assert server.store.daily("battleklinge") == {TODAY.isoformat(): "lost"}
+    assert server.store.streak("battleklinge", TODAY) == 0
+
+
+def test_store_streak_and_records(tmp_path):
+    store = Store(tmp_path / "s.sqlite3")
+    day = dt.date(2026, 11, 29)
+    for offset, outcome in ((0, "won"), (1, "won"), (2, "lost")):
+        assert store.book_daily("battleklinge", day + dt.timedelta(days=offset))
+        store.finish_daily("battleklinge", day + dt.timedelta(days=offset), outcome)
+    assert store.streak("battleklinge", dt.date(2026, 11, 30)) == 2
+    assert store.streak("battleklinge", dt.date(2026, 12, 1)) == 0
+    assert not store.book_daily("battleklinge", day)
+    store.count_game("battleklinge", "leicht", won=True, helped=True)
+    store.count_game("battleklinge", "leicht", won=False, helped=False)
+    assert store.records("battleklinge") == {
+        "leicht": {"wins": 1, "losses": 1, "wins_with_help": 1}
+    }
+    store.count_attempt("battleklinge", "p1", solved=True, helped=True)
+    store.count_attempt("battleklinge", "p1", solved=True, helped=False)
+    store.count_attempt("battleklinge", "p1", solved=True, helped=True)
+    assert store.exercises("battleklinge") == {"p1": "solved"}  # green stays green

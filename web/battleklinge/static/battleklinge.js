@@ -37,6 +37,8 @@
   }
 
   function render(root, msg, api) {
+    root.textContent = "";  // a tap redraws the board in place
+    api.warn("");
     const view = msg.view;
     const exercise = msg.type === "exercise";
     const key = `${msg.table}/${msg.moves.length}/${msg.legal.length}`;

@@ -5,17 +5,19 @@
 (function () {
   function render(root, msg, api) {
     const view = msg.view;
-    const score = document.createElement("p");
-    score.className = "td-score";
     const names = msg.names || ["A", "B"];
-    score.textContent = api.t("td.score", { a: view.score[0], b: view.score[1], target: view.target, from: view.squares[0], to: view.squares[1] });
-    root.append(score);
+    if (view.score) {  // a game; an exercise's view is its drawing only
+      const score = document.createElement("p");
+      score.className = "td-score";
+      score.textContent = api.t("td.score", { a: view.score[0], b: view.score[1], target: view.target, from: view.squares[0], to: view.squares[1] });
+      root.append(score);
+    }
     if (view.svg) {
       const board = document.createElement("div");
       board.className = "svg-board";
       board.innerHTML = view.svg;
       root.append(board);
-    } else {
+    } else if (view.hand_sizes) {
       const hidden = document.createElement("p");
       hidden.textContent = api.t("td.hidden", { a: view.hand_sizes[0], b: view.hand_sizes[1], pile: view.pile_size, name: names[view.mover] });
       root.append(hidden);

@@ -13,9 +13,8 @@ import random
 from pathlib import Path
 
 import pytest
-from webserver import TODAY, browser_page, running_server
-
 from fechtbuch.web.exercise import open_exercise
+from webserver import TODAY, browser_page, running_server
 
 IMAGES = Path(__file__).resolve().parent.parent / "docs" / "img"
 
@@ -119,9 +118,17 @@ def test_card_first_rings_pieces_and_shows_the_template(page):
     state = start(page, "battleklinge", "computer", strength="leicht", cards="einsteiger")
     card = next(m["card"] for m in state["legal"] if m["from"])
     page.click(f".bk-hand [data-card={card}]")
-    ringed = set(page.eval_on_selector_all(".bk-piece.ring", "els => els.map(e => e.parentElement.dataset.square)"))
+    ringed = set(
+        page.eval_on_selector_all(
+            ".bk-piece.ring", "els => els.map(e => e.parentElement.dataset.square)"
+        )
+    )
     assert ringed == {m["from"] for m in state["legal"] if m["card"] == card and m["from"]}
-    dots = set(page.eval_on_selector_all(".bk-dot.template", "els => els.map(e => e.parentElement.dataset.square)"))
+    dots = set(
+        page.eval_on_selector_all(
+            ".bk-dot.template", "els => els.map(e => e.parentElement.dataset.square)"
+        )
+    )
     assert dots == {m["to"] for m in state["legal"] if m["card"] == card and m["from"]}
     assert card in page.inner_text("#console").lower() or page.inner_text("#console")
 
@@ -172,12 +179,16 @@ def test_daily_duel_and_streak(page, served):
     store.book_daily("battleklinge", yesterday)
     store.finish_daily("battleklinge", yesterday, "won")
     page.reload()
-    page.wait_for_function("document.getElementById('record-battleklinge').textContent.includes('Serie: 1')")
+    page.wait_for_function(
+        "document.getElementById('record-battleklinge').textContent.includes('Serie: 1')"
+    )
     state = start(page, "battleklinge", "daily")
     assert state["daily_counts"] and state["facts"]["strength"] == "stark"
     shot(page, "daily")
     page.click("#resign")
-    page.wait_for_function("App.msg.finished && document.getElementById('status').textContent.includes('Serie: 0')")
+    page.wait_for_function(
+        "App.msg.finished && document.getElementById('status').textContent.includes('Serie: 0')"
+    )
     page.click("#menu-button")
     state = start(page, "battleklinge", "daily")
     assert not state["daily_counts"]
@@ -228,7 +239,9 @@ def test_phone_viewport_dark_theme_and_english(served):
         page.goto(url)
         page.wait_for_selector("#start-battleklinge-computer")
         page.select_option("#lang", "en")
-        page.wait_for_function("document.getElementById('start-battleklinge-computer').textContent === 'Against the computer'")
+        page.wait_for_function(
+            "document.getElementById('start-battleklinge-computer').textContent === 'Against the computer'"
+        )
         page.check("#dark")
         start(page, "battleklinge", "computer", strength="leicht")
         width = page.evaluate("document.querySelector('.bk-board').getBoundingClientRect().right")

@@ -11,10 +11,9 @@ import logging
 import pytest
 
 pytest.importorskip("httpx")
-from starlette.testclient import TestClient  # noqa: E402
-
 from fechtbuch.web.server import Server, create_app  # noqa: E402
 from fechtbuch.web.store import Store  # noqa: E402
+from starlette.testclient import TestClient  # noqa: E402
 
 TODAY = dt.date(2026, 12, 1)
 
@@ -63,8 +62,14 @@ BAD_MESSAGES = [
     ('{"type": "act", "table": "t99", "action": "x"}', "table: unknown table"),
     ('{"type": "new", "game": "schach", "mode": "computer"}', "game: unknown game"),
     ('{"type": "new", "game": "battleklinge", "mode": "online"}', "mode:"),
-    ('{"type": "new", "game": "battleklinge", "mode": "computer", "options": {"strength": "gott"}}', "strength:"),
-    ('{"type": "new", "game": "battleklinge", "mode": "computer", "options": {"cards": "alle"}}', "cards:"),
+    (
+        '{"type": "new", "game": "battleklinge", "mode": "computer", "options": {"strength": "gott"}}',
+        "strength:",
+    ),
+    (
+        '{"type": "new", "game": "battleklinge", "mode": "computer", "options": {"cards": "alle"}}',
+        "cards:",
+    ),
     ('{"type": "exercise", "pack": "nope", "number": 1}', "pack: unknown pack"),
     ('{"type": "exercise", "pack": "fechtuebungen", "number": 49}', "number:"),
     ('{"type": "records", "game": 5}', "game: expected str"),
@@ -139,7 +144,9 @@ def test_actions_after_the_end_are_refused(client):
         over = ws.receive_json()
         assert over["finished"] and over["legal"] == []
         ws.send_text(
-            json.dumps({"type": "act", "table": table["table"], "action": table["legal"][0]["text"]})
+            json.dumps(
+                {"type": "act", "table": table["table"], "action": table["legal"][0]["text"]}
+            )
         )
         assert "the game is over" in ws.receive_json()["message"]
 
@@ -199,7 +206,9 @@ def test_a_page_that_leaves_while_the_computer_thinks_is_survived(client):
         ws.receive_json()
         table = new(ws, "battleklinge", strength="stark", cards="angriff")
         ws.send_text(
-            json.dumps({"type": "act", "table": table["table"], "action": table["legal"][0]["text"]})
+            json.dumps(
+                {"type": "act", "table": table["table"], "action": table["legal"][0]["text"]}
+            )
         )
         ws.receive_json()  # the person's move; the computer is thinking now
     with test_client.websocket_connect("/ws") as ws:  # the server still serves

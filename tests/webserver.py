@@ -55,7 +55,6 @@ def free_port() -> int:
 def running_server(data: Path, today=TODAY, seeds=None):
     """A served app on 127.0.0.1; yields its base URL and the Store."""
     import uvicorn
-
     from fechtbuch.web.server import Server, create_app
     from fechtbuch.web.store import Store
 

@@ -80,7 +80,7 @@ def test_whole_battleklinge_game_against_leicht(page, served):
     page.check("#rotate")
     state = start(page, "battleklinge", "computer", strength="leicht", cards="angriff")
     rng = random.Random(1)
-    hinted = False
+    hinted = False  # one screenshot in the middle of the game
     while not state["finished"]:
         view, legal = state["view"], state["legal"]
         enemy = 1 - state["seat"]
@@ -88,7 +88,7 @@ def test_whole_battleklinge_game_against_leicht(page, served):
         winning = [m for m in legal if m["to"] in (master, view["banners"][enemy])]
         captures = [m for m in legal if m["to"] in {p["square"] for p in view["pieces"]}]
         move = (winning or captures or [rng.choice(legal)])[0]
-        if not hinted and len(state["moves"]) >= 4:
+        if not hinted and len(state["moves"]) >= 2:
             shot(page, "battleklinge")
             hinted = True
         tap_move(page, move)

@@ -21,6 +21,7 @@ from dataclasses import dataclass, field
 from functools import cache
 from typing import Any
 
+import orjson
 from fechtbuch.engines.errors import InputError, quote
 from fechtbuch.engines.paths import data_file
 from fechtbuch.engines.registry import plugin
@@ -36,21 +37,28 @@ class ShippedPack:
     """The file name without ``.json`` (the page's id of the pack)."""
     game: str
     """The registry slug of the pack's game."""
-    pack: dict
+    count: int
+    """How many exercises it holds."""
 
 
 @cache
 def shipped_packs() -> tuple[ShippedPack, ...]:
-    """Every pack in ``data/packs``, by file name."""
+    """Every pack in ``data/packs``, by file name (read, not yet validated: the menu
+    needs only the game and the count, and validating every pack takes seconds)."""
     found = []
     for entry in sorted(data_file("packs").iterdir(), key=lambda e: e.name):
-        if not entry.name.endswith(".json"):
-            continue
-        with_path = data_file("packs", entry.name)
-        with resources.as_file(with_path) as path:
-            pack = load_pack(path)
-        found.append(ShippedPack(entry.name[: -len(".json")], plugin(pack["rules"]).slug, pack))
+        if entry.name.endswith(".json"):
+            raw = orjson.loads(entry.read_bytes())
+            name = entry.name[: -len(".json")]
+            found.append(ShippedPack(name, plugin(raw["rules"]).slug, len(raw["puzzles"])))
     return tuple(found)
+
+
+@cache
+def loaded_pack(name: str) -> dict:
+    """The shipped pack ``name``, validated as every pack command validates it."""
+    with resources.as_file(data_file("packs", f"{name}.json")) as path:
+        return load_pack(path)
 
 
 def find_pack(name: object) -> ShippedPack:
@@ -161,17 +169,22 @@ class ExerciseTable:
 def open_exercise(pack_name: object, number: object) -> ExerciseTable:
     """Exercise ``number`` (1-based) of the shipped pack ``pack_name``."""
     shipped = find_pack(pack_name)
-    puzzles = shipped.pack["puzzles"]
+    if type(number) is not int or not 1 <= number <= shipped.count:
+        raise InputError(
+            f"number: expected an exercise number 1..{shipped.count}, got {number!r:.40}"
+        )
+    pack = loaded_pack(shipped.name)
+    puzzles = pack["puzzles"]
     if type(number) is not int or not 1 <= number <= len(puzzles):
         raise InputError(
             f"number: expected an exercise number 1..{len(puzzles)}, got {number!r:.40}"
         )
-    terms = PackTerms.of(shipped.pack)
+    terms = PackTerms.of(pack)
     return ExerciseTable(
         shipped.name,
         shipped.game,
         number,
         puzzles[number - 1],
-        pack_kind(shipped.pack),
+        pack_kind(pack),
         pruned=terms.solution is SolutionMode.PRUNED,
     )

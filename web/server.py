@@ -305,7 +305,7 @@ class Server:
                 }
             )
         packs = [
-            {"name": p.name, "game": p.game, "count": len(p.pack["puzzles"])}
+            {"name": p.name, "game": p.game, "count": p.count}
             for p in shipped_packs()
             if p.game in self.games
         ]

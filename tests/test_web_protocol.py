@@ -274,3 +274,112 @@ def test_store_streak_and_records(tmp_path):
     store.count_attempt("battleklinge", "p1", solved=True, helped=False)
     store.count_attempt("battleklinge", "p1", solved=True, helped=True)
     assert store.exercises("battleklinge") == {"p1": "solved"}  # green stays green
+
+
+class FakeTime:
+    """A monotonic clock the test moves by hand."""
+
+    def __init__(self):
+        self.value = 1000.0
+
+    def __call__(self) -> float:
+        return self.value
+
+
+@pytest.fixture
+def timed(tmp_path):
+    fake = FakeTime()
+    seeds = iter(f"timed-{n}" for n in range(100))
+    server = Server(
+        Store(tmp_path / "web.sqlite3"),
+        today=lambda: TODAY,
+        seed=lambda: next(seeds),
+        now=fake,
+    )
+    with TestClient(create_app(server)) as test_client:
+        yield test_client, fake
+
+
+def test_a_clock_that_runs_out_loses_the_game(timed):
+    test_client, fake = timed
+    with test_client.websocket_connect("/ws") as ws:
+        ws.receive_json()
+        table = new(ws, "battleklinge", mode="hotseat", clock="5")
+        assert table["time"]["clock"] == [300.0, 300.0]
+        seat = table["to_act"]
+        fake.value += 120
+        ws.send_text(
+            json.dumps(
+                {"type": "act", "table": table["table"], "action": table["legal"][0]["text"]}
+            )
+        )
+        after = ws.receive_json()
+        assert after["time"]["clock"][seat] == 180.0
+        fake.value += 301
+        ws.send_text(
+            json.dumps(
+                {"type": "act", "table": table["table"], "action": after["legal"][0]["text"]}
+            )
+        )
+        assert "out of time" in ws.receive_json()["message"]
+        ws.send_text(json.dumps({"type": "flag", "table": table["table"]}))
+        over = ws.receive_json()
+        assert over["finished"] and over["ended_by"] == "time" and over["loser"] == 1 - seat
+        assert over["result"][1 - seat] == 0.0
+
+
+def test_without_a_clock_one_move_over_ten_minutes_loses(timed):
+    test_client, fake = timed
+    with test_client.websocket_connect("/ws") as ws:
+        ws.receive_json()
+        table = new(ws, "battleklinge", mode="hotseat")
+        assert table["time"]["clock"] is None and table["time"]["move_left"] == 600.0
+        fake.value += 599
+        ws.send_text(json.dumps({"type": "flag", "table": table["table"]}))
+        still = ws.receive_json()
+        assert not still["finished"] and still["time"]["move_left"] == 1.0
+        fake.value += 2
+        ws.send_text(json.dumps({"type": "flag", "table": table["table"]}))
+        over = ws.receive_json()
+        assert over["ended_by"] == "time" and over["loser"] == table["to_act"]
+        ws.send_text(
+            json.dumps(
+                {
+                    "type": "new",
+                    "game": "battleklinge",
+                    "mode": "hotseat",
+                    "options": {"clock": "7"},
+                }
+            )
+        )
+        assert ws.receive_json()["message"].startswith("clock:")
+
+
+def test_abort_only_after_a_threefold_repetition(client):
+    from fechtbuch.web.server import web_games
+    from fechtbuch.web.table import ActionRefused, Table
+
+    test_client, _ = client
+    with test_client.websocket_connect("/ws") as ws:
+        ws.receive_json()
+        table = new(ws, "battleklinge", mode="hotseat")
+        ws.send_text(json.dumps({"type": "abort", "table": table["table"]}))
+        assert "three times" in ws.receive_json()["message"]
+    entry = web_games()["battleklinge"]
+    start = entry.web.start(entry.game, "hotseat", {}, "rep")
+    one = start.state
+    two = entry.game.apply(one, entry.game.legal_actions(one)[0])
+    table = Table(
+        entry.game,
+        entry.web,
+        "battleklinge",
+        "hotseat",
+        start,
+        "rep",
+        states=[one, two, one, two, one],
+    )
+    assert table.repetitions() == 3
+    table.abort()
+    assert table.finished and table.result() is None
+    with pytest.raises(ActionRefused):
+        table.act(entry.game.format_action(one, entry.game.legal_actions(one)[0]))

@@ -21,11 +21,13 @@ import datetime as dt
 import json
 import logging
 import os
+import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from importlib import resources
 from typing import Any
 
+from fechtbuch.engines.clock import GameClock
 from fechtbuch.engines.errors import InputError, quote
 from fechtbuch.engines.plugin import GamePlugin, load
 from fechtbuch.engines.registry import plugins
@@ -45,6 +47,9 @@ MAX_MESSAGE = 4096
 """A longer message is refused unread: no message of the protocol needs more."""
 
 MODES = ("computer", "hotseat", "daily")
+
+CLOCK_MINUTES = ("0", "5", "10", "20")
+"""The clock choices of every game (0: no clock, a single move over ten minutes loses)."""
 
 
 @dataclass(frozen=True)
@@ -90,8 +95,10 @@ class Server:
         store: Store,
         today: Callable[[], dt.date] | None = None,
         seed: Callable[[], str] | None = None,
+        now: Callable[[], float] | None = None,
     ):
         self.store = store
+        self.now = now or time.monotonic
         self.today = today or (lambda: dt.datetime.now(dt.timezone.utc).date())
         self.seed = seed or (lambda: os.urandom(8).hex())
         self.games = web_games()
@@ -190,8 +197,24 @@ class Server:
         if factory is not None and hint_strength is not None and mode != "hotseat":
             hinter = seat_chooser(factory, hint_strength, int(derived_seed(seed, "hint"), 16))
             hinter = _first_argument(hinter)
+        minutes = options.get("clock", "0") if mode != "daily" else "0"
+        if minutes not in CLOCK_MINUTES:
+            raise InputError(f"clock: {quote(minutes)} is not one of {', '.join(CLOCK_MINUTES)}")
+        clock = None
+        if minutes != "0":
+            clock = GameClock.minutes(int(minutes), game.num_players(start.state))
         table = Table(
-            game, entry.web, entry.plugin.slug, mode, start, seed, computers, strengths, hinter
+            game,
+            entry.web,
+            entry.plugin.slug,
+            mode,
+            start,
+            seed,
+            computers,
+            strengths,
+            hinter,
+            clock=clock,
+            now=self.now,
         )
         table_id = self._register(conn, table)
         if day is not None and self.store.book_daily(entry.plugin.slug, day):
@@ -246,12 +269,28 @@ class Server:
         await self._send(conn, {"type": "hint", "table": table_id, "action": text})
 
     async def _resign(self, conn: Connection, table_id: str, message: dict) -> None:
-        table = conn.tables[table_id]
-        if isinstance(table, ExerciseTable):
-            raise InputError("resign: an exercise is left, not resigned")
+        table = self._game_table(conn, table_id, "resign")
         table.resign()
         self._count_game(conn, table_id, table)
         await self._send(conn, self.table_message(conn, table_id))
+
+    async def _abort(self, conn: Connection, table_id: str, message: dict) -> None:
+        table = self._game_table(conn, table_id, "abort")
+        table.abort()
+        await self._send(conn, self.table_message(conn, table_id))
+
+    async def _flag(self, conn: Connection, table_id: str, message: dict) -> None:
+        """The page's countdown reached zero: the server checks its own time."""
+        table = self._game_table(conn, table_id, "flag")
+        if table.check_time():
+            self._count_game(conn, table_id, table)
+        await self._send(conn, self.table_message(conn, table_id))
+
+    def _game_table(self, conn: Connection, table_id: str, what: str) -> Table:
+        table = conn.tables[table_id]
+        if isinstance(table, ExerciseTable):
+            raise InputError(f"{what}: an exercise has no {what}")
+        return table
 
     async def _reveal(self, conn: Connection, table_id: str, message: dict) -> None:
         table = conn.tables[table_id]
@@ -300,7 +339,10 @@ class Server:
                     "slug": slug,
                     "title": entry.plugin.title,
                     "modes": [m for m in entry.web.modes if m in (*MODES, "exercise")],
-                    "setup": entry.web.setup(entry.players()),
+                    "setup": {
+                        **entry.web.setup(entry.players()),
+                        "clock": {"choices": list(CLOCK_MINUTES), "default": "0"},
+                    },
                     "script": f"/games/{slug}/{entry.web.script}",
                 }
             )
@@ -370,7 +412,9 @@ class Server:
             ],
             "finished": table.finished,
             "result": table.result(),
-            "resigned": table.resigned,
+            "loser": table.loser,
+            "ended_by": table.ended_by,
+            "time": table.time_left(),
             "helped": table.helped,
             "repetitions": table.repetitions(),
             "daily_counts": table_id in conn.daily_days,
@@ -408,6 +452,8 @@ TABLE_MESSAGES = {
     "hint": Server._hint,
     "resign": Server._resign,
     "reveal": Server._reveal,
+    "abort": Server._abort,
+    "flag": Server._flag,
 }
 
 

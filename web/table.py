@@ -11,19 +11,30 @@ that person's last action, and marks the game as played with help; so does a hin
 ("Rat").  The rotation of a hotseat board and the hiding of hands between turns
 are the page's and the server's business (``reveal``); the table only says whose
 turn it is.
+
+Time, as the rulebook's "Notbremse" and the optional clock want it, is kept here too
+(``now`` is injectable): with a clock every person's move is charged to its seat and
+a seat whose time runs out loses; without one a single move of a person that takes
+longer than :data:`MOVE_LIMIT` loses the game.  The page only shows the countdown;
+it asks the server (``flag``) when its display reaches zero.
 """
 
 from __future__ import annotations
 
+import time
 from collections import Counter
 from collections.abc import Callable, Hashable
 from dataclasses import dataclass, field
 from typing import Any
 
+from fechtbuch.engines.clock import GameClock
 from fechtbuch.engines.errors import InputError, quote
 from fechtbuch.engines.game import Game
 from fechtbuch.engines.seeding import sha256_text
 from fechtbuch.web.webgame import Chooser, Start, WebGame
+
+MOVE_LIMIT = 600.0
+"""Seconds a person may take for one move in a game without a clock (ten minutes)."""
 
 
 class ActionRefused(InputError):
@@ -60,13 +71,19 @@ class Table:
     states: list[Any] = field(default_factory=list)
     played: list[Played] = field(default_factory=list)
     helped: bool = False
-    resigned: int | None = None
-    """The seat that resigned, if one did."""
+    clock: GameClock | None = None
+    now: Callable[[], float] = time.monotonic
+    loser: int | None = None
+    """The seat that lost by resigning or by time, if one did."""
+    ended_by: str | None = None
+    """``resigned``, ``time`` or ``aborted`` when the rules did not end the game."""
     finished: bool = False
+    turn_started: float = 0.0
 
     def __post_init__(self) -> None:
         if not self.states:
             self.states = [self.start.state]
+        self.turn_started = self.now()
 
     # ---- facts ---------------------------------------------------------
     @property
@@ -103,10 +120,40 @@ class Table:
         """Per seat 1 win, 0 loss (``None`` while the game goes on)."""
         if not self.finished:
             return None
-        if self.resigned is not None:
+        if self.ended_by == "aborted":
+            return None
+        if self.loser is not None:
             seats = len(self.names)
-            return tuple(0.0 if seat == self.resigned else 1.0 for seat in range(seats))
+            return tuple(0.0 if seat == self.loser else 1.0 for seat in range(seats))
         return self.web.result(self.game, self.state)
+
+    def time_left(self) -> dict:
+        """What the page counts down: per seat the clock's seconds, and for the seat
+        to act the seconds of its move (the move limit without a clock)."""
+        seat = self.to_act()
+        spent = self.now() - self.turn_started
+        out: dict = {"clock": None, "seat": seat, "move_left": None}
+        if self.clock is not None:
+            left = list(self.clock.left)
+            if seat is not None and seat in self.start.people:
+                left[seat] -= spent
+            out["clock"] = [max(0.0, round(x, 1)) for x in left]
+        elif seat is not None and seat in self.start.people:
+            out["move_left"] = max(0.0, round(MOVE_LIMIT - spent, 1))
+        return out
+
+    def check_time(self) -> bool:
+        """End the game if the person to act is out of time; True if it ended."""
+        seat = self.to_act()
+        if seat is None or seat not in self.start.people:
+            return False
+        spent = self.now() - self.turn_started
+        out = self.clock.left[seat] - spent <= 0 if self.clock is not None else spent > MOVE_LIMIT
+        if out:
+            if self.clock is not None:
+                self.clock.spend(seat, spent)
+            self.loser, self.ended_by, self.finished = seat, "time", True
+        return out
 
     # ---- actions -------------------------------------------------------
     def act(self, text: object) -> Played:
@@ -123,6 +170,10 @@ class Table:
         legal = self.legal()
         if text not in legal:
             raise ActionRefused(f"action: {quote(text)} is not legal here")
+        if self.check_time():
+            raise ActionRefused(f"action: too late, {self.names[seat]} is out of time")
+        if self.clock is not None:
+            self.clock.spend(seat, self.now() - self.turn_started)
         return self._apply(seat, text, legal[text], by_computer=False)
 
     def computer_move(self) -> Played | None:
@@ -130,7 +181,10 @@ class Table:
         seat = self.to_act()
         if seat is None or seat not in self.computers:
             return None
+        thinking = self.now()
         action = self.computers[seat](self.state, tuple(self.states[:-1]))
+        if self.clock is not None:
+            self.clock.spend(seat, self.now() - thinking)
         text = self.game.format_action(self.state, action)
         if text not in self.legal():  # the engine's own player: a bug, not bad input
             raise RuntimeError(f"the computer chose an illegal action {text!r}")
@@ -149,6 +203,7 @@ class Table:
                 self.finished = True
             else:
                 self.states.append(following)
+        self.turn_started = self.now()
         return entry
 
     def resign(self) -> None:
@@ -156,8 +211,16 @@ class Table:
         if seat is None:
             raise ActionRefused("resign: the game is over")
         people = self.start.people
-        self.resigned = seat if seat in people else people[0]
-        self.finished = True
+        self.loser = seat if seat in people else people[0]
+        self.ended_by, self.finished = "resigned", True
+
+    def abort(self) -> None:
+        """End the game without a result (offered after a threefold repetition)."""
+        if self.to_act() is None:
+            raise ActionRefused("abort: the game is over")
+        if self.repetitions() < 3:
+            raise ActionRefused("abort: only after the same position stood three times")
+        self.ended_by, self.finished = "aborted", True
 
     def undo(self) -> None:
         """Take back the last action of a person (and the computer's replies to it)."""
@@ -174,19 +237,14 @@ class Table:
         kept = self.played[:played_index]
         states = [self.start.state]
         replay = Table(
-            self.game,
-            self.web,
-            self.slug,
-            self.mode,
-            self.start,
-            self.seed,
-            states=states,
+            self.game, self.web, self.slug, self.mode, self.start, self.seed, states=states
         )
         for entry in kept:
             legal = replay.legal()
             replay._apply(entry.seat, entry.text, legal[entry.text], entry.by_computer)
         self.states, self.played = replay.states, replay.played
-        self.finished, self.resigned = False, None
+        self.finished, self.loser, self.ended_by = False, None, None
+        self.turn_started = self.now()
 
     def hint(self) -> str:
         """A good action for the person to act (the game counts as played with help)."""

@@ -180,6 +180,8 @@ function showPlay(keepConsole) {
   if (renderer) renderer.render(board, msg, api());
   renderActions(msg, renderer);
   renderMoves(msg);
+  $("abort").hidden = exercise || msg.finished || msg.repetitions < 3;
+  startClock();
   showStatus();
   if ((msg.finished || msg.solved || msg.lost) && !exercise) send({ type: "records", game: msg.game });
   if (exercise && (msg.solved || msg.lost)) send({ type: "records", game: msg.game });
@@ -251,7 +253,8 @@ function showStatus() {
   const result = msg.result;
   const best = Math.max(...result);
   const winners = result.map((r, seat) => (r === best ? msg.names[seat] : null)).filter((n) => n);
-  let text = msg.resigned !== null ? t("play.resigned", { name: msg.names[msg.resigned] }) + " " : "";
+  if (msg.ended_by === "aborted") { status.textContent = t("play.aborted"); return; }
+  let text = msg.ended_by ? t("play." + msg.ended_by, { name: msg.names[msg.loser] }) + " " : "";
   text += winners.length === result.length ? t("play.draw") : t("play.won", { name: winners.join(", ") });
   if (msg.mode !== "hotseat") {
     const me = msg.people[0];
@@ -263,12 +266,48 @@ function showStatus() {
   status.textContent = text;
 }
 
+// ---- time: the server keeps it; the page counts down and asks when it hits zero --
+function clockText(seconds) {
+  const whole = Math.max(0, Math.floor(seconds));
+  return `${Math.floor(whole / 60)}:${String(whole % 60).padStart(2, "0")}`;
+}
+
+function startClock() {
+  clearInterval(App.clockTimer);
+  const msg = App.msg;
+  const box = $("clock");
+  box.textContent = "";
+  if (!msg || msg.type !== "table" || msg.finished || !msg.time) return;
+  const received = Date.now();
+  let flagged = false;
+  const tick = () => {
+    const spent = (Date.now() - received) / 1000;
+    const time = msg.time;
+    let zero = false;
+    if (time.clock) {
+      box.textContent = time.clock.map((left, seat) => {
+        const now = seat === time.seat && msg.people.includes(seat) ? left - spent : left;
+        if (now <= 0 && seat === time.seat) zero = true;
+        return `${msg.names[seat]} ${clockText(now)}`;
+      }).join(" · ");
+    } else if (time.move_left !== null) {
+      const left = time.move_left - spent;
+      box.textContent = left <= 60 ? t("play.last_minute", { name: msg.names[time.seat], left: clockText(left) }) : "";
+      zero = left <= 0;
+    }
+    if (zero && !flagged) { flagged = true; tableCommand("flag"); }
+  };
+  tick();
+  App.clockTimer = setInterval(tick, 1000);
+}
+
 // ---- controls ----------------------------------------------------------------
 function tableCommand(type) { if (App.msg) send({ type, table: App.msg.table }); }
 $("undo").onclick = () => tableCommand("undo");
 $("hint").onclick = () => tableCommand("hint");
 $("solution").onclick = () => tableCommand("hint");
 $("resign").onclick = () => tableCommand("resign");
+$("abort").onclick = () => tableCommand("abort");
 $("reveal").onclick = () => tableCommand("reveal");
 $("menu-button").onclick = () => { $("play").hidden = true; $("menu").hidden = false; App.msg = null; renderMenu(); };
 $("dark").onchange = () => { document.body.dataset.theme = $("dark").checked ? "dark" : "light"; };

@@ -94,8 +94,23 @@ def test_whole_battleklinge_game_against_leicht(page, served):
         tap_move(page, move)
         state = wait_for_person(page, len(state["moves"]))
     assert page.inner_text("#status")
-    shot(page, "battleklinge-end")
     assert sum(sum(r.values()) for r in store.records("battleklinge").values()) >= 1
+    # the analysis: marks in the move list and the turning point with its green arrow
+    page.click("#analyse")
+    page.wait_for_function("App.analysis !== null && App.analysis !== undefined", timeout=120_000)
+    analysis = page.evaluate("App.analysis")
+    assert len(analysis["moves"]) == len(state["moves"])
+    marks = [m["mark"] for m in analysis["moves"]]
+    shown = page.eval_on_selector_all(
+        "#moves li strong", "els => els.map(e => e.textContent.trim())"
+    )
+    assert shown == [m for m in marks if m]
+    if analysis["turning"] is not None:
+        page.click("#turning")
+        assert "Wendepunkt" in page.inner_text("#explanation")
+        if analysis["turning"]["better"]:
+            page.wait_for_selector("#hint-arrow", state="attached")
+    shot(page, "battleklinge-end")
 
 
 def test_undo_and_hint(page):

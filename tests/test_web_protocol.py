@@ -140,6 +140,8 @@ def test_actions_after_the_end_are_refused(client):
     with test_client.websocket_connect("/ws") as ws:
         ws.receive_json()
         table = new(ws, "battleklinge", mode="hotseat")
+        ws.send_text(json.dumps({"type": "analyse", "table": table["table"]}))
+        assert "not over yet" in ws.receive_json()["message"]
         ws.send_text(json.dumps({"type": "resign", "table": table["table"]}))
         over = ws.receive_json()
         assert over["finished"] and over["legal"] == []

@@ -274,6 +274,17 @@ class Server:
         self._count_game(conn, table_id, table)
         await self._send(conn, self.table_message(conn, table_id))
 
+    async def _analyse(self, conn: Connection, table_id: str, message: dict) -> None:
+        table = self._game_table(conn, table_id, "analyse")
+        if not table.finished:
+            raise ActionRefused("analyse: the game is not over yet")
+        states = [table.start.state] + [table.states[e.before + 1] for e in table.played]
+        texts = [entry.text for entry in table.played]
+        report = await asyncio.to_thread(table.web.analyse, table.game, states, texts)
+        if report is None:
+            raise InputError(f"analyse: {table.slug} has no analysis after a game")
+        await self._send(conn, {"type": "analysis", "table": table_id, **report})
+
     async def _abort(self, conn: Connection, table_id: str, message: dict) -> None:
         table = self._game_table(conn, table_id, "abort")
         table.abort()
@@ -453,6 +464,7 @@ TABLE_MESSAGES = {
     "resign": Server._resign,
     "reveal": Server._reveal,
     "abort": Server._abort,
+    "analyse": Server._analyse,
     "flag": Server._flag,
 }
 

@@ -92,6 +92,12 @@ class WebGame(Protocol):
         """The computer seat of ``strength``, as the command line makes it."""
         ...
 
+    def analyse(self, game: Game, states: Sequence[Any], actions: Sequence[str]) -> dict | None:
+        """The analysis of a finished game (``states``: from the start, one per action)
+        as ``{"moves": [{"number", "mark", "better", ...}], "turning": {...}}``, or
+        ``None`` when the game has none."""
+        ...
+
     def problem_view(self, kind: Any, state: Any, texts: Sequence[str]) -> tuple[dict, list[dict]]:
         """An exercise's state (the pack kind's AND/OR problem state) for the page, and
         its legal actions ``texts`` as the page draws them (each with its ``text``)."""

@@ -109,6 +109,26 @@ class BattleklingeWeb:
         player = factory.make(strength, seed)
         return lambda state, earlier: player.choose(state, list(earlier)).move
 
+    def analyse(self, game: Game, states: Sequence[Position], actions: Sequence[str]) -> dict:
+        """The analysis after the game ("?", "??" with the better move, and the
+        "Wendepunkt") as ``fechtbuch analyse`` makes it, with the solver's exact hits."""
+        from fechtbuch.engines.battleklinge.analysis import Analyser
+        from fechtbuch.engines.battleklinge.gamerecord import GameRecord
+        from fechtbuch.solver.battleklinge.hits import SolverHits
+
+        moves = tuple(Move.from_text(text) for text in actions)
+        last = states[-1]
+        winner = last.winner()
+        result = "*" if winner is None else "gb"[winner]
+        analysis = Analyser(hits=SolverHits()).analyse(GameRecord(states[0], moves, result))
+        report = analysis.to_dict()
+        turning = report["turning_point"]
+        if turning is not None:
+            before = states[turning["number"] - 1]
+            turning["view"] = position_view(before, before.turn)
+            turning["names"] = ["Gold", "Blau"]
+        return {"moves": report["moves"], "turning": turning}
+
     def problem_view(self, kind, state: Position, texts: Sequence[str]):
         return position_view(state, state.turn), [
             {"text": text, **move_view(Move.from_text(text))} for text in texts

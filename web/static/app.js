@@ -32,7 +32,8 @@ function connect() {
 
 function handle(msg) {
   if (msg.type === "catalogue") { App.catalogue = msg; loadScripts(msg).then(renderMenu); }
-  else if (msg.type === "table" || msg.type === "exercise") { App.msg = msg; App.hint = null; showPlay(); }
+  else if (msg.type === "table" || msg.type === "exercise") { App.msg = msg; App.hint = null; App.analysis = null; showPlay(); }
+  else if (msg.type === "analysis") { App.analysis = msg; $("status").textContent = t("play.analysed"); renderMoves(App.msg); $("turning").hidden = !msg.turning; }
   else if (msg.type === "hint") { App.hint = msg.action; $("console").textContent = t(App.msg.type === "exercise" ? "ex.solution.is" : "play.hint.is", { action: msg.action }); showPlay(true); }
   else if (msg.type === "records") { App.records[msg.game] = msg; renderRecords(msg.game); showStatus(); }
   else if (msg.type === "error") { showError(msg.message); }
@@ -181,6 +182,8 @@ function showPlay(keepConsole) {
   renderActions(msg, renderer);
   renderMoves(msg);
   $("abort").hidden = exercise || msg.finished || msg.repetitions < 3;
+  $("analyse").hidden = exercise || !msg.finished || !msg.moves.length;
+  $("turning").hidden = !(App.analysis && App.analysis.turning);
   startClock();
   showStatus();
   if ((msg.finished || msg.solved || msg.lost) && !exercise) send({ type: "records", game: msg.game });
@@ -228,6 +231,19 @@ function renderMoves(msg) {
       item.textContent = `${msg.names[move.seat]}: ${move.text}`;
       item.title = t(move.explanation.key, move.explanation.args);
       if (move.cpu) item.className = "cpu";
+      const analysed = App.analysis && App.analysis.moves[list.children.length];
+      if (analysed && analysed.mark) {
+        const mark = document.createElement("strong");
+        mark.className = "mark-bad";
+        mark.textContent = " " + analysed.mark;
+        item.append(mark);
+        if (analysed.better) {
+          const better = document.createElement("div");
+          better.className = "better";
+          better.textContent = t("play.better", { move: analysed.better, score: analysed.better_score || "" });
+          item.append(better);
+        }
+      }
     }
     list.append(item);
   }
@@ -264,6 +280,21 @@ function showStatus() {
   const records = App.records[msg.game];
   if (msg.mode === "daily" && records) text += " " + t("record.streak", { streak: records.streak }) + (msg.daily_counts ? "" : " " + t("daily.practice"));
   status.textContent = text;
+}
+
+// ---- the analysis' turning point: the position before it, the better move as the hint arrow
+function showTurningPoint() {
+  const turning = App.analysis.turning;
+  const renderer = window.FechtbuchGames[App.msg.game];
+  const shown = { ...App.msg, view: turning.view, legal: [], last: null, seat: turning.view.aids.seat, mode: "replay", finished: true };
+  const board = $("board");
+  board.textContent = "";
+  const view = api();
+  view.hint = turning.better;
+  renderer.render(board, shown, view);
+  $("actions").textContent = "";
+  const number = (x) => x.toLocaleString(App.lang, { signDisplay: "always", minimumFractionDigits: 1, maximumFractionDigits: 1 });
+  $("explanation").textContent = t("play.turning.text", { number: turning.number, move: turning.move, mark: turning.mark || "", before: number(turning.before), after: number(turning.after), better: turning.better || "–" });
 }
 
 // ---- time: the server keeps it; the page counts down and asks when it hits zero --
@@ -308,6 +339,8 @@ $("hint").onclick = () => tableCommand("hint");
 $("solution").onclick = () => tableCommand("hint");
 $("resign").onclick = () => tableCommand("resign");
 $("abort").onclick = () => tableCommand("abort");
+$("analyse").onclick = () => { $("status").textContent = t("play.analysing"); tableCommand("analyse"); };
+$("turning").onclick = () => showTurningPoint();
 $("reveal").onclick = () => tableCommand("reveal");
 $("menu-button").onclick = () => { $("play").hidden = true; $("menu").hidden = false; App.msg = null; renderMenu(); };
 $("dark").onchange = () => { document.body.dataset.theme = $("dark").checked ? "dark" : "light"; };

@@ -118,6 +118,9 @@ class ToucheDuellWeb:
     def computer(self, factory: PlayerFactory, strength: str, seed: int) -> Chooser:
         return seat_chooser(factory, strength, seed)
 
+    def analyse(self, game: Game, states, actions: Sequence[str]) -> None:
+        return None  # no analysis after a game yet
+
     def problem_view(self, kind, state, texts: Sequence[str]):
         return {"svg": kind.board_svg(state), "text": kind.board_text(state, False)}, [
             {"text": text, "label": text} for text in texts

@@ -264,3 +264,18 @@ def test_phone_viewport_dark_theme_and_english(served):
         assert page.get_attribute(".bk-board [data-square=c1]", "aria-label").startswith("c1:")
         shot(page, "phone")
         assert errors == []
+
+
+def test_kartenwahl_by_tapping_the_open_cards(page):
+    state = start(page, "battleklinge", "computer", strength="leicht", cards="kartenwahl")
+    shot(page, "draft")
+    while state.get("prelude"):
+        card = state["legal"][0]["card"]
+        page.click(f".bk-draft [data-card={card}]")
+        page.wait_for_function(
+            "n => !App.msg.prelude || App.msg.prelude.open.length < n",
+            arg=len(state["prelude"]["open"]),
+        )
+        state = wait_for_person(page)
+    assert page.query_selector(".bk-board") is not None
+    assert len(state["view"]["cards"]) == 5

@@ -385,3 +385,46 @@ def test_abort_only_after_a_threefold_repetition(client):
     assert table.finished and table.result() is None
     with pytest.raises(ActionRefused):
         table.act(entry.game.format_action(one, entry.game.legal_actions(one)[0]))
+
+
+def test_the_kartenwahl_picks_alternately_and_the_side_card_decides_who_starts(client):
+    test_client, _ = client
+    with test_client.websocket_connect("/ws") as ws:
+        ws.receive_json()
+        table = new(ws, "battleklinge", mode="hotseat", cards="kartenwahl")
+        draft = table["prelude"]
+        assert len(draft["open"]) == 8 and table["view"] is None
+        closed = next(c for c in draft["cards"] if c not in draft["open"])
+        ws.send_text(json.dumps({"type": "act", "table": table["table"], "action": closed}))
+        assert "not legal here" in ws.receive_json()["message"]
+        picked = [[], []]
+        for turn in range(4):
+            seat = table["prelude"]["to_choose"]
+            assert seat == (draft["first"] + turn) % 2
+            assert {a["text"] for a in table["legal"]} == set(table["prelude"]["open"])
+            card = table["legal"][turn % len(table["legal"])]["text"]
+            ws.send_text(json.dumps({"type": "act", "table": table["table"], "action": card}))
+            table = ws.receive_json()
+            picked[seat].append(card)
+        assert table.get("prelude") is None and table["view"] is not None
+        hands = table["view"]["hands"]
+        assert sorted(hands[0]) == sorted(picked[0]) and sorted(hands[1]) == sorted(picked[1])
+        side = table["view"]["side"]
+        assert side in draft["open"] and side not in picked[0] + picked[1]
+        assert table["to_act"] == table["view"]["cards"][side]["mark"]
+
+
+def test_the_computer_picks_in_the_kartenwahl(client):
+    test_client, _ = client
+    with test_client.websocket_connect("/ws") as ws:
+        ws.receive_json()
+        table = new(ws, "battleklinge", strength="leicht", cards="kartenwahl")
+        while table.get("prelude") is not None:
+            assert table["to_act"] == table["people"][0]
+            ws.send_text(
+                json.dumps(
+                    {"type": "act", "table": table["table"], "action": table["legal"][0]["text"]}
+                )
+            )
+            table = until_person(ws)
+        assert table["view"] is not None and len(table["view"]["cards"]) == 5

@@ -187,7 +187,7 @@ class Server:
             strength = factory.check(str(strength)) if strength is not None else None
             if strength is None:
                 raise InputError("strength: missing")
-            for seat in range(game.num_players(start.state)):
+            for seat in range(len(entry.web.seat_names(start.state))):
                 if seat not in start.people:
                     seat_seed = int(derived_seed(seed, seat), 16)
                     computers[seat] = entry.web.computer(factory, strength, seat_seed)
@@ -202,7 +202,7 @@ class Server:
             raise InputError(f"clock: {quote(minutes)} is not one of {', '.join(CLOCK_MINUTES)}")
         clock = None
         if minutes != "0":
-            clock = GameClock.minutes(int(minutes), game.num_players(start.state))
+            clock = GameClock.minutes(int(minutes), len(entry.web.seat_names(start.state)))
         table = Table(
             game,
             entry.web,
@@ -380,6 +380,8 @@ class Server:
     def table_message(self, conn: Connection, table_id: str) -> dict:
         table = conn.tables[table_id]
         assert isinstance(table, Table)
+        if table.prelude is not None:
+            return self.prelude_message(conn, table_id, table)
         game, web, state = table.game, table.web, table.state
         revealed = conn.revealed.get(table_id, -1)
         to_act = table.to_act()
@@ -428,6 +430,39 @@ class Server:
             "time": table.time_left(),
             "helped": table.helped,
             "repetitions": table.repetitions(),
+            "daily_counts": table_id in conn.daily_days,
+        }
+
+    def prelude_message(self, conn: Connection, table_id: str, table: Table) -> dict:
+        """A table whose game is still being set up by choices (the Kartenwahl)."""
+        prelude = table.prelude
+        legal = []
+        if table.person_to_act():
+            legal = [{"text": text, **prelude.action_view(text)} for text in table.legal()]
+        return {
+            "type": "table",
+            "table": table_id,
+            "game": table.slug,
+            "mode": table.mode,
+            "title": table.start.title,
+            "facts": table.start.facts,
+            "names": list(table.names),
+            "people": list(table.start.people),
+            "seat": table.start.people[0],
+            "to_act": table.to_act(),
+            "covered": False,
+            "view": None,
+            "prelude": prelude.view(),
+            "legal": legal,
+            "last": None,
+            "moves": [],
+            "finished": table.finished,
+            "result": table.result(),
+            "loser": table.loser,
+            "ended_by": table.ended_by,
+            "helped": table.helped,
+            "repetitions": 0,
+            "time": table.time_left(),
             "daily_counts": table_id in conn.daily_days,
         }
 

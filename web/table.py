@@ -24,7 +24,7 @@ from __future__ import annotations
 import time
 from collections import Counter
 from collections.abc import Callable, Hashable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from fechtbuch.engines.clock import GameClock
@@ -80,9 +80,22 @@ class Table:
     finished: bool = False
     turn_started: float = 0.0
 
+    prelude: Any = None
+
     def __post_init__(self) -> None:
-        if not self.states:
+        if self.start.prelude is not None:
+            self.prelude = self.start.prelude
+        elif not self.states:
             self.states = [self.start.state]
+        self.turn_started = self.now()
+
+    def _after_prelude(self) -> None:
+        """Once the prelude is done its result is the game's first state."""
+        if self.prelude.to_choose() is not None:
+            return
+        first = self.prelude.result()
+        self.start = replace(self.start, state=first, prelude=None)
+        self.prelude, self.states = None, [first]
         self.turn_started = self.now()
 
     # ---- facts ---------------------------------------------------------
@@ -92,12 +105,14 @@ class Table:
 
     @property
     def names(self) -> tuple[str, ...]:
-        return self.web.seat_names(self.state)
+        return self.web.seat_names(self.states[-1] if self.states else None)
 
     def to_act(self) -> int | None:
         """The seat to act, or ``None`` when the game is over."""
         if self.finished:
             return None
+        if self.prelude is not None:
+            return self.prelude.to_choose()
         return self.game.current_player(self.state)
 
     def person_to_act(self) -> bool:
@@ -108,13 +123,20 @@ class Table:
         """Every legal action now, by its notation (none once the game is over)."""
         if self.to_act() is None:
             return {}
+        if self.prelude is not None:
+            return self.prelude.choices()
         state = self.state
         return {self.game.format_action(state, a): a for a in self.game.legal_actions(state)}
 
     def repetitions(self) -> int:
         """How often the current state has stood on the board in this game."""
+        if not self.states:
+            return 0
         keys: Counter[Hashable] = Counter(self.game.state_key(s) for s in self.states)
         return keys[self.game.state_key(self.state)]
+
+    def seats(self) -> int:
+        return len(self.names)
 
     def result(self) -> tuple[float, ...] | None:
         """Per seat 1 win, 0 loss (``None`` while the game goes on)."""
@@ -156,7 +178,7 @@ class Table:
         return out
 
     # ---- actions -------------------------------------------------------
-    def act(self, text: object) -> Played:
+    def act(self, text: object) -> Played | None:
         """A person's action, by its notation."""
         if not isinstance(text, str):
             raise ActionRefused(f"action: expected the action's notation as text, got {text!r:.80}")
@@ -174,6 +196,11 @@ class Table:
             raise ActionRefused(f"action: too late, {self.names[seat]} is out of time")
         if self.clock is not None:
             self.clock.spend(seat, self.now() - self.turn_started)
+        if self.prelude is not None:
+            self.prelude.choose(text)
+            self.turn_started = self.now()
+            self._after_prelude()
+            return None
         return self._apply(seat, text, legal[text], by_computer=False)
 
     def computer_move(self) -> Played | None:
@@ -182,6 +209,11 @@ class Table:
         if seat is None or seat not in self.computers:
             return None
         thinking = self.now()
+        if self.prelude is not None:
+            self.prelude.choose(self.prelude.computer_choice())
+            self.turn_started = self.now()
+            self._after_prelude()
+            return None
         action = self.computers[seat](self.state, tuple(self.states[:-1]))
         if self.clock is not None:
             self.clock.spend(seat, self.now() - thinking)
@@ -250,7 +282,7 @@ class Table:
         """A good action for the person to act (the game counts as played with help)."""
         if not self.person_to_act():
             raise ActionRefused("hint: it is not your turn")
-        if self.hinter is None:
+        if self.hinter is None or self.prelude is not None:
             raise ActionRefused("hint: this game has no hint here")
         action = self.hinter(self.state)
         self.helped = True

@@ -38,6 +38,12 @@ class Start:
     title: str
     facts: dict = field(default_factory=dict)
     """What the page shows beside the board (card set, who starts, ...)."""
+    prelude: Any = None
+    """Choices made before the first state exists (Battleklinge's Kartenwahl), or
+    ``None``; ``state`` is then ``None`` until the prelude's ``result()``.  A prelude
+    has ``to_choose()`` (the seat, ``None`` when done), ``choices()`` (text -> choice),
+    ``choose(text)``, ``computer_choice()``, ``result()``, ``view()`` and
+    ``action_view(text)``."""
 
 
 class WebGame(Protocol):

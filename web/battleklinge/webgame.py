@@ -29,9 +29,10 @@ from fechtbuch.engines.errors import InputError, quote
 from fechtbuch.engines.game import Game
 from fechtbuch.engines.players import PlayerFactory
 from fechtbuch.engines.seeding import shuffled
+from fechtbuch.web.battleklinge.draft import Draft
 from fechtbuch.web.webgame import Chooser, Start
 
-CARD_CHOICES = ("zufall", "einsteiger", "angriff", "verteidigung")
+CARD_CHOICES = ("zufall", "einsteiger", "angriff", "verteidigung", "kartenwahl")
 SCHOOLS = ("g", "b")
 
 
@@ -54,13 +55,16 @@ class BattleklingeWeb:
         if mode == "daily":
             return self._daily(options["day"])
         cards_choice = _choice(options, "cards", CARD_CHOICES, "zufall")
-        position = deal(cards_choice, seed)
-        facts = {"cards": cards_choice, "starts": position.turn}
+        if cards_choice == "kartenwahl":
+            position, prelude = None, Draft(seed)
+        else:
+            position, prelude = deal(cards_choice, seed), None
+        facts = {"cards": cards_choice}
         if mode == "hotseat":
-            return Start(position, (0, 1), "hotseat", facts)
+            return Start(position, (0, 1), "hotseat", facts, prelude)
         school = SCHOOLS.index(_choice(options, "school", SCHOOLS, "g"))
         strength = _choice(options, "strength", STRENGTH_NAMES, "mittel")
-        return Start(position, (school,), "computer", {**facts, "strength": strength})
+        return Start(position, (school,), "computer", {**facts, "strength": strength}, prelude)
 
     def _daily(self, day: str) -> Start:
         # the daily duel is derived (and proved fair) in the puzzles layer
@@ -69,7 +73,7 @@ class BattleklingeWeb:
         duel = duel_for_date(dt.date.fromisoformat(day))
         position = Position.from_text(duel["position"])
         school = SCHOOLS.index(duel["school"])
-        facts = {"day": day, "strength": "stark", "cards": "daily", "starts": position.turn}
+        facts = {"day": day, "strength": "stark", "cards": "daily"}
         return Start(position, (school,), "daily", facts)
 
     def view(self, game: Game, state: Position, seat: int | None) -> dict:

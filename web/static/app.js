@@ -167,8 +167,8 @@ function showPlay(keepConsole) {
     : `${game.title} – ${t("mode." + msg.mode)}`;
   $("facts").textContent = exercise ? t("ex.task", { n: msg.n }) : factsText(msg);
   $("solution").hidden = !exercise;
-  $("hint").hidden = exercise || msg.mode === "hotseat";
-  $("resign").hidden = exercise;
+  $("hint").hidden = exercise || msg.mode === "hotseat" || msg.finished || Boolean(msg.prelude);
+  $("resign").hidden = exercise || msg.finished;
   const last = exercise ? null : msg.moves[msg.moves.length - 1];
   $("explanation").textContent = last ? t(last.explanation.key, last.explanation.args) : "";
   const covered = !exercise && msg.covered;

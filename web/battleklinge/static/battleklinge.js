@@ -36,9 +36,48 @@
     return grid;
   }
 
+  function renderDraft(root, msg, api) {
+    const draft = msg.prelude;
+    const legal = new Set(msg.legal.map((m) => m.card));
+    const wrap = document.createElement("div");
+    wrap.className = "bk-wrap bk-draft";
+    const head = document.createElement("p");
+    head.textContent = api.t("bk.draft", { first: msg.names[draft.first] })
+      + (draft.to_choose === null ? "" : " " + api.t("bk.draft.turn", { name: msg.names[draft.to_choose] }));
+    wrap.append(head);
+    const row = (cards, label, clickable) => {
+      const box = document.createElement("div");
+      box.className = "bk-hand";
+      box.setAttribute("aria-label", label);
+      const title = document.createElement("span");
+      title.textContent = label + ":";
+      box.append(title);
+      for (const card of cards) {
+        const spec = draft.cards[card];
+        const button = document.createElement("button");
+        button.className = "bk-card";
+        button.dataset.card = card;
+        button.setAttribute("aria-label", describeCard(api, spec));
+        const name = document.createElement("span");
+        name.textContent = spec.name;
+        button.append(name, cardGrid(spec));
+        button.onclick = () => {
+          api.console(describeCard(api, spec));
+          if (clickable && legal.has(card)) api.act(card);
+        };
+        box.append(button);
+      }
+      return box;
+    };
+    wrap.append(row(draft.open, api.t("bk.draft.open"), true));
+    wrap.append(row(draft.hands[0], msg.names[0], false), row(draft.hands[1], msg.names[1], false));
+    root.append(wrap);
+  }
+
   function render(root, msg, api) {
     root.textContent = "";  // a tap redraws the board in place
     api.warn("");
+    if (msg.prelude) { renderDraft(root, msg, api); return; }
     const view = msg.view;
     const exercise = msg.type === "exercise";
     const key = `${msg.table}/${msg.moves.length}/${msg.legal.length}`;

@@ -153,8 +153,11 @@ def test_hotseat_rotates_the_board(page):
     state = start(page, "battleklinge", "hotseat", cards="einsteiger")
     first = page.get_attribute(".bk-board .bk-sq", "data-square")
     assert first == ("a5" if state["to_act"] == 0 else "e1")
+    page.select_option("#speed", "1400")
     tap_move(page, next(m for m in state["legal"] if m["from"]))
     wait_for_person(page, len(state["moves"]))
+    # the move is shown: the piece jumps (and the played card slides)
+    page.wait_for_function("document.getAnimations().length > 0", timeout=5_000)
     assert page.get_attribute(".bk-board .bk-sq", "data-square") == (
         "e1" if state["to_act"] == 0 else "a5"
     )

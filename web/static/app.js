@@ -150,6 +150,7 @@ function api() {
   return {
     t, act: (text) => send({ type: "act", table: App.msg.table, action: text }),
     aids: $("aids").checked, coords: $("coords").checked, rotate: $("rotate").checked,
+    speed: Number($("speed").value),
     hint: App.hint, console: (text) => { $("console").textContent = text; },
     warn: (text) => { $("warning").textContent = text || ""; $("warning").hidden = !text; },
   };

@@ -8,7 +8,7 @@
 // that reaches it).  Any card can be tapped for a description.
 (function () {
   const FILES = "abcde";
-  const ui = { key: null, piece: null, card: null };
+  const ui = { key: null, piece: null, card: null, shown: null };
 
   function squareName(file, rank) { return FILES[file] + String(rank + 1); }
 
@@ -249,6 +249,41 @@
     }
     root.append(wrap);
     if (warnings.length) api.warn(warnings.join(" "));
+    const shownKey = `${msg.table}/${msg.moves.length}`;
+    if (ui.shown !== shownKey) {
+      ui.shown = shownKey;
+      if (!exercise && msg.mode !== "replay") animateLast(board, msg, centres, api.speed);
+    }
+  }
+
+  // Each move is shown: the piece jumps from its square, a captured piece falls, the
+  // played card slides to the side slot.  Only once per move (not on a tap's redraw).
+  function animateLast(board, msg, centres, speed) {
+    const last = msg.last;
+    if (!last || !speed || !board.animate) return;
+    const side = board.parentElement.querySelector(`.bk-hand [data-card="${last.card}"]`);
+    if (side) side.animate([{ transform: "translateY(-30px)", opacity: 0.3 }, { transform: "none", opacity: 1 }], { duration: speed });
+    if (!last.from) return;
+    const cell = board.clientWidth / 5;
+    const [fromCol, fromRow] = centres[last.from];
+    const [toCol, toRow] = centres[last.to];
+    const target = board.querySelector(`[data-square="${last.to}"]`);
+    const piece = target.querySelector(".bk-piece");
+    const move = msg.moves[msg.moves.length - 1];
+    const key = move && move.explanation.key;
+    if (key === "bk.explain.capture" || key === "bk.explain.master") {
+      const fallen = document.createElement("span");
+      fallen.className = `bk-piece s${1 - last.seat}` + (key === "bk.explain.master" ? " master" : "");
+      target.append(fallen);
+      fallen.animate([{ transform: "none", opacity: 1 }, { transform: "translateY(30%) scale(0.2)", opacity: 0 }],
+        { duration: speed, fill: "forwards" }).onfinish = () => fallen.remove();
+    }
+    if (piece) {
+      const dx = (fromCol - toCol) * cell;
+      const dy = (fromRow - toRow) * cell;
+      piece.animate([{ transform: `translate(${dx}px, ${dy}px) scale(1.15)` }, { transform: "none" }],
+        { duration: speed, easing: "ease-out" });
+    }
   }
 
   window.FechtbuchGames.battleklinge = { render, boardPlay: true };

@@ -48,6 +48,9 @@ MAX_MESSAGE = 4096
 
 MODES = ("computer", "hotseat", "daily")
 
+NOTHING_HIDDEN = -1
+"""``Connection.revealed`` of a table that hides nothing between turns."""
+
 CLOCK_MINUTES = ("0", "5", "10", "20")
 """The clock choices of every game (0: no clock, a single move over ten minutes loses)."""
 
@@ -79,7 +82,8 @@ class Connection:
     socket: WebSocket
     tables: dict[str, Table | ExerciseTable] = field(default_factory=dict)
     revealed: dict[str, int | None] = field(default_factory=dict)
-    """Hotseat games with hidden hands: the seat whose hand the page may show."""
+    """Hotseat games with hidden hands: the seat whose hand the page may show
+    (``None``: covered); :data:`NOTHING_HIDDEN` for every other table."""
     daily_days: dict[str, dt.date] = field(default_factory=dict)
     """Tables that count for the daily streak, with their day."""
     counted: set[str] = field(default_factory=set)
@@ -193,10 +197,10 @@ class Server:
                     computers[seat] = entry.web.computer(factory, strength, seat_seed)
                     strengths[seat] = strength
         hinter = None
-        hint_strength = getattr(entry.web, "hint_strength", None)
-        if factory is not None and hint_strength is not None and mode != "hotseat":
-            hinter = seat_chooser(factory, hint_strength, int(derived_seed(seed, "hint"), 16))
-            hinter = _first_argument(hinter)
+        if factory is not None and entry.web.hint_strength is not None and mode != "hotseat":
+            hint_seed = int(derived_seed(seed, "hint"), 16)
+            chooser = seat_chooser(factory, entry.web.hint_strength, hint_seed)
+            hinter = lambda state: chooser(state, ())  # noqa: E731 (the table's hinter)
         minutes = options.get("clock", "0") if mode != "daily" else "0"
         if minutes not in CLOCK_MINUTES:
             raise InputError(f"clock: {quote(minutes)} is not one of {', '.join(CLOCK_MINUTES)}")
@@ -220,7 +224,7 @@ class Server:
         if day is not None and self.store.book_daily(entry.plugin.slug, day):
             conn.daily_days[table_id] = day
         hidden = game.info.hidden_information and mode == "hotseat"
-        conn.revealed[table_id] = None if hidden else -1
+        conn.revealed[table_id] = None if hidden else NOTHING_HIDDEN
         LOG.info("new %s %s table %s seed %s", entry.plugin.slug, mode, table_id, seed)
         return table_id
 
@@ -232,10 +236,10 @@ class Server:
             self._count_exercise(conn, table_id, table)
             await self._send(conn, self.exercise_message(table_id, table))
             return
-        if conn.revealed.get(table_id, -1) is None:
+        if conn.revealed.get(table_id, NOTHING_HIDDEN) is None:
             raise ActionRefused("action: the hand is covered; reveal it first")
         table.act(message.get("action"))
-        if conn.revealed.get(table_id, -1) != -1:
+        if conn.revealed.get(table_id, NOTHING_HIDDEN) != NOTHING_HIDDEN:
             conn.revealed[table_id] = None  # cover the hand: the device changes hands
         await self._after_change(conn, table_id)
 
@@ -263,7 +267,7 @@ class Server:
         if isinstance(table, ExerciseTable):
             text = table.solution()
         else:
-            if conn.revealed.get(table_id, -1) is None:
+            if conn.revealed.get(table_id, NOTHING_HIDDEN) is None:
                 raise ActionRefused("hint: the hand is covered; reveal it first")
             text = await asyncio.to_thread(table.hint)
         await self._send(conn, {"type": "hint", "table": table_id, "action": text})
@@ -305,7 +309,8 @@ class Server:
 
     async def _reveal(self, conn: Connection, table_id: str, message: dict) -> None:
         table = conn.tables[table_id]
-        if isinstance(table, ExerciseTable) or conn.revealed.get(table_id, -1) == -1:
+        hides = conn.revealed.get(table_id, NOTHING_HIDDEN) != NOTHING_HIDDEN
+        if isinstance(table, ExerciseTable) or not hides:
             raise InputError("reveal: this table hides no hand")
         conn.revealed[table_id] = table.to_act()
         await self._send(conn, self.table_message(conn, table_id))
@@ -378,14 +383,55 @@ class Server:
         }
 
     def table_message(self, conn: Connection, table_id: str) -> dict:
+        """The table as the page may see it (see the module docstring)."""
         table = conn.tables[table_id]
         assert isinstance(table, Table)
+        message = {
+            "type": "table",
+            "table": table_id,
+            "game": table.slug,
+            "mode": table.mode,
+            "title": table.start.title,
+            "facts": table.start.facts,
+            "names": list(table.names),
+            "people": list(table.start.people),
+            "to_act": table.to_act(),
+            "finished": table.finished,
+            "result": table.result(),
+            "loser": table.loser,
+            "ended_by": table.ended_by,
+            "time": table.time_left(),
+            "helped": table.helped,
+            "repetitions": table.repetitions(),
+            "daily_counts": table_id in conn.daily_days,
+        }
         if table.prelude is not None:
-            return self.prelude_message(conn, table_id, table)
+            return {**message, **self._prelude_part(table)}
+        return {**message, **self._game_part(conn, table_id, table)}
+
+    @staticmethod
+    def _prelude_part(table: Table) -> dict:
+        """A game still being set up by choices (the Kartenwahl): no state yet."""
+        prelude = table.prelude
+        legal = []
+        if table.person_to_act():
+            legal = [{"text": text, **prelude.action_view(text)} for text in table.legal()]
+        return {
+            "seat": table.start.people[0],
+            "covered": False,
+            "view": None,
+            "prelude": prelude.view(),
+            "legal": legal,
+            "last": None,
+            "moves": [],
+        }
+
+    @staticmethod
+    def _game_part(conn: Connection, table_id: str, table: Table) -> dict:
         game, web, state = table.game, table.web, table.state
-        revealed = conn.revealed.get(table_id, -1)
+        revealed = conn.revealed.get(table_id, NOTHING_HIDDEN)
         to_act = table.to_act()
-        if revealed == -1:  # vs the computer: the person's seat; perfect information: anyone
+        if revealed == NOTHING_HIDDEN:  # the person's seat; in a hotseat game whose turn it is
             seat = to_act if table.mode == "hotseat" else table.start.people[0]
             if seat is None:
                 seat = table.start.people[0]
@@ -393,7 +439,7 @@ class Server:
             seat = revealed
         covered = revealed is None and to_act is not None
         legal = []
-        if table.person_to_act() and not covered and (revealed == -1 or revealed == to_act):
+        if table.person_to_act() and not covered and revealed in (NOTHING_HIDDEN, to_act):
             legal = [
                 {"text": text, **web.action_view(game, state, action)}
                 for text, action in table.legal().items()
@@ -405,16 +451,7 @@ class Server:
             action = game.parse_action(before, entry.text)
             last = {"text": entry.text, "seat": entry.seat, **web.action_view(game, before, action)}
         return {
-            "type": "table",
-            "table": table_id,
-            "game": table.slug,
-            "mode": table.mode,
-            "title": table.start.title,
-            "facts": table.start.facts,
-            "names": list(table.names),
-            "people": list(table.start.people),
             "seat": seat,
-            "to_act": to_act,
             "covered": covered,
             "view": web.view(game, state, None if covered else seat),
             "legal": legal,
@@ -423,47 +460,6 @@ class Server:
                 {"seat": e.seat, "text": e.text, "explanation": e.explanation, "cpu": e.by_computer}
                 for e in table.played
             ],
-            "finished": table.finished,
-            "result": table.result(),
-            "loser": table.loser,
-            "ended_by": table.ended_by,
-            "time": table.time_left(),
-            "helped": table.helped,
-            "repetitions": table.repetitions(),
-            "daily_counts": table_id in conn.daily_days,
-        }
-
-    def prelude_message(self, conn: Connection, table_id: str, table: Table) -> dict:
-        """A table whose game is still being set up by choices (the Kartenwahl)."""
-        prelude = table.prelude
-        legal = []
-        if table.person_to_act():
-            legal = [{"text": text, **prelude.action_view(text)} for text in table.legal()]
-        return {
-            "type": "table",
-            "table": table_id,
-            "game": table.slug,
-            "mode": table.mode,
-            "title": table.start.title,
-            "facts": table.start.facts,
-            "names": list(table.names),
-            "people": list(table.start.people),
-            "seat": table.start.people[0],
-            "to_act": table.to_act(),
-            "covered": False,
-            "view": None,
-            "prelude": prelude.view(),
-            "legal": legal,
-            "last": None,
-            "moves": [],
-            "finished": table.finished,
-            "result": table.result(),
-            "loser": table.loser,
-            "ended_by": table.ended_by,
-            "helped": table.helped,
-            "repetitions": 0,
-            "time": table.time_left(),
-            "daily_counts": table_id in conn.daily_days,
         }
 
     def exercise_message(self, table_id: str, table: ExerciseTable) -> dict:
@@ -486,10 +482,6 @@ class Server:
             "helped": table.helped,
             "turns_left": table.turns_left(),
         }
-
-
-def _first_argument(chooser):
-    return lambda state: chooser(state, ())
 
 
 TABLE_MESSAGES = {

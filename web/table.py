@@ -135,9 +135,6 @@ class Table:
         keys: Counter[Hashable] = Counter(self.game.state_key(s) for s in self.states)
         return keys[self.game.state_key(self.state)]
 
-    def seats(self) -> int:
-        return len(self.names)
-
     def result(self) -> tuple[float, ...] | None:
         """Per seat 1 win, 0 loss (``None`` while the game goes on)."""
         if not self.finished:

@@ -110,7 +110,12 @@ class WebGame(Protocol):
         ...
 
 
-def seat_chooser(factory: PlayerFactory, strength: str, seed: str) -> Chooser:
+def strength_setup(factory: PlayerFactory | None, default: str = "mittel") -> dict:
+    """The menu's strength choice: every strength of the game's player factory."""
+    return {"choices": list(factory.strengths) if factory is not None else [], "default": default}
+
+
+def seat_chooser(factory: PlayerFactory, strength: str, seed: object) -> Chooser:
     """The plain computer seat from a player factory (earlier states unused)."""
     act = factory.seat(strength, seed)
     return lambda state, earlier: act(state)

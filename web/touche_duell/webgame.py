@@ -27,7 +27,7 @@ from fechtbuch.engines.touche_duell.notation import (
 )
 from fechtbuch.engines.touche_duell.record import game_over, round_starter
 from fechtbuch.puzzles.touche_duell.board import board_svg
-from fechtbuch.web.webgame import Chooser, Start, seat_chooser
+from fechtbuch.web.webgame import Chooser, Start, seat_chooser, strength_setup
 
 RULESET_NAMES = tuple(r.name for r in RULESETS)
 
@@ -41,9 +41,8 @@ class ToucheDuellWeb:
     hint_strength = "stark"
 
     def setup(self, factory: PlayerFactory | None) -> dict:
-        strengths = list(factory.strengths) if factory is not None else []
         return {
-            "strength": {"choices": strengths, "default": "mittel"},
+            "strength": strength_setup(factory),
             "seat": {"choices": ["A", "B"], "default": "A"},
             "ruleset": {"choices": list(RULESET_NAMES), "default": "standard-kurz"},
         }

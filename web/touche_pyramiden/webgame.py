@@ -18,7 +18,7 @@ from fechtbuch.engines.touche_pyramiden.notation import view_of
 from fechtbuch.engines.touche_pyramiden.state import Config, State
 from fechtbuch.engines.touche_pyramiden.textboard import render
 from fechtbuch.puzzles.touche_pyramiden.svg import board_svg
-from fechtbuch.web.webgame import Chooser, Start, seat_chooser
+from fechtbuch.web.webgame import Chooser, Start, seat_chooser, strength_setup
 
 PLAYER_COUNTS = ("2", "3", "4")
 
@@ -32,9 +32,8 @@ class PyramidenWeb:
     hint_strength = "stark"
 
     def setup(self, factory: PlayerFactory | None) -> dict:
-        strengths = list(factory.strengths) if factory is not None else []
         return {
-            "strength": {"choices": strengths, "default": "mittel"},
+            "strength": strength_setup(factory),
             "players": {"choices": list(PLAYER_COUNTS), "default": "2"},
             "rounds": {"choices": ["3", "4"], "default": "3"},
         }

@@ -197,8 +197,10 @@ def test_daily_duel_and_streak(page, served):
     store.book_daily("battleklinge", yesterday)
     store.finish_daily("battleklinge", yesterday, "won")
     page.reload()
+    # the menu is built after the catalogue arrives: the element may not exist yet
     page.wait_for_function(
-        "document.getElementById('record-battleklinge').textContent.includes('Serie: 1')"
+        "(document.getElementById('record-battleklinge') || {textContent: ''})"
+        ".textContent.includes('Serie: 1')"
     )
     state = start(page, "battleklinge", "daily")
     assert state["daily_counts"] and state["facts"]["strength"] == "stark"

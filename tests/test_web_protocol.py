@@ -428,3 +428,20 @@ def test_the_computer_picks_in_the_kartenwahl(client):
             )
             table = until_person(ws)
         assert table["view"] is not None and len(table["view"]["cards"]) == 5
+
+
+@pytest.mark.parametrize("pack", ["pyramiden-uebungen", "touche-uebungen", "meisterstudien"])
+def test_every_game_s_exercises_are_solved_along_the_solution(client, pack):
+    test_client, server = client
+    with test_client.websocket_connect("/ws") as ws:
+        ws.receive_json()
+        ws.send_text(json.dumps({"type": "exercise", "pack": pack, "number": 1}))
+        exercise = ws.receive_json()
+        while not (exercise["solved"] or exercise["lost"]):
+            ws.send_text(json.dumps({"type": "hint", "table": exercise["table"]}))
+            key = ws.receive_json()["action"]
+            assert key in {a["text"] for a in exercise["legal"]}
+            ws.send_text(json.dumps({"type": "act", "table": exercise["table"], "action": key}))
+            exercise = ws.receive_json()
+        assert exercise["solved"] and exercise["helped"]
+    assert [solved for _, solved, _ in server.store.attempts(exercise["game"])] == [True]

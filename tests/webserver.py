@@ -91,7 +91,7 @@ def browser_page(viewport=None):
         try:
             page = browser.new_page(viewport=viewport or {"width": 900, "height": 1100})
             errors: list[str] = []
-            page.on("pageerror", lambda err: errors.append(str(err)))
+            page.on("pageerror", lambda err: errors.append(f"{err}\n{err.stack}"))
             yield page, errors
         finally:
             browser.close()

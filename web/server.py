@@ -133,7 +133,9 @@ class Server:
     async def _dispatch(self, conn: Connection, message: dict) -> None:
         kind = message["type"]
         if kind == "new":
-            table_id = self._new_table(conn, message)
+            # a new game may take seconds (the daily duel is derived and proved fair):
+            # in a worker thread, so other pages are served meanwhile
+            table_id = await asyncio.to_thread(self._new_table, conn, message)
             await self._after_change(conn, table_id)
         elif kind == "exercise":
             table = open_exercise(message.get("pack"), message.get("number"))

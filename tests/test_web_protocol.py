@@ -70,6 +70,23 @@ BAD_MESSAGES = [
         '{"type": "new", "game": "battleklinge", "mode": "computer", "options": {"cards": "alle"}}',
         "cards:",
     ),
+    (
+        '{"type": "new", "game": "touche-duell", "mode": "computer", "options": {"strength": "gott"}}',
+        "strength:",
+    ),
+    (
+        '{"type": "new", "game": "touche-pyramiden", "mode": "computer", "options": {"players": "9"}}',
+        "players:",
+    ),
+    (
+        '{"type": "new", "game": "touche-duell", "mode": "hotseat", "options": {"ruleset": 5}}',
+        "ruleset:",
+    ),
+    (
+        '{"type": "new", "game": "battleklinge", "mode": "hotseat", "options": {"seed": ""}}',
+        "seed:",
+    ),
+    ('{"type": "new", "game": "battleklinge", "mode": "hotseat", "options": []}', "options:"),
     ('{"type": "exercise", "pack": "nope", "number": 1}', "pack: unknown pack"),
     ('{"type": "exercise", "pack": "fechtuebungen", "number": 49}', "number:"),
     ('{"type": "records", "game": 5}', "game: expected str"),
@@ -90,6 +107,24 @@ def test_bad_messages_are_errors_and_the_connection_stays(client, caplog, text, 
             ws.send_text(json.dumps({"type": "records", "game": "battleklinge"}))
             assert ws.receive_json()["type"] == "records"  # still served
     assert any(expected in record.getMessage() for record in caplog.records)
+
+
+def test_a_bug_is_an_error_message_and_the_connection_stays(client, caplog, monkeypatch):
+    test_client, server = client
+
+    def broken(game):
+        raise RuntimeError("a bug in the records")
+
+    monkeypatch.setattr(server, "records_message", broken)
+    with caplog.at_level(logging.ERROR, logger="fechtbuch.web"):
+        with test_client.websocket_connect("/ws") as ws:
+            ws.receive_json()
+            ws.send_text(json.dumps({"type": "records", "game": "battleklinge"}))
+            answer = ws.receive_json()
+            assert answer == {"type": "error", "message": "internal: a bug in the records"}
+            ws.send_text(json.dumps({"type": "exercise", "pack": "fechtuebungen", "number": 2}))
+            assert ws.receive_json()["type"] == "exercise"
+    assert any("internal error" in record.getMessage() for record in caplog.records)
 
 
 def test_illegal_out_of_turn_and_malformed_actions_leave_the_table_unchanged(client):

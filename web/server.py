@@ -126,6 +126,11 @@ class Server:
         except InputError as err:
             LOG.warning("refused: %s", err)
             await self._send(conn, {"type": "error", "message": str(err)})
+        except WebSocketDisconnect:
+            raise
+        except Exception as err:  # a bug must not end the page's game: say it, log it
+            LOG.exception("internal error on %s", quote(text, 200))
+            await self._send(conn, {"type": "error", "message": f"internal: {err}"[:300]})
 
     async def _send(self, conn: Connection, message: dict) -> None:
         await conn.socket.send_text(json.dumps(message, ensure_ascii=False))
@@ -190,9 +195,9 @@ class Server:
             if factory is None:
                 raise InputError(f"mode: {entry.plugin.title} has no computer players")
             strength = start.facts.get("strength") or options.get("strength")
-            strength = factory.check(str(strength)) if strength is not None else None
-            if strength is None:
-                raise InputError("strength: missing")
+            if strength not in factory.strengths:
+                known = ", ".join(factory.strengths)
+                raise InputError(f"strength: {quote(strength)} is not one of {known}")
             for seat in range(len(entry.web.seat_names(start.state))):
                 if seat not in start.people:
                     seat_seed = int(derived_seed(seed, seat), 16)

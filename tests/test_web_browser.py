@@ -180,6 +180,10 @@ def test_exercise_solved_green_and_one_failed(page, served):
     shot(page, "exercise")
     assert store.exercises("battleklinge")[table.puzzle["id"]] == "solved"
     page.click("#menu-button")
+    # the overview shows it green
+    page.click("#game-battleklinge details[data-pack=fechtuebungen] summary")
+    page.wait_for_selector(f"button.exercise.solved[data-puzzle='{table.puzzle['id']}']")
+    shot(page, "overview")
     page.select_option("#touche-duell-pack", "touche-uebungen")
     page.click("#start-touche-duell-exercise")
     state = wait_for_person(page)

@@ -37,8 +37,12 @@ class ShippedPack:
     """The file name without ``.json`` (the page's id of the pack)."""
     game: str
     """The registry slug of the pack's game."""
-    count: int
-    """How many exercises it holds."""
+    ids: tuple[str, ...]
+    """The exercises' ids, in the pack's order (the store keeps solved ones by id)."""
+
+    @property
+    def count(self) -> int:
+        return len(self.ids)
 
 
 @cache
@@ -50,7 +54,8 @@ def shipped_packs() -> tuple[ShippedPack, ...]:
         if entry.name.endswith(".json"):
             raw = orjson.loads(entry.read_bytes())
             name = entry.name[: -len(".json")]
-            found.append(ShippedPack(name, plugin(raw["rules"]).slug, len(raw["puzzles"])))
+            ids = tuple(str(puzzle.get("id", "")) for puzzle in raw["puzzles"])
+            found.append(ShippedPack(name, plugin(raw["rules"]).slug, ids))
     return tuple(found)
 
 

@@ -370,7 +370,7 @@ class Server:
                 }
             )
         packs = [
-            {"name": p.name, "game": p.game, "count": p.count}
+            {"name": p.name, "game": p.game, "count": p.count, "ids": list(p.ids)}
             for p in shipped_packs()
             if p.game in self.games
         ]

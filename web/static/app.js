@@ -123,6 +123,7 @@ function renderMenu() {
       start.onclick = () => send({ type: "exercise", pack: select.value, number: Number(number.value) });
       row.append(label, number, start);
       card.append(row);
+      for (const pack of packs) card.append(exerciseOverview(game, pack));
     }
     const record = document.createElement("p");
     record.id = `record-${game.slug}`;
@@ -130,6 +131,25 @@ function renderMenu() {
     root.append(card);
     send({ type: "records", game: game.slug });
   }
+}
+
+// every exercise of a pack as a button: green when solved, yellow when solved with help
+function exerciseOverview(game, pack) {
+  const details = document.createElement("details");
+  details.className = "overview";
+  details.dataset.pack = pack.name;
+  const summary = document.createElement("summary");
+  summary.textContent = t("ex.overview", { pack: pack.name });
+  details.append(summary);
+  pack.ids.forEach((id, index) => {
+    const button = document.createElement("button");
+    button.className = "exercise";
+    button.dataset.puzzle = id;
+    button.textContent = String(index + 1);
+    button.onclick = () => send({ type: "exercise", pack: pack.name, number: index + 1 });
+    details.append(button);
+  });
+  return details;
 }
 
 function renderRecords(slug) {
@@ -140,9 +160,28 @@ function renderRecords(slug) {
     t("record.line", { strength, wins: r.wins, help: r.wins_with_help, losses: r.losses }));
   const solved = Object.values(data.exercises);
   parts.push(t("record.exercises", { green: solved.filter((s) => s === "solved").length, yellow: solved.filter((s) => s !== "solved").length }));
+  for (const button of document.querySelectorAll(`#game-${slug} button.exercise`)) {
+    const status = data.exercises[button.dataset.puzzle];
+    button.classList.toggle("solved", status === "solved");
+    button.classList.toggle("solved-help", status === "solved-with-help");
+    button.setAttribute("aria-label", `${button.textContent}: ${t(status ? "ex.status." + status : "ex.status.open")}`);
+  }
   const game = App.catalogue.games.find((g) => g.slug === slug);
   if (game && game.modes.includes("daily")) parts.push(t("record.streak", { streak: data.streak }));
   el.textContent = parts.join(" · ");
+}
+
+// ---- sounds: the warning bell and the turn change at one device (Web Audio, no files)
+function beep(frequency, milliseconds) {
+  if (!$("sound").checked || !window.AudioContext) return;
+  App.audio = App.audio || new AudioContext();
+  const oscillator = App.audio.createOscillator();
+  const gain = App.audio.createGain();
+  gain.gain.value = 0.08;
+  oscillator.frequency.value = frequency;
+  oscillator.connect(gain).connect(App.audio.destination);
+  oscillator.start();
+  oscillator.stop(App.audio.currentTime + milliseconds / 1000);
 }
 
 // ---- a table ---------------------------------------------------------------
@@ -153,6 +192,7 @@ function api() {
     speed: Number($("speed").value),
     hint: App.hint, console: (text) => { $("console").textContent = text; },
     warn: (text) => { $("warning").textContent = text || ""; $("warning").hidden = !text; },
+    bell: () => beep(880, 250),
   };
 }
 
@@ -172,6 +212,8 @@ function showPlay(keepConsole) {
   $("resign").hidden = exercise || msg.finished;
   const last = exercise ? null : msg.moves[msg.moves.length - 1];
   $("explanation").textContent = last ? t(last.explanation.key, last.explanation.args) : "";
+  if (!keepConsole && msg.mode === "hotseat" && App.lastToAct !== undefined && App.lastToAct !== msg.to_act) beep(520, 120);
+  App.lastToAct = exercise ? undefined : msg.to_act;
   const covered = !exercise && msg.covered;
   $("cover").hidden = !covered;
   if (covered) $("cover-text").textContent = t("hotseat.pass", { name: msg.names[msg.to_act] });

@@ -253,6 +253,7 @@
     if (ui.shown !== shownKey) {
       ui.shown = shownKey;
       if (!exercise && msg.mode !== "replay") animateLast(board, msg, centres, api.speed);
+      if (aids && view.aids.seat === seat && view.aids.master_threatened && legal.length) api.bell();
     }
   }
 

@@ -111,6 +111,16 @@ def test_whole_battleklinge_game_against_leicht(page, served):
         if analysis["turning"]["better"]:
             page.wait_for_selector("#hint-arrow", state="attached")
     shot(page, "battleklinge-end")
+    # the game is saved: replay it move by move
+    page.click("#menu-button")
+    page.click("#saved-battleklinge summary")
+    page.click("#saved-battleklinge button.saved-game")
+    page.wait_for_function("App.replay && App.ply === 0")
+    page.click("#replay-next")
+    page.click("#replay-next")
+    assert page.evaluate("App.ply") == 2
+    assert page.query_selector(".bk-board .bk-last") is not None
+    shot(page, "replay")
 
 
 def test_undo_and_hint(page):

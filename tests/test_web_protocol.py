@@ -480,3 +480,32 @@ def test_every_game_s_exercises_are_solved_along_the_solution(client, pack):
             exercise = ws.receive_json()
         assert exercise["solved"] and exercise["helped"]
     assert [solved for _, solved, _ in server.store.attempts(exercise["game"])] == [True]
+
+
+@pytest.mark.parametrize("game", ["battleklinge", "touche-duell", "touche-pyramiden"])
+def test_a_finished_game_is_saved_and_replayed_as_the_person_saw_it(client, game):
+    test_client, server = client
+    with test_client.websocket_connect("/ws") as ws:
+        ws.receive_json()
+        table = new(ws, game, strength="leicht")
+        for _ in range(3):
+            ws.send_text(
+                json.dumps(
+                    {"type": "act", "table": table["table"], "action": table["legal"][0]["text"]}
+                )
+            )
+            table = until_person(ws)
+        ws.send_text(json.dumps({"type": "resign", "table": table["table"]}))
+        over = ws.receive_json()
+        ws.send_text(json.dumps({"type": "saved", "game": game}))
+        saved = ws.receive_json()["games"]
+        assert len(saved) == 1 and saved[0]["moves"] == len(over["moves"])
+        ws.send_text(json.dumps({"type": "replay", "game": game, "id": saved[0]["id"]}))
+        replay = ws.receive_json()
+        assert [p["text"] for p in replay["plies"]] == [m["text"] for m in over["moves"]]
+        person = over["people"][0]
+        for ply in replay["plies"]:
+            seat = ply["view"].get("seat", ply["view"].get("aids", {}).get("seat"))
+            assert seat == person  # never another seat's hand
+        ws.send_text(json.dumps({"type": "replay", "game": game, "id": 999}))
+        assert ws.receive_json()["message"].startswith("id: no saved")

@@ -146,6 +146,10 @@ class Server:
             table = open_exercise(message.get("pack"), message.get("number"))
             table_id = self._register(conn, table)
             await self._send(conn, self.exercise_message(table_id, table))
+        elif kind == "saved":
+            await self._send(conn, self.saved_message(_field(message, "game", str)))
+        elif kind == "replay":
+            await self._send(conn, self.replay_message(message))
         elif kind == "records":
             await self._send(conn, self.records_message(_field(message, "game", str)))
         elif kind in TABLE_MESSAGES:
@@ -341,6 +345,9 @@ class Server:
             {
                 "start": table.game.format_state(table.start.state),
                 "moves": [entry.text for entry in table.played],
+                "before": [entry.before for entry in table.played],
+                "states": [table.game.format_state(state) for state in table.states],
+                "names": list(table.names),
                 "people": list(table.start.people),
                 "result": list(result),
                 "helped": table.helped,
@@ -387,6 +394,57 @@ class Server:
             "streak": self.store.streak(slug, today),
             "daily_today": self.store.daily(slug).get(today.isoformat()),
             "saved": len(self.store.saved_games(slug)),
+        }
+
+    def saved_message(self, slug: str) -> dict:
+        self._entry(slug)
+        games = [
+            {
+                "id": saved["id"],
+                "mode": saved["mode"],
+                "at": saved["at"],
+                "result": saved["record"]["result"],
+                "moves": len(saved["record"]["moves"]),
+            }
+            for saved in self.store.saved_games(slug)
+        ]
+        return {"type": "saved", "game": slug, "games": games}
+
+    def replay_message(self, message: dict) -> dict:
+        """A saved game, every position as the seat that played it saw it."""
+        entry = self._entry(message.get("game"))
+        wanted = message.get("id")
+        saved = next(
+            (g for g in self.store.saved_games(entry.plugin.slug) if g["id"] == wanted), None
+        )
+        if saved is None:
+            raise InputError(f"id: no saved {entry.plugin.slug} game {quote(wanted)}")
+        record = saved["record"]
+        game, web = entry.game, entry.web
+        states = [game.parse_state(text) for text in record["states"]]
+        seat = None if saved["mode"] == "hotseat" else record["people"][0]
+        plies = []
+        for text, before in zip(record["moves"], record["before"], strict=True):
+            state = states[before]
+            action = game.parse_action(state, text)
+            plies.append(
+                {
+                    "view": web.view(game, state, state_seat(game, state, seat)),
+                    "text": text,
+                    "action": {"text": text, **web.action_view(game, state, action)},
+                    "explanation": web.explain(game, state, action, record["names"]),
+                }
+            )
+        final = states[-1]
+        return {
+            "type": "replay",
+            "game": entry.plugin.slug,
+            "id": wanted,
+            "names": record["names"],
+            "people": record["people"],
+            "result": record["result"],
+            "plies": plies,
+            "final": web.view(game, final, state_seat(game, final, seat)),
         }
 
     def table_message(self, conn: Connection, table_id: str) -> dict:
@@ -489,6 +547,14 @@ class Server:
             "helped": table.helped,
             "turns_left": table.turns_left(),
         }
+
+
+def state_seat(game, state, seat: int | None) -> int | None:
+    """The seat a replay shows: the person's, or at one device (hidden hands) the seat
+    to act, so a replay never shows a hand its viewer did not see in play."""
+    if seat is not None:
+        return seat
+    return None if game.is_terminal(state) else game.current_player(state)
 
 
 TABLE_MESSAGES = {

@@ -32,9 +32,11 @@ function connect() {
 
 function handle(msg) {
   if (msg.type === "catalogue") { App.catalogue = msg; loadScripts(msg).then(renderMenu); }
-  else if (msg.type === "table" || msg.type === "exercise") { App.msg = msg; App.hint = null; App.analysis = null; showPlay(); }
+  else if (msg.type === "table" || msg.type === "exercise") { App.replay = null; $("replay-back").hidden = true; $("replay-next").hidden = true; App.msg = msg; App.hint = null; App.analysis = null; showPlay(); }
   else if (msg.type === "analysis") { App.analysis = msg; $("status").textContent = t("play.analysed"); renderMoves(App.msg); $("turning").hidden = !msg.turning; }
   else if (msg.type === "hint") { App.hint = msg.action; $("console").textContent = t(App.msg.type === "exercise" ? "ex.solution.is" : "play.hint.is", { action: msg.action }); showPlay(true); }
+  else if (msg.type === "saved") { renderSaved(msg); }
+  else if (msg.type === "replay") { App.replay = msg; App.ply = 0; showReplay(); }
   else if (msg.type === "records") { App.records[msg.game] = msg; renderRecords(msg.game); showStatus(); }
   else if (msg.type === "error") { showError(msg.message); }
 }
@@ -125,6 +127,13 @@ function renderMenu() {
       card.append(row);
       for (const pack of packs) card.append(exerciseOverview(game, pack));
     }
+    const saved = document.createElement("details");
+    saved.id = `saved-${game.slug}`;
+    const savedTitle = document.createElement("summary");
+    savedTitle.textContent = t("replay.saved");
+    saved.append(savedTitle);
+    saved.ontoggle = () => { if (saved.open) send({ type: "saved", game: game.slug }); };
+    card.append(saved);
     const record = document.createElement("p");
     record.id = `record-${game.slug}`;
     card.append(record);
@@ -150,6 +159,56 @@ function exerciseOverview(game, pack) {
     details.append(button);
   });
   return details;
+}
+
+function renderSaved(msg) {
+  const box = $(`saved-${msg.game}`);
+  if (!box) return;
+  for (const old of box.querySelectorAll("button")) old.remove();
+  for (const saved of msg.games) {
+    const button = document.createElement("button");
+    button.className = "saved-game";
+    button.textContent = t("replay.item", { at: saved.at.replace("T", " ").slice(0, 16), mode: t("mode." + saved.mode), moves: saved.moves });
+    button.onclick = () => send({ type: "replay", game: msg.game, id: saved.id });
+    box.append(button);
+  }
+}
+
+// ---- replaying a saved game: the positions as the player saw them, step by step
+function showReplay() {
+  const replay = App.replay;
+  const ply = App.ply;
+  $("menu").hidden = true;
+  $("play").hidden = false;
+  for (const id of ["undo", "hint", "resign", "abort", "analyse", "turning", "solution"]) $(id).hidden = true;
+  $("replay-back").hidden = false;
+  $("replay-next").hidden = false;
+  $("cover").hidden = true;
+  const game = App.catalogue.games.find((g) => g.slug === replay.game);
+  $("play-title").textContent = `${game.title} – ${t("replay.title")}`;
+  $("facts").textContent = t("replay.ply", { ply, plies: replay.plies.length });
+  const previous = ply > 0 ? replay.plies[ply - 1] : null;
+  $("explanation").textContent = previous ? t(previous.explanation.key, previous.explanation.args) : "";
+  const view = ply < replay.plies.length ? replay.plies[ply].view : replay.final;
+  const shown = {
+    type: "table", table: `replay-${replay.id}`, game: replay.game, mode: "replay", names: replay.names,
+    people: replay.people, seat: view && view.seat !== undefined ? view.seat : (view.aids ? view.aids.seat : replay.people[0]),
+    view, legal: [], last: previous ? { ...previous.action, seat: null } : null, finished: true,
+    moves: replay.plies.slice(0, ply).map((p) => ({ text: p.text, explanation: p.explanation, seat: 0 })),
+  };
+  const board = $("board");
+  board.textContent = "";
+  window.FechtbuchGames[replay.game].render(board, shown, api());
+  $("actions").textContent = "";
+  const list = $("moves");
+  list.textContent = "";
+  replay.plies.forEach((p, index) => {
+    const item = document.createElement("li");
+    item.textContent = p.text;
+    if (index === ply - 1) item.className = "current";
+    list.append(item);
+  });
+  $("status").textContent = ply === replay.plies.length ? t("replay.end") : "";
 }
 
 function renderRecords(slug) {
@@ -385,7 +444,9 @@ $("abort").onclick = () => tableCommand("abort");
 $("analyse").onclick = () => { $("status").textContent = t("play.analysing"); tableCommand("analyse"); };
 $("turning").onclick = () => showTurningPoint();
 $("reveal").onclick = () => tableCommand("reveal");
-$("menu-button").onclick = () => { $("play").hidden = true; $("menu").hidden = false; App.msg = null; renderMenu(); };
+$("replay-back").onclick = () => { if (App.replay && App.ply > 0) { App.ply -= 1; showReplay(); } };
+$("replay-next").onclick = () => { if (App.replay && App.ply < App.replay.plies.length) { App.ply += 1; showReplay(); } };
+$("menu-button").onclick = () => { $("play").hidden = true; $("menu").hidden = false; App.msg = null; App.replay = null; $("replay-back").hidden = true; $("replay-next").hidden = true; renderMenu(); };
 $("dark").onchange = () => { document.body.dataset.theme = $("dark").checked ? "dark" : "light"; };
 for (const id of ["aids", "coords", "rotate"]) $(id).onchange = () => { if (App.msg) showPlay(true); };
 $("lang").onchange = async () => { await loadTexts($("lang").value); if (App.catalogue) renderMenu(); if (App.msg) { $("menu").hidden = true; showPlay(true); } };

@@ -315,7 +315,8 @@ function renderActions(msg, renderer) {
   }
   for (const action of msg.legal) {
     const button = document.createElement("button");
-    button.textContent = action.label || action.text;
+    const words = action.label_key ? t(action.label_key, action.args) + " " : "";
+    button.textContent = words + (action.label_key ? `(${action.text})` : action.label || action.text);
     button.dataset.action = action.text;
     button.onclick = () => send({ type: "act", table: msg.table, action: action.text });
     holder.append(button);

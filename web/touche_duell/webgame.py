@@ -20,9 +20,12 @@ from fechtbuch.engines.touche_duell.deal import lot, new_round, round_seed
 from fechtbuch.engines.touche_duell.notation import (
     PLAYER_CHARS,
     RULESETS,
+    Action,
+    Kind,
     Position,
     Ruleset,
     format_action,
+    parse_action,
     view_of,
 )
 from fechtbuch.engines.touche_duell.record import game_over, round_starter
@@ -90,8 +93,8 @@ class ToucheDuellWeb:
             "text": draw(view),
         }
 
-    def action_view(self, game: Game, state: Position, action) -> dict:
-        return {"label": format_action(action)}
+    def action_view(self, game: Game, state: Position, action: Action) -> dict:
+        return action_words(action)
 
     def explain(self, game: Game, state: Position, action, names: Sequence[str]) -> dict:
         return {
@@ -122,8 +125,23 @@ class ToucheDuellWeb:
 
     def problem_view(self, kind, state, texts: Sequence[str]):
         return {"svg": kind.board_svg(state), "text": kind.board_text(state, False)}, [
-            {"text": text, "label": text} for text in texts
+            {"text": text, **action_words(parse_action(text))} for text in texts
         ]
+
+
+def action_words(action: Action) -> dict:
+    """The action for the page's button: its notation and a message key with the
+    numbers, so the page says it in words ("2 vor", "Angriff mit 2 × 3")."""
+    args = {"step": abs(action.step), "value": action.value, "count": action.count}
+    key = {
+        Kind.MOVE: "td.action.forward" if action.step > 0 else "td.action.back",
+        Kind.ATTACK: "td.action.attack",
+        Kind.LUNGE: "td.action.lunge",
+        Kind.RETREAT: "td.action.retreat",
+        Kind.PARRY: "td.action.parry",
+        Kind.PASS: "td.action.pass",
+    }[action.kind]
+    return {"label": format_action(action), "label_key": key, "args": args}
 
 
 WEB = ToucheDuellWeb()

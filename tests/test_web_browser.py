@@ -38,6 +38,7 @@ def page(served):
 
 def shot(page, name: str) -> None:
     if os.environ.get("FECHTBUCH_SCREENSHOTS") == "1":
+        page.wait_for_function("document.getAnimations().every(a => a.playState !== 'running')")
         page.screenshot(path=str(IMAGES / f"web-{name}.png"), full_page=True)
 
 

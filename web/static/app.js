@@ -38,7 +38,7 @@ function handle(msg) {
   else if (msg.type === "saved") { renderSaved(msg); }
   else if (msg.type === "replay") { App.replay = msg; App.ply = 0; showReplay(); }
   else if (msg.type === "records") { App.records[msg.game] = msg; renderRecords(msg.game); showStatus(); }
-  else if (msg.type === "error") { showError(msg.message); }
+  else if (msg.type === "error") { $("menu-status").textContent = ""; showError(msg.message); }
 }
 
 function showError(text) {
@@ -97,7 +97,11 @@ function renderMenu() {
       const button = document.createElement("button");
       button.id = `start-${game.slug}-${mode}`;
       button.textContent = t("mode." + mode);
-      button.onclick = () => { App.mode = mode; send({ type: "new", game: game.slug, mode, options: options() }); };
+      button.onclick = () => {
+        App.mode = mode;
+        $("menu-status").textContent = t("menu.preparing");  // the daily duel takes seconds
+        send({ type: "new", game: game.slug, mode, options: options() });
+      };
       buttons.append(button);
     }
     card.append(buttons);
@@ -257,6 +261,7 @@ function api() {
 
 function showPlay(keepConsole) {
   const msg = App.msg;
+  $("menu-status").textContent = "";
   $("menu").hidden = true;
   $("play").hidden = false;
   if (!keepConsole) $("console").textContent = "";

@@ -38,7 +38,11 @@ def page(served):
 
 def shot(page, name: str) -> None:
     if os.environ.get("FECHTBUCH_SCREENSHOTS") == "1":
-        page.wait_for_function("document.getAnimations().every(a => a.playState !== 'running')")
+        # the move display settles (the pulsing ring around a threatened master never does)
+        page.wait_for_function(
+            "document.getAnimations().every(a => a.playState !== 'running'"
+            " || a.effect.getTiming().iterations === Infinity)"
+        )
         page.screenshot(path=str(IMAGES / f"web-{name}.png"), full_page=True)
 
 

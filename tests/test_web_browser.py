@@ -260,6 +260,7 @@ def test_touche_duel_hotseat_hides_the_hand_between_turns(page):
     state = start(page, "touche-duell", "hotseat", ruleset="kinder-kurz")
     assert state["covered"] and page.is_visible("#reveal")
     assert not page.query_selector(".td-hand")
+    shot(page, "touche-covered")
     page.click("#reveal")
     page.wait_for_selector(".td-hand")
     shot(page, "touche-hotseat")

@@ -121,6 +121,11 @@ GENERIC_ENTRIES = (
         "fechtbuch.puzzles.db.commands:db_group",
         "The puzzle database of every game: mine (local or Ray), stats, query, export, verify.",
     ),
+    LazyEntry(
+        "serve",
+        "fechtbuch.web.serve_command:serve",
+        "Play every game in the browser (local server).",
+    ),
 )
 
 

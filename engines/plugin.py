@@ -70,6 +70,9 @@ class GamePlugin:
     """The frozen policies, named by role, that play this game's mining rounds; a pack
     records the one that mined it (``mined_by``) and ``pack verify`` checks it is one
     of these."""
+    web: str | None = None
+    """The game's :class:`~fechtbuch.web.webgame.WebGame` (web layer): how ``fechtbuch
+    serve`` shows its states and actions in the browser; ``None``: not offered there."""
     shortcuts: bool = False
     """Whether the group's commands also run without the game's name (``fechtbuch
     solve`` for ``fechtbuch battleklinge solve``): Battleklinge's documented commands

@@ -661,6 +661,7 @@ def test_every_reader_is_in_the_list(tmp_path):
     file_commands does not try fails here; --tables folders have their own test."""
     listed = {_command_name(args) for args in file_commands(tmp_path / "x", tmp_path)}
     outputs = {"-o", "--output", "-d", "--directory", "--save", "--tree", "--games-out", "--log"}
+    outputs.add("--data")  # serve's SQLite store is created when missing: tests/test_web_serve.py
     readers = set()
     for path, command in _commands(cli.main):
         for param in command.params:

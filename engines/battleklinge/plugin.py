@@ -11,6 +11,7 @@ PLUGIN = GamePlugin(
     policies=("battleklinge/mining-random-greedy-meister2026",),
     mining_kind="fechtbuch.puzzles.battleklinge.minekind:KIND",
     players="fechtbuch.solver.battleklinge.players:PLAYERS",
+    web="fechtbuch.web.battleklinge.webgame:WEB",
     cli="fechtbuch.puzzles.battleklinge.cli:group",
     svg="fechtbuch.engines.battleklinge.svg:draw",
     shortcuts=True,

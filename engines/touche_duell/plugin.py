@@ -12,5 +12,6 @@ PLUGIN = GamePlugin(
     policies=("touche-duell/mining-2026",),
     mining_kind="fechtbuch.puzzles.touche_duell.minekind:KIND",
     players="fechtbuch.solver.touche_duell.players:PLAYERS",
+    web="fechtbuch.web.touche_duell.webgame:WEB",
     cli="fechtbuch.puzzles.touche_duell.cli:group",
 )

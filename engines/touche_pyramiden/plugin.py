@@ -12,6 +12,7 @@ PLUGIN = GamePlugin(
     policies=("touche-pyramiden/random-and-threats",),
     mining_kind="fechtbuch.puzzles.touche_pyramiden.minekind:KIND",
     players="fechtbuch.engines.touche_pyramiden.players:PLAYERS",
+    web="fechtbuch.web.touche_pyramiden.webgame:WEB",
     cli="fechtbuch.puzzles.touche_pyramiden.cli:group",
     svg="fechtbuch.puzzles.touche_pyramiden.render_command:svg_if_pyramid",
 )

@@ -1,0 +1,97 @@
+"""The `fechtbuch serve` app in-process for tests: a real uvicorn on 127.0.0.1 with a
+free port in a thread, and the system Chromium through Playwright.
+
+Without Chromium (or Playwright) the browser tests skip, except under CI=true where
+they fail (as tests/browser.py does for the viewer tests).  Nothing is downloaded:
+Playwright is pointed at the installed Chromium.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import os
+import shutil
+import socket
+import threading
+import time
+from contextlib import contextmanager
+from pathlib import Path
+
+import pytest
+
+CHROMIUM_ARGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+]
+
+TODAY = dt.date(2026, 12, 1)
+
+
+def _missing(what: str):
+    if os.environ.get("CI", "").lower() in ("true", "1"):
+        pytest.fail(f"CI=true but {what} is missing (.ci/run installs chromium)")
+    pytest.skip(f"{what} is missing")
+
+
+def chromium_path() -> str:
+    found = shutil.which("chromium") or shutil.which("chromium-browser")
+    if not found:
+        _missing("chromium")
+    return found
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+@contextmanager
+def running_server(data: Path, today=TODAY, seeds=None):
+    """A served app on 127.0.0.1; yields its base URL and the Store."""
+    import uvicorn
+    from fechtbuch.web.server import Server, create_app
+    from fechtbuch.web.store import Store
+
+    counter = iter(seeds or (f"test-seed-{n}" for n in range(1000)))
+    store = Store(data)
+    app = create_app(Server(store, today=lambda: today, seed=lambda: next(counter)))
+    port = free_port()
+    server = uvicorn.Server(
+        uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning", ws="websockets")
+    )
+    thread = threading.Thread(target=server.run, daemon=True)
+    thread.start()
+    deadline = time.monotonic() + 20
+    while not server.started:
+        if time.monotonic() > deadline:
+            raise RuntimeError("the test server did not start")
+        time.sleep(0.02)
+    try:
+        yield f"http://127.0.0.1:{port}/", store
+    finally:
+        server.should_exit = True
+        thread.join(timeout=10)
+
+
+@contextmanager
+def browser_page(viewport=None):
+    try:
+        from playwright.sync_api import sync_playwright
+    except ImportError:
+        _missing("playwright (pip install -e '.[test]')")
+    binary = chromium_path()
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=binary, args=CHROMIUM_ARGS)
+        try:
+            page = browser.new_page(viewport=viewport or {"width": 900, "height": 1100})
+            errors: list[str] = []
+            page.on("pageerror", lambda err: errors.append(f"{err}\n{err.stack}"))
+            yield page, errors
+        finally:
+            browser.close()

@@ -1,0 +1,1 @@
+"""The browser front end (`fechtbuch serve`): see docs/web.md."""

@@ -1,0 +1,1 @@
+"""battleklinge's web play: its WebGame and its board script (static/)."""

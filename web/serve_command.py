@@ -1,0 +1,71 @@
+"""``fechtbuch serve``: play every game in the browser (docs/web.md)."""
+
+from __future__ import annotations
+
+import logging
+import threading
+import webbrowser
+from pathlib import Path
+
+import click
+from fechtbuch.engines.clikit import StrictIntRange
+from fechtbuch.web.store import Store, default_store_path
+
+
+@click.command("serve")
+@click.option("--host", default="127.0.0.1", show_default=True, help="Address to listen on.")
+@click.option(
+    "--port",
+    type=StrictIntRange(0, 65535),
+    default=8000,
+    show_default=True,
+    help="Port to listen on (0: any free port).",
+)
+@click.option("--open", "open_browser", is_flag=True, help="Open the page in the browser.")
+@click.option(
+    "--data",
+    "data_file",
+    type=click.Path(dir_okay=False, path_type=Path),
+    default=None,
+    help="The SQLite file of records, streak and solved exercises "
+    "(default: $XDG_DATA_HOME/fechtbuch/web.sqlite3).",
+)
+def serve(host: str, port: int, open_browser: bool, data_file: Path | None) -> None:
+    """Play in the browser: every game against the computer or at one device,
+    the Fechtübungen of the shipped packs and Battleklinge's daily duel.
+
+    \b
+    Example:
+      fechtbuch serve --open
+      (then play at http://127.0.0.1:8000/; Ctrl-C stops the server)
+
+    The server checks every move with the game's rules engine; records, the daily
+    streak and solved exercises stay in a SQLite file on this device.  It listens
+    on 127.0.0.1 unless --host says otherwise (anyone who can reach the address can
+    play and write your records).
+    """
+    import uvicorn
+    from fechtbuch.web.server import Server, create_app
+
+    store = Store(data_file or default_store_path())
+    store.check()
+    logging.basicConfig(level=logging.INFO, format="fechtbuch serve: %(message)s")
+    app = create_app(Server(store))
+    config = uvicorn.Config(app, host=host, port=port, log_level="warning", ws="websockets")
+    server = uvicorn.Server(config)
+    original_startup = server.startup
+
+    async def startup(sockets=None) -> None:
+        await original_startup(sockets)
+        bound = server.servers[0].sockets[0].getsockname()[1] if server.servers else port
+        url = f"http://{_url_host(host)}:{bound}/"
+        click.echo(f"fechtbuch serve: playing at {url} (Ctrl-C stops)")
+        if open_browser:
+            threading.Thread(target=webbrowser.open, args=(url,), daemon=True).start()
+
+    server.startup = startup
+    server.run()
+
+
+def _url_host(host: str) -> str:
+    return f"[{host}]" if ":" in host else host

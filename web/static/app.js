@@ -1,0 +1,464 @@
+"use strict";
+// The page of `fechtbuch serve`: menus built from the server's catalogue, and one
+// table at a time.  The page never decides what is legal: it shows the legal actions
+// the server sent and sends back the notation of the one chosen.  Each game's board
+// is drawn by its own script (window.FechtbuchGames[slug]), which the catalogue names.
+window.FechtbuchGames = window.FechtbuchGames || {};
+const App = { ws: null, catalogue: null, texts: {}, lang: "de", msg: null, hint: null, records: {}, mode: null };
+const $ = (id) => document.getElementById(id);
+
+function t(key, args) {
+  let text = App.texts[key];
+  if (text === undefined) return key;
+  for (const [name, value] of Object.entries(args || {})) text = text.split("{" + name + "}").join(String(value));
+  return text;
+}
+
+async function loadTexts(lang) {
+  const response = await fetch(`/static/i18n/${lang}.json`);
+  App.texts = await response.json();
+  App.lang = lang;
+  document.documentElement.lang = lang;
+  for (const el of document.querySelectorAll("[data-i18n]")) el.textContent = t(el.dataset.i18n);
+}
+
+function send(message) { App.ws.send(JSON.stringify(message)); }
+
+function connect() {
+  App.ws = new WebSocket(`${location.protocol === "https:" ? "wss" : "ws"}://${location.host}/ws`);
+  App.ws.onmessage = (event) => handle(JSON.parse(event.data));
+  App.ws.onclose = () => showError(t("error.closed"));
+}
+
+function handle(msg) {
+  if (msg.type === "catalogue") { App.catalogue = msg; loadScripts(msg).then(renderMenu); }
+  else if (msg.type === "table" || msg.type === "exercise") { App.replay = null; $("replay-back").hidden = true; $("replay-next").hidden = true; App.msg = msg; App.hint = null; App.analysis = null; showPlay(); }
+  else if (msg.type === "analysis") { App.analysis = msg; $("status").textContent = t("play.analysed"); renderMoves(App.msg); $("turning").hidden = !msg.turning; }
+  else if (msg.type === "hint") { App.hint = msg.action; $("console").textContent = t(App.msg.type === "exercise" ? "ex.solution.is" : "play.hint.is", { action: msg.action }); showPlay(true); }
+  else if (msg.type === "saved") { renderSaved(msg); }
+  else if (msg.type === "replay") { App.replay = msg; App.ply = 0; showReplay(); }
+  else if (msg.type === "records") { App.records[msg.game] = msg; renderRecords(msg.game); showStatus(); }
+  else if (msg.type === "error") { $("menu-status").textContent = ""; showError(msg.message); }
+}
+
+function showError(text) {
+  const box = $("error");
+  box.textContent = t("error.prefix") + " " + text;
+  box.hidden = false;
+  clearTimeout(App.errorTimer);
+  App.errorTimer = setTimeout(() => { box.hidden = true; }, 6000);
+}
+
+function loadScripts(catalogue) {
+  return Promise.all(catalogue.games.map((game) => new Promise((resolve) => {
+    const script = document.createElement("script");
+    script.src = game.script;
+    script.onload = resolve;
+    script.onerror = resolve;
+    document.head.appendChild(script);
+  })));
+}
+
+// ---- the menu ------------------------------------------------------------
+function optionSelect(game, name, spec) {
+  const label = document.createElement("label");
+  label.append(t("option." + name) + " ");
+  const select = document.createElement("select");
+  select.name = name;
+  select.id = `${game.slug}-${name}`;
+  for (const choice of spec.choices) {
+    const option = document.createElement("option");
+    option.value = choice;
+    option.textContent = t(`choice.${name}.${choice}`) === `choice.${name}.${choice}` ? choice : t(`choice.${name}.${choice}`);
+    if (choice === spec.default) option.selected = true;
+    select.append(option);
+  }
+  label.append(select);
+  return label;
+}
+
+function renderMenu() {
+  const root = $("games");
+  root.textContent = "";
+  for (const game of App.catalogue.games) {
+    const card = document.createElement("article");
+    card.className = "game-card";
+    card.id = `game-${game.slug}`;
+    const title = document.createElement("h3");
+    title.textContent = game.title;
+    card.append(title);
+    const form = document.createElement("div");
+    for (const [name, spec] of Object.entries(game.setup)) form.append(optionSelect(game, name, spec));
+    card.append(form);
+    const options = () => Object.fromEntries([...form.querySelectorAll("select")].map((s) => [s.name, s.value]));
+    const buttons = document.createElement("div");
+    for (const mode of game.modes) {
+      if (mode === "exercise") continue;
+      const button = document.createElement("button");
+      button.id = `start-${game.slug}-${mode}`;
+      button.textContent = t("mode." + mode);
+      button.onclick = () => {
+        App.mode = mode;
+        $("menu-status").textContent = t("menu.preparing");  // the daily duel takes seconds
+        send({ type: "new", game: game.slug, mode, options: options() });
+      };
+      buttons.append(button);
+    }
+    card.append(buttons);
+    const packs = App.catalogue.packs.filter((p) => p.game === game.slug);
+    if (game.modes.includes("exercise") && packs.length) {
+      const row = document.createElement("div");
+      const label = document.createElement("label");
+      label.append(t("ex.pack") + " ");
+      const select = document.createElement("select");
+      select.id = `${game.slug}-pack`;
+      for (const pack of packs) {
+        const option = document.createElement("option");
+        option.value = pack.name;
+        option.textContent = `${pack.name} (${pack.count})`;
+        select.append(option);
+      }
+      label.append(select);
+      const number = document.createElement("input");
+      number.type = "number"; number.min = 1; number.value = 1; number.id = `${game.slug}-number`;
+      number.setAttribute("aria-label", t("ex.number"));
+      number.style.width = "4.5em";
+      const start = document.createElement("button");
+      start.id = `start-${game.slug}-exercise`;
+      start.textContent = t("mode.exercise");
+      start.onclick = () => send({ type: "exercise", pack: select.value, number: Number(number.value) });
+      row.append(label, number, start);
+      card.append(row);
+      for (const pack of packs) card.append(exerciseOverview(game, pack));
+    }
+    const saved = document.createElement("details");
+    saved.id = `saved-${game.slug}`;
+    const savedTitle = document.createElement("summary");
+    savedTitle.textContent = t("replay.saved");
+    saved.append(savedTitle);
+    saved.ontoggle = () => { if (saved.open) send({ type: "saved", game: game.slug }); };
+    card.append(saved);
+    const record = document.createElement("p");
+    record.id = `record-${game.slug}`;
+    card.append(record);
+    root.append(card);
+    send({ type: "records", game: game.slug });
+  }
+}
+
+// every exercise of a pack as a button: green when solved, yellow when solved with help
+function exerciseOverview(game, pack) {
+  const details = document.createElement("details");
+  details.className = "overview";
+  details.dataset.pack = pack.name;
+  const summary = document.createElement("summary");
+  summary.textContent = t("ex.overview", { pack: pack.name });
+  details.append(summary);
+  pack.ids.forEach((id, index) => {
+    const button = document.createElement("button");
+    button.className = "exercise";
+    button.dataset.puzzle = id;
+    button.textContent = String(index + 1);
+    button.onclick = () => send({ type: "exercise", pack: pack.name, number: index + 1 });
+    details.append(button);
+  });
+  return details;
+}
+
+function renderSaved(msg) {
+  const box = $(`saved-${msg.game}`);
+  if (!box) return;
+  for (const old of box.querySelectorAll("button")) old.remove();
+  for (const saved of msg.games) {
+    const button = document.createElement("button");
+    button.className = "saved-game";
+    button.textContent = t("replay.item", { at: saved.at.replace("T", " ").slice(0, 16), mode: t("mode." + saved.mode), moves: saved.moves });
+    button.onclick = () => send({ type: "replay", game: msg.game, id: saved.id });
+    box.append(button);
+  }
+}
+
+// ---- replaying a saved game: the positions as the player saw them, step by step
+function showReplay() {
+  const replay = App.replay;
+  const ply = App.ply;
+  $("menu").hidden = true;
+  $("play").hidden = false;
+  for (const id of ["undo", "hint", "resign", "abort", "analyse", "turning", "solution"]) $(id).hidden = true;
+  $("replay-back").hidden = false;
+  $("replay-next").hidden = false;
+  $("cover").hidden = true;
+  const game = App.catalogue.games.find((g) => g.slug === replay.game);
+  $("play-title").textContent = `${game.title} – ${t("replay.title")}`;
+  $("facts").textContent = t("replay.ply", { ply, plies: replay.plies.length });
+  const previous = ply > 0 ? replay.plies[ply - 1] : null;
+  $("explanation").textContent = previous ? t(previous.explanation.key, previous.explanation.args) : "";
+  const view = ply < replay.plies.length ? replay.plies[ply].view : replay.final;
+  const shown = {
+    type: "table", table: `replay-${replay.id}`, game: replay.game, mode: "replay", names: replay.names,
+    people: replay.people, seat: view && view.seat !== undefined ? view.seat : (view.aids ? view.aids.seat : replay.people[0]),
+    view, legal: [], last: previous ? { ...previous.action, seat: null } : null, finished: true,
+    moves: replay.plies.slice(0, ply).map((p) => ({ text: p.text, explanation: p.explanation, seat: 0 })),
+  };
+  const board = $("board");
+  board.textContent = "";
+  window.FechtbuchGames[replay.game].render(board, shown, api());
+  $("actions").textContent = "";
+  const list = $("moves");
+  list.textContent = "";
+  replay.plies.forEach((p, index) => {
+    const item = document.createElement("li");
+    item.textContent = p.text;
+    if (index === ply - 1) item.className = "current";
+    list.append(item);
+  });
+  $("status").textContent = ply === replay.plies.length ? t("replay.end") : "";
+}
+
+function renderRecords(slug) {
+  const el = $(`record-${slug}`);
+  const data = App.records[slug];
+  if (!el || !data) return;
+  const parts = Object.entries(data.record).map(([strength, r]) =>
+    t("record.line", { strength, wins: r.wins, help: r.wins_with_help, losses: r.losses }));
+  const solved = Object.values(data.exercises);
+  parts.push(t("record.exercises", { green: solved.filter((s) => s === "solved").length, yellow: solved.filter((s) => s !== "solved").length }));
+  for (const button of document.querySelectorAll(`#game-${slug} button.exercise`)) {
+    const status = data.exercises[button.dataset.puzzle];
+    button.classList.toggle("solved", status === "solved");
+    button.classList.toggle("solved-help", status === "solved-with-help");
+    button.setAttribute("aria-label", `${button.textContent}: ${t(status ? "ex.status." + status : "ex.status.open")}`);
+  }
+  const game = App.catalogue.games.find((g) => g.slug === slug);
+  if (game && game.modes.includes("daily")) parts.push(t("record.streak", { streak: data.streak }));
+  el.textContent = parts.join(" · ");
+}
+
+// ---- sounds: the warning bell and the turn change at one device (Web Audio, no files)
+function beep(frequency, milliseconds) {
+  if (!$("sound").checked || !window.AudioContext) return;
+  App.audio = App.audio || new AudioContext();
+  const oscillator = App.audio.createOscillator();
+  const gain = App.audio.createGain();
+  gain.gain.value = 0.08;
+  oscillator.frequency.value = frequency;
+  oscillator.connect(gain).connect(App.audio.destination);
+  oscillator.start();
+  oscillator.stop(App.audio.currentTime + milliseconds / 1000);
+}
+
+// ---- a table ---------------------------------------------------------------
+function api() {
+  return {
+    t, act: (text) => send({ type: "act", table: App.msg.table, action: text }),
+    aids: $("aids").checked, coords: $("coords").checked, rotate: $("rotate").checked,
+    speed: Number($("speed").value),
+    hint: App.hint, console: (text) => { $("console").textContent = text; },
+    warn: (text) => { $("warning").textContent = text || ""; $("warning").hidden = !text; },
+    bell: () => beep(880, 250),
+  };
+}
+
+function showPlay(keepConsole) {
+  const msg = App.msg;
+  $("menu-status").textContent = "";
+  $("menu").hidden = true;
+  $("play").hidden = false;
+  if (!keepConsole) $("console").textContent = "";
+  const game = App.catalogue.games.find((g) => g.slug === msg.game);
+  const exercise = msg.type === "exercise";
+  $("play-title").textContent = exercise
+    ? t("ex.title", { game: game.title, pack: msg.pack, number: msg.number, n: msg.n })
+    : `${game.title} – ${t("mode." + msg.mode)}`;
+  $("facts").textContent = exercise ? t("ex.task", { n: msg.n }) : factsText(msg);
+  $("solution").hidden = !exercise;
+  $("hint").hidden = exercise || msg.mode === "hotseat" || msg.finished || Boolean(msg.prelude);
+  $("resign").hidden = exercise || msg.finished;
+  const last = exercise ? null : msg.moves[msg.moves.length - 1];
+  $("explanation").textContent = last ? t(last.explanation.key, last.explanation.args) : "";
+  if (!keepConsole && msg.mode === "hotseat" && App.lastToAct !== undefined && App.lastToAct !== msg.to_act) beep(520, 120);
+  App.lastToAct = exercise ? undefined : msg.to_act;
+  const covered = !exercise && msg.covered;
+  $("cover").hidden = !covered;
+  if (covered) $("cover-text").textContent = t("hotseat.pass", { name: msg.names[msg.to_act] });
+  api().warn("");
+  const renderer = window.FechtbuchGames[msg.game];
+  const board = $("board");
+  board.textContent = "";
+  if (renderer) renderer.render(board, msg, api());
+  renderActions(msg, renderer);
+  renderMoves(msg);
+  $("abort").hidden = exercise || msg.finished || msg.repetitions < 3;
+  $("analyse").hidden = exercise || !msg.finished || !msg.moves.length;
+  $("turning").hidden = !(App.analysis && App.analysis.turning);
+  startClock();
+  showStatus();
+  if ((msg.finished || msg.solved || msg.lost) && !exercise) send({ type: "records", game: msg.game });
+  if (exercise && (msg.solved || msg.lost)) send({ type: "records", game: msg.game });
+}
+
+function factsText(msg) {
+  const parts = [];
+  if (msg.facts.strength) parts.push(t("facts.strength", { strength: msg.facts.strength }));
+  if (msg.facts.cards) parts.push(t("facts.cards", { cards: t("choice.cards." + msg.facts.cards) }));
+  if (msg.facts.day) parts.push(t("facts.day", { day: msg.facts.day }));
+  if (msg.facts.ruleset) parts.push(msg.facts.ruleset);
+  if (msg.mode !== "hotseat") parts.push(t("facts.you", { name: msg.names[msg.people[0]] }));
+  return parts.join(" · ");
+}
+
+function renderActions(msg, renderer) {
+  const box = $("actions");
+  box.textContent = "";
+  if (!msg.legal.length) return;
+  const holder = renderer && renderer.boardPlay ? document.createElement("details") : box;
+  if (holder !== box) {
+    const summary = document.createElement("summary");
+    summary.textContent = t("play.all");
+    holder.append(summary);
+    box.append(holder);
+  }
+  for (const action of msg.legal) {
+    const button = document.createElement("button");
+    const words = action.label_key ? t(action.label_key, action.args) + " " : "";
+    button.textContent = words + (action.label_key ? `(${action.text})` : action.label || action.text);
+    button.dataset.action = action.text;
+    button.onclick = () => send({ type: "act", table: msg.table, action: action.text });
+    holder.append(button);
+  }
+}
+
+function renderMoves(msg) {
+  const list = $("moves");
+  list.textContent = "";
+  for (const move of msg.moves) {
+    const item = document.createElement("li");
+    if (msg.type === "exercise") {
+      item.textContent = (move.defence ? t("ex.defence") + " " : "") + move.text;
+    } else {
+      item.textContent = `${msg.names[move.seat]}: ${move.text}`;
+      item.title = t(move.explanation.key, move.explanation.args);
+      if (move.cpu) item.className = "cpu";
+      const analysed = App.analysis && App.analysis.moves[list.children.length];
+      if (analysed && analysed.mark) {
+        const mark = document.createElement("strong");
+        mark.className = "mark-bad";
+        mark.textContent = " " + analysed.mark;
+        item.append(mark);
+        if (analysed.better) {
+          const better = document.createElement("div");
+          better.className = "better";
+          better.textContent = t("play.better", { move: analysed.better, score: analysed.better_score || "" });
+          item.append(better);
+        }
+      }
+    }
+    list.append(item);
+  }
+}
+
+function showStatus() {
+  const msg = App.msg;
+  if (!msg) return;
+  const status = $("status");
+  status.className = "";
+  if (msg.type === "exercise") {
+    if (msg.solved) { status.textContent = t(msg.helped ? "ex.solved.help" : "ex.solved"); status.className = msg.helped ? "solved-help" : "solved"; }
+    else if (msg.lost) { status.textContent = t("ex.lost"); status.className = "mark-bad"; }
+    else status.textContent = t("ex.left", { n: msg.turns_left });
+    return;
+  }
+  if (!msg.finished) {
+    const parts = [msg.to_act === null ? "" : t("play.to_act", { name: msg.names[msg.to_act] })];
+    if (msg.repetitions >= 3) parts.push(t("play.repetition"));
+    status.textContent = parts.join(" ");
+    return;
+  }
+  const result = msg.result;
+  const best = Math.max(...result);
+  const winners = result.map((r, seat) => (r === best ? msg.names[seat] : null)).filter((n) => n);
+  if (msg.ended_by === "aborted") { status.textContent = t("play.aborted"); return; }
+  let text = msg.ended_by ? t("play." + msg.ended_by, { name: msg.names[msg.loser] }) + " " : "";
+  text += winners.length === result.length ? t("play.draw") : t("play.won", { name: winners.join(", ") });
+  if (msg.mode !== "hotseat") {
+    const me = msg.people[0];
+    text += " " + t(result[me] === best && winners.length < result.length ? "play.you_won" : "play.you_lost");
+    if (msg.helped) text += " " + t("play.with_help");
+  }
+  const records = App.records[msg.game];
+  if (msg.mode === "daily" && records) text += " " + t("record.streak", { streak: records.streak }) + (msg.daily_counts ? "" : " " + t("daily.practice"));
+  status.textContent = text;
+}
+
+// ---- the analysis' turning point: the position before it, the better move as the hint arrow
+function showTurningPoint() {
+  const turning = App.analysis.turning;
+  const renderer = window.FechtbuchGames[App.msg.game];
+  const shown = { ...App.msg, view: turning.view, legal: [], last: null, seat: turning.view.aids.seat, mode: "replay", finished: true };
+  const board = $("board");
+  board.textContent = "";
+  const view = api();
+  view.hint = turning.better;
+  renderer.render(board, shown, view);
+  $("actions").textContent = "";
+  const number = (x) => x.toLocaleString(App.lang, { signDisplay: "always", minimumFractionDigits: 1, maximumFractionDigits: 1 });
+  $("explanation").textContent = t("play.turning.text", { number: turning.number, move: turning.move, mark: turning.mark || "", before: number(turning.before), after: number(turning.after), better: turning.better || "–" });
+}
+
+// ---- time: the server keeps it; the page counts down and asks when it hits zero --
+function clockText(seconds) {
+  const whole = Math.max(0, Math.floor(seconds));
+  return `${Math.floor(whole / 60)}:${String(whole % 60).padStart(2, "0")}`;
+}
+
+function startClock() {
+  clearInterval(App.clockTimer);
+  const msg = App.msg;
+  const box = $("clock");
+  box.textContent = "";
+  if (!msg || msg.type !== "table" || msg.finished || !msg.time) return;
+  const received = Date.now();
+  let flagged = false;
+  const tick = () => {
+    const spent = (Date.now() - received) / 1000;
+    const time = msg.time;
+    let zero = false;
+    if (time.clock) {
+      box.textContent = time.clock.map((left, seat) => {
+        const now = seat === time.seat && msg.people.includes(seat) ? left - spent : left;
+        if (now <= 0 && seat === time.seat) zero = true;
+        return `${msg.names[seat]} ${clockText(now)}`;
+      }).join(" · ");
+    } else if (time.move_left !== null) {
+      const left = time.move_left - spent;
+      box.textContent = left <= 60 ? t("play.last_minute", { name: msg.names[time.seat], left: clockText(left) }) : "";
+      zero = left <= 0;
+    }
+    if (zero && !flagged) { flagged = true; tableCommand("flag"); }
+  };
+  tick();
+  App.clockTimer = setInterval(tick, 1000);
+}
+
+// ---- controls ----------------------------------------------------------------
+function tableCommand(type) { if (App.msg) send({ type, table: App.msg.table }); }
+$("undo").onclick = () => tableCommand("undo");
+$("hint").onclick = () => tableCommand("hint");
+$("solution").onclick = () => tableCommand("hint");
+$("resign").onclick = () => tableCommand("resign");
+$("abort").onclick = () => tableCommand("abort");
+$("analyse").onclick = () => { $("status").textContent = t("play.analysing"); tableCommand("analyse"); };
+$("turning").onclick = () => showTurningPoint();
+$("reveal").onclick = () => tableCommand("reveal");
+$("replay-back").onclick = () => { if (App.replay && App.ply > 0) { App.ply -= 1; showReplay(); } };
+$("replay-next").onclick = () => { if (App.replay && App.ply < App.replay.plies.length) { App.ply += 1; showReplay(); } };
+$("menu-button").onclick = () => { $("play").hidden = true; $("menu").hidden = false; App.msg = null; App.replay = null; $("replay-back").hidden = true; $("replay-next").hidden = true; renderMenu(); };
+$("dark").onchange = () => { document.body.dataset.theme = $("dark").checked ? "dark" : "light"; };
+for (const id of ["aids", "coords", "rotate"]) $(id).onchange = () => { if (App.msg) showPlay(true); };
+$("lang").onchange = async () => { await loadTexts($("lang").value); if (App.catalogue) renderMenu(); if (App.msg) { $("menu").hidden = true; showPlay(true); } };
+document.addEventListener("keydown", (event) => {
+  if (event.target.tagName === "INPUT" || event.target.tagName === "SELECT") return;
+  if ((event.key === "r" || event.key === "R") && App.msg && App.msg.type === "table" && !App.msg.finished) tableCommand("hint");
+});
+
+loadTexts("de").then(connect);

@@ -1,0 +1,148 @@
+"""The Touché duel in the browser: a seat's view as the exercise viewer draws it.
+
+A seat sees its own hand only (:func:`~fechtbuch.engines.touche_duell.notation.view_of`);
+the public view between the turns of a hotseat game shows the track, the score and
+the sizes of the hidden hands and the pile.  A game is rounds to the rule set's
+target score: after each round the next is dealt from the game's seed, as the
+terminal's game record deals it (round ``n`` from ``<seed>/<n>``, starters
+alternating from the lot).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from fechtbuch.engines.errors import InputError, quote
+from fechtbuch.engines.game import Game
+from fechtbuch.engines.players import PlayerFactory
+from fechtbuch.engines.touche_duell.board import draw
+from fechtbuch.engines.touche_duell.deal import lot, new_round, round_seed
+from fechtbuch.engines.touche_duell.notation import (
+    PLAYER_CHARS,
+    RULESETS,
+    Action,
+    Kind,
+    Position,
+    Ruleset,
+    format_action,
+    parse_action,
+    view_of,
+)
+from fechtbuch.engines.touche_duell.record import game_over, round_starter
+from fechtbuch.puzzles.touche_duell.board import board_svg
+from fechtbuch.web.webgame import Chooser, Start, seat_chooser, strength_setup
+
+RULESET_NAMES = tuple(r.name for r in RULESETS)
+
+
+class ToucheDuellWeb:
+    """The Touché duel's :class:`~fechtbuch.web.webgame.WebGame`."""
+
+    slug = "touche-duell"
+    script = "touche-duell.js"
+    modes = ("computer", "hotseat", "exercise")
+    hint_strength = "stark"
+
+    def setup(self, factory: PlayerFactory | None) -> dict:
+        return {
+            "strength": strength_setup(factory),
+            "seat": {"choices": ["A", "B"], "default": "A"},
+            "ruleset": {"choices": list(RULESET_NAMES), "default": "standard-kurz"},
+        }
+
+    def start(self, game: Game, mode: str, options: dict, seed: str) -> Start:
+        ruleset = options.get("ruleset", "standard-kurz")
+        if ruleset not in RULESET_NAMES:
+            raise InputError(f"ruleset: {quote(ruleset)} is not one of {', '.join(RULESET_NAMES)}")
+        rules = Ruleset.from_name(ruleset)
+        position = new_round(round_seed(seed, 1), lot(seed), rules)
+        facts = {"ruleset": ruleset, "target": rules.target}
+        if mode == "hotseat":
+            return Start(position, (0, 1), "hotseat", facts)
+        seat = options.get("seat", "A")
+        if seat not in PLAYER_CHARS:
+            raise InputError(f"seat: {quote(seat)} is not A or B")
+        strength = options.get("strength", "mittel")
+        return Start(
+            position, (PLAYER_CHARS.index(seat),), "computer", {**facts, "strength": strength}
+        )
+
+    def view(self, game: Game, state: Position, seat: int | None) -> dict:
+        public = {
+            "squares": list(state.squares),
+            "score": list(state.score),
+            "target": state.rules.target,
+            "mover": state.mover,
+            "phase": state.phase.value,
+        }
+        if seat is None:
+            public["hand_sizes"] = [sum(hand) for hand in state.hands]
+            public["pile_size"] = len(state.pile)
+            return public
+        view = view_of(state, seat)
+        hand = [
+            value
+            for value, count in zip((1, 2, 3, 4, 5), view.hand, strict=True)
+            for _ in range(count)
+        ]
+        return {
+            **public,
+            "seat": seat,
+            "hand": hand,
+            "svg": board_svg(view),
+            "text": draw(view),
+        }
+
+    def action_view(self, game: Game, state: Position, action: Action) -> dict:
+        return action_words(action)
+
+    def explain(self, game: Game, state: Position, action, names: Sequence[str]) -> dict:
+        return {
+            "key": "td.explain",
+            "args": {"who": names[state.mover], "action": format_action(action)},
+        }
+
+    def seat_names(self, state: Position) -> tuple[str, ...]:
+        return PLAYER_CHARS[0], PLAYER_CHARS[1]
+
+    def next_round(self, game: Game, states: Sequence[Position], seed: str) -> Position | None:
+        last = states[-1]
+        if game_over(last):
+            return None
+        number = 1 + sum(1 for s in states if s.phase.over)
+        starter = round_starter(states[0].mover, number)
+        return new_round(round_seed(seed, number), starter, last.rules, last.score)
+
+    def result(self, game: Game, state: Position) -> tuple[float, ...]:
+        a, b = state.score
+        return (1.0, 0.0) if a > b else (0.0, 1.0) if b > a else (0.5, 0.5)
+
+    def computer(self, factory: PlayerFactory, strength: str, seed: int) -> Chooser:
+        return seat_chooser(factory, strength, seed)
+
+    def analyse(self, game: Game, states, actions: Sequence[str]) -> None:
+        return None  # no analysis after a game yet
+
+    def problem_view(self, kind, state, texts: Sequence[str]):
+        return {"svg": kind.board_svg(state), "text": kind.board_text(state, False)}, [
+            {"text": text, **action_words(parse_action(text))} for text in texts
+        ]
+
+
+def action_words(action: Action) -> dict:
+    """The action for the page's button: its notation and a message key with the
+    numbers, so the page says it in words ("2 vor", "Angriff mit 2 × 3")."""
+    args = {"step": abs(action.step), "value": action.value, "count": action.count}
+    key = {
+        Kind.MOVE: "td.action.forward" if action.step > 0 else "td.action.back",
+        Kind.ATTACK: "td.action.attack",
+        Kind.LUNGE: "td.action.lunge",
+        Kind.RETREAT: "td.action.retreat",
+        Kind.PARRY: "td.action.parry",
+        Kind.PASS: "td.action.pass",
+    }[action.kind]
+    return {"label": format_action(action), "label_key": key, "args": args}
+
+
+WEB = ToucheDuellWeb()
+"""The object the plugin's ``web`` reference names."""

@@ -1,0 +1,121 @@
+"""What a game gives the browser front end: its ``WebGame``, named by its plugin.
+
+The server (:mod:`fechtbuch.web.server`) knows no game.  It reads the registry,
+and for every plugin with a ``web`` reference it loads a :class:`WebGame`: the
+game's way of turning a state into what one seat may see (JSON), of describing a
+legal action so the page can draw it, and of setting up a new game from the
+options the page offers.  Legality stays with the rules engine: the server asks
+the plugin's :class:`~fechtbuch.engines.game.Game` for the legal actions, sends
+their notation to the page and applies only an action the page names by that
+notation.  The page draws; it never decides what is legal.
+
+A seat's view must hold nothing that seat may not know (the other hands, the order
+of a pile): the server sends each browser only ``view(state, seat)`` for its own
+seat, or ``view(state, None)`` (the public part) between the turns of a hotseat
+game, so a hidden hand never reaches a seat it does not belong to.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import Any, Protocol
+
+from fechtbuch.engines.game import Game
+from fechtbuch.engines.players import PlayerFactory
+
+Chooser = Callable[[Any, Sequence[Any]], Any]
+"""A computer seat: ``choose(state, earlier_states) -> action``."""
+
+
+@dataclass(frozen=True)
+class Start:
+    """A new game: its first state, the seats people play, and the page's header."""
+
+    state: Any
+    people: tuple[int, ...]
+    """The seats people play (all seats in a hotseat game)."""
+    title: str
+    facts: dict = field(default_factory=dict)
+    """What the page shows beside the board (card set, who starts, ...)."""
+    prelude: Any = None
+    """Choices made before the first state exists (Battleklinge's Kartenwahl), or
+    ``None``; ``state`` is then ``None`` until the prelude's ``result()``.  A prelude
+    has ``to_choose()`` (the seat, ``None`` when done), ``choices()`` (text -> choice),
+    ``choose(text)``, ``computer_choice()``, ``result()``, ``view()`` and
+    ``action_view(text)``."""
+
+
+class WebGame(Protocol):
+    """A game's web play (see the module docstring); one object per game, stateless."""
+
+    slug: str
+    script: str
+    """The file name of the game's board drawing script in its ``static`` folder."""
+    modes: tuple[str, ...]
+    """Which of ``computer``, ``hotseat``, ``exercise``, ``daily`` it offers."""
+    hint_strength: str | None
+    """The computer strength that gives hints ("Rat"), or ``None`` for no hints."""
+
+    def setup(self, factory: PlayerFactory | None) -> dict:
+        """The options of a new game the page offers (strengths, seats, card sets)."""
+        ...
+
+    def start(self, game: Game, mode: str, options: dict, seed: str) -> Start:
+        """A new game from the page's ``options`` (an ``InputError`` naming the field
+        for an option it does not know)."""
+        ...
+
+    def view(self, game: Game, state: Any, seat: int | None) -> dict:
+        """What ``seat`` sees in ``state`` (``None``: what everybody sees)."""
+        ...
+
+    def action_view(self, game: Game, state: Any, action: Any) -> dict:
+        """How the page draws a legal action (for Battleklinge: card, from, to)."""
+        ...
+
+    def explain(self, game: Game, state: Any, action: Any, names: Sequence[str]) -> dict:
+        """The line above the board after ``action`` in ``state``: ``{"key": message
+        key of the page's catalogue, "args": {...}}`` (so it is said in the page's
+        language)."""
+        ...
+
+    def seat_names(self, state: Any) -> tuple[str, ...]:
+        """The names of the seats (Gold/Blau, A/B, players 1..n)."""
+        ...
+
+    def next_round(self, game: Game, states: Sequence[Any], seed: str) -> Any | None:
+        """After a terminal state (the last of ``states``, the game so far): the next
+        round's state, or ``None`` when the game is over (the duel plays rounds to its
+        target score); ``seed`` is the game's."""
+        ...
+
+    def result(self, game: Game, state: Any) -> tuple[float, ...]:
+        """The game's result per seat once it is over (``None`` from ``next_round``)."""
+        ...
+
+    def computer(self, factory: PlayerFactory, strength: str, seed: str) -> Chooser:
+        """The computer seat of ``strength``, as the command line makes it."""
+        ...
+
+    def analyse(self, game: Game, states: Sequence[Any], actions: Sequence[str]) -> dict | None:
+        """The analysis of a finished game (``states``: from the start, one per action)
+        as ``{"moves": [{"number", "mark", "better", ...}], "turning": {...}}``, or
+        ``None`` when the game has none."""
+        ...
+
+    def problem_view(self, kind: Any, state: Any, texts: Sequence[str]) -> tuple[dict, list[dict]]:
+        """An exercise's state (the pack kind's AND/OR problem state) for the page, and
+        its legal actions ``texts`` as the page draws them (each with its ``text``)."""
+        ...
+
+
+def strength_setup(factory: PlayerFactory | None, default: str = "mittel") -> dict:
+    """The menu's strength choice: every strength of the game's player factory."""
+    return {"choices": list(factory.strengths) if factory is not None else [], "default": default}
+
+
+def seat_chooser(factory: PlayerFactory, strength: str, seed: object) -> Chooser:
+    """The plain computer seat from a player factory (earlier states unused)."""
+    act = factory.seat(strength, seed)
+    return lambda state, earlier: act(state)

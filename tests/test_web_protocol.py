@@ -509,3 +509,40 @@ def test_a_finished_game_is_saved_and_replayed_as_the_person_saw_it(client, game
             assert seat == person  # never another seat's hand
         ws.send_text(json.dumps({"type": "replay", "game": game, "id": 999}))
         assert ws.receive_json()["message"].startswith("id: no saved")
+
+
+def test_a_pack_exported_from_a_database_query_is_offered_and_plays(tmp_path):
+    """``serve --pack FILE``: a pack from ``db export`` (a query of the puzzle
+    database) appears in the menu and plays like a shipped one; a bad file or a
+    shipped pack's name is one line before the server starts."""
+    from clirun import assert_one_line_error, run
+    from fechtbuch.web.exercise import available_packs, extra_pack
+
+    db, pack_file = tmp_path / "p.sqlite", tmp_path / "query.json"
+    assert run("db", "mine", "--game", "battleklinge", "--rounds", "16", "--db", db).exit_code == 0
+    export = run("db", "export", "--game", "battleklinge", "--n", "2", "--count", "2",
+                 "--db", db, "-o", pack_file)  # fmt: skip
+    assert export.exit_code == 0, export.output
+    packs = available_packs((extra_pack(pack_file),))
+    server = Server(Store(tmp_path / "web.sqlite3"), today=lambda: TODAY, packs=packs)
+    with TestClient(create_app(server)) as test_client:
+        with test_client.websocket_connect("/ws") as ws:
+            menu = ws.receive_json()
+            assert {"name": "query", "game": "battleklinge"}.items() <= next(
+                p for p in menu["packs"] if p["name"] == "query"
+            ).items()
+            ws.send_text(json.dumps({"type": "exercise", "pack": "query", "number": 1}))
+            exercise = ws.receive_json()
+            while not (exercise["solved"] or exercise["lost"]):
+                ws.send_text(json.dumps({"type": "hint", "table": exercise["table"]}))
+                key = ws.receive_json()["action"]
+                ws.send_text(json.dumps({"type": "act", "table": exercise["table"], "action": key}))
+                exercise = ws.receive_json()
+            assert exercise["solved"]
+    shipped = tmp_path / "fechtuebungen.json"
+    shipped.write_bytes(pack_file.read_bytes())
+    clash = run("serve", "--pack", shipped, "--port", "0", "--data", tmp_path / "w.sqlite3")
+    assert "is the name of a shipped pack" in assert_one_line_error(clash)
+    broken = tmp_path / "broken.json"
+    broken.write_text("{")
+    assert "broken.json" in assert_one_line_error(run("serve", "--pack", broken, "--port", "0"))

@@ -19,6 +19,7 @@ from __future__ import annotations
 import importlib.resources as resources
 from dataclasses import dataclass, field
 from functools import cache
+from pathlib import Path
 from typing import Any
 
 import orjson
@@ -39,6 +40,9 @@ class ShippedPack:
     """The registry slug of the pack's game."""
     ids: tuple[str, ...]
     """The exercises' ids, in the pack's order (the store keeps solved ones by id)."""
+    path: str | None = None
+    """A pack given to ``serve --pack`` (for example a ``db export`` of a query);
+    ``None`` for a pack shipped in ``data/packs``."""
 
     @property
     def count(self) -> int:
@@ -59,18 +63,44 @@ def shipped_packs() -> tuple[ShippedPack, ...]:
     return tuple(found)
 
 
+def extra_pack(path: Path) -> ShippedPack:
+    """A pack file given to ``serve --pack``, validated at once (a bad file is one line
+    naming it before the server starts)."""
+    pack = load_pack(path)
+    ids = tuple(str(puzzle.get("id", "")) for puzzle in pack["puzzles"])
+    return ShippedPack(path.stem, plugin(pack["rules"]).slug, ids, str(path))
+
+
+def available_packs(extra: tuple[ShippedPack, ...] = ()) -> tuple[ShippedPack, ...]:
+    """The shipped packs, then the extra ones; an extra pack may not take a shipped
+    pack's name (the store keeps solved exercises by pack name)."""
+    shipped = shipped_packs()
+    taken = {p.name for p in shipped}
+    for pack in extra:
+        if pack.name in taken:
+            raise InputError(
+                f"--pack: {quote(pack.name)} is the name of a shipped pack; rename the file"
+            )
+        taken.add(pack.name)
+    return shipped + tuple(extra)
+
+
 @cache
-def loaded_pack(name: str) -> dict:
-    """The shipped pack ``name``, validated as every pack command validates it."""
-    with resources.as_file(data_file("packs", f"{name}.json")) as path:
-        return load_pack(path)
+def loaded_pack(name: str, path: str | None = None) -> dict:
+    """The pack ``name`` (shipped, or the file ``path``), validated as every pack
+    command validates it."""
+    if path is not None:
+        return load_pack(Path(path))
+    with resources.as_file(data_file("packs", f"{name}.json")) as shipped:
+        return load_pack(shipped)
 
 
-def find_pack(name: object) -> ShippedPack:
-    for shipped in shipped_packs():
+def find_pack(name: object, packs: tuple[ShippedPack, ...] | None = None) -> ShippedPack:
+    packs = shipped_packs() if packs is None else packs
+    for shipped in packs:
         if shipped.name == name:
             return shipped
-    known = ", ".join(p.name for p in shipped_packs())
+    known = ", ".join(p.name for p in packs)
     raise InputError(f"pack: unknown pack {quote(name)}; known: {known}")
 
 
@@ -171,14 +201,17 @@ class ExerciseTable:
         return self.tree.distance(self.node) if self.node.tree is not None else 0
 
 
-def open_exercise(pack_name: object, number: object) -> ExerciseTable:
-    """Exercise ``number`` (1-based) of the shipped pack ``pack_name``."""
-    shipped = find_pack(pack_name)
+def open_exercise(
+    pack_name: object, number: object, packs: tuple[ShippedPack, ...] | None = None
+) -> ExerciseTable:
+    """Exercise ``number`` (1-based) of the pack ``pack_name`` (of ``packs``: by default
+    the shipped ones)."""
+    shipped = find_pack(pack_name, packs)
     if type(number) is not int or not 1 <= number <= shipped.count:
         raise InputError(
             f"number: expected an exercise number 1..{shipped.count}, got {number!r:.40}"
         )
-    pack = loaded_pack(shipped.name)
+    pack = loaded_pack(shipped.name, shipped.path)
     puzzles = pack["puzzles"]
     if type(number) is not int or not 1 <= number <= len(puzzles):
         raise InputError(

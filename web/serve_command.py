@@ -30,14 +30,27 @@ from fechtbuch.web.store import Store, default_store_path
     help="The SQLite file of records, streak and solved exercises "
     "(default: $XDG_DATA_HOME/fechtbuch/web.sqlite3).",
 )
-def serve(host: str, port: int, open_browser: bool, data_file: Path | None) -> None:
+@click.option(
+    "--pack",
+    "pack_files",
+    multiple=True,
+    type=click.Path(dir_okay=False, path_type=Path),
+    help="Offer this pack's exercises too (any game's pack file, e.g. a 'db export' "
+    "of a database query); repeat for several.",
+)
+def serve(
+    host: str, port: int, open_browser: bool, data_file: Path | None, pack_files: tuple[Path, ...]
+) -> None:
     """Play in the browser: every game against the computer or at one device,
-    the Fechtübungen of the shipped packs and Battleklinge's daily duel.
+    the Fechtübungen of the shipped packs (and of any --pack) and Battleklinge's
+    daily duel.
 
     \b
-    Example:
+    Examples:
       fechtbuch serve --open
       (then play at http://127.0.0.1:8000/; Ctrl-C stops the server)
+      fechtbuch db export --game battleklinge --tag zugzwang --count 6 -o zugzwang.json
+      fechtbuch serve --pack zugzwang.json
 
     The server checks every move with the game's rules engine; records, the daily
     streak and solved exercises stay in a SQLite file on this device.  It listens
@@ -45,12 +58,14 @@ def serve(host: str, port: int, open_browser: bool, data_file: Path | None) -> N
     play and write your records).
     """
     import uvicorn
+    from fechtbuch.web.exercise import available_packs, extra_pack
     from fechtbuch.web.server import Server, create_app
 
+    packs = available_packs(tuple(extra_pack(path) for path in pack_files))
     store = Store(data_file or default_store_path())
     store.check()
     logging.basicConfig(level=logging.INFO, format="fechtbuch serve: %(message)s")
-    app = create_app(Server(store))
+    app = create_app(Server(store, packs=packs))
     config = uvicorn.Config(app, host=host, port=port, log_level="warning", ws="websockets")
     server = uvicorn.Server(config)
     original_startup = server.startup

@@ -31,7 +31,7 @@ from fechtbuch.engines.clock import GameClock
 from fechtbuch.engines.errors import InputError, quote
 from fechtbuch.engines.plugin import GamePlugin, load
 from fechtbuch.engines.registry import plugins
-from fechtbuch.web.exercise import ExerciseTable, open_exercise, shipped_packs
+from fechtbuch.web.exercise import ExerciseTable, ShippedPack, available_packs, open_exercise
 from fechtbuch.web.store import Store
 from fechtbuch.web.table import ActionRefused, Table, derived_seed
 from fechtbuch.web.webgame import WebGame, seat_chooser
@@ -100,8 +100,11 @@ class Server:
         today: Callable[[], dt.date] | None = None,
         seed: Callable[[], str] | None = None,
         now: Callable[[], float] | None = None,
+        packs: tuple[ShippedPack, ...] | None = None,
     ):
         self.store = store
+        self.packs = available_packs() if packs is None else packs
+        """The packs the menu offers: the shipped ones and those given to ``--pack``."""
         self.now = now or time.monotonic
         self.today = today or (lambda: dt.datetime.now(dt.timezone.utc).date())
         self.seed = seed or (lambda: os.urandom(8).hex())
@@ -143,7 +146,7 @@ class Server:
             table_id = await asyncio.to_thread(self._new_table, conn, message)
             await self._after_change(conn, table_id)
         elif kind == "exercise":
-            table = open_exercise(message.get("pack"), message.get("number"))
+            table = open_exercise(message.get("pack"), message.get("number"), self.packs)
             table_id = self._register(conn, table)
             await self._send(conn, self.exercise_message(table_id, table))
         elif kind == "saved":
@@ -378,7 +381,7 @@ class Server:
             )
         packs = [
             {"name": p.name, "game": p.game, "count": p.count, "ids": list(p.ids)}
-            for p in shipped_packs()
+            for p in self.packs
             if p.game in self.games
         ]
         return {"type": "catalogue", "games": games, "packs": packs}

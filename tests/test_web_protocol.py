@@ -26,6 +26,16 @@ def client(tmp_path):
         yield test_client, server
 
 
+def solve_with_hints(ws, exercise: dict) -> dict:
+    """Play an exercise to its end by asking for a hint ("Lösung") before each move."""
+    while not (exercise["solved"] or exercise["lost"]):
+        ws.send_text(json.dumps({"type": "hint", "table": exercise["table"]}))
+        key = ws.receive_json()["action"]
+        ws.send_text(json.dumps({"type": "act", "table": exercise["table"], "action": key}))
+        exercise = ws.receive_json()
+    return exercise
+
+
 def until_person(ws) -> dict:
     """Messages until a person is to act (or the game is over)."""
     while True:
@@ -258,11 +268,7 @@ def test_an_exercise_solved_and_one_lost(client):
         ws.receive_json()
         ws.send_text(json.dumps({"type": "exercise", "pack": "fechtuebungen", "number": 1}))
         exercise = ws.receive_json()
-        while not (exercise["solved"] or exercise["lost"]):
-            ws.send_text(json.dumps({"type": "hint", "table": exercise["table"]}))
-            key = ws.receive_json()["action"]
-            ws.send_text(json.dumps({"type": "act", "table": exercise["table"], "action": key}))
-            exercise = ws.receive_json()
+        exercise = solve_with_hints(ws, exercise)
         assert exercise["solved"] and exercise["helped"]
         ws.send_text(json.dumps({"type": "exercise", "pack": "touche-uebungen", "number": 1}))
         exercise = ws.receive_json()
@@ -533,11 +539,7 @@ def test_a_pack_exported_from_a_database_query_is_offered_and_plays(tmp_path):
             ).items()
             ws.send_text(json.dumps({"type": "exercise", "pack": "query", "number": 1}))
             exercise = ws.receive_json()
-            while not (exercise["solved"] or exercise["lost"]):
-                ws.send_text(json.dumps({"type": "hint", "table": exercise["table"]}))
-                key = ws.receive_json()["action"]
-                ws.send_text(json.dumps({"type": "act", "table": exercise["table"], "action": key}))
-                exercise = ws.receive_json()
+            exercise = solve_with_hints(ws, exercise)
             assert exercise["solved"]
     shipped = tmp_path / "fechtuebungen.json"
     shipped.write_bytes(pack_file.read_bytes())

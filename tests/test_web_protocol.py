@@ -343,6 +343,28 @@ def timed(tmp_path):
         yield test_client, fake
 
 
+def test_a_quiet_page_still_loses_on_time(tmp_path):
+    """The clock is the server's: a page that sends nothing after its time ran out is
+    told the game is lost (the server checks its games while the page is quiet)."""
+    fake = FakeTime()
+    server = Server(
+        Store(tmp_path / "web.sqlite3"), today=lambda: TODAY, now=fake, watch_seconds=0.05
+    )
+    with TestClient(create_app(server)) as test_client:
+        with test_client.websocket_connect("/ws") as ws:
+            ws.receive_json()
+            table = new(ws, "battleklinge", mode="hotseat", clock="5")
+            seat = table["to_act"]
+            fake.value += 301  # and the page says nothing
+            over = ws.receive_json()
+            assert over["type"] == "table" and over["finished"]
+            assert over["ended_by"] == "time" and over["loser"] == seat
+            untimed = new(ws, "battleklinge", mode="hotseat")
+            fake.value += 601  # no clock: one move over ten minutes loses
+            lost = ws.receive_json()
+            assert lost["table"] == untimed["table"] and lost["ended_by"] == "time"
+
+
 def test_a_clock_that_runs_out_loses_the_game(timed):
     test_client, fake = timed
     with test_client.websocket_connect("/ws") as ws:

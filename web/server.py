@@ -101,6 +101,7 @@ class Server:
         seed: Callable[[], str] | None = None,
         now: Callable[[], float] | None = None,
         packs: tuple[ShippedPack, ...] | None = None,
+        watch_seconds: float = 1.0,
     ):
         self.store = store
         self.packs = available_packs() if packs is None else packs
@@ -109,18 +110,40 @@ class Server:
         self.today = today or (lambda: dt.datetime.now(dt.timezone.utc).date())
         self.seed = seed or (lambda: os.urandom(8).hex())
         self.games = web_games()
+        self.watch_seconds = watch_seconds
+        """How often a quiet page's games are checked for a person out of time."""
 
     # ---- the socket loop ----------------------------------------------------
     async def serve_socket(self, socket: WebSocket) -> None:
         await socket.accept()
         conn = Connection(socket)
+        receiving: asyncio.Future | None = None
         try:
             await self._send(conn, self.catalogue())
+            receiving = asyncio.ensure_future(socket.receive_text())
             while True:
-                text = await socket.receive_text()
+                # the clock is the server's: a page that sends nothing still loses on
+                # time, so the time is checked whenever the page stays quiet a while
+                done, _ = await asyncio.wait({receiving}, timeout=self.watch_seconds)
+                if not done:
+                    await self._watch_clocks(conn)
+                    continue
+                text = receiving.result()
+                receiving = asyncio.ensure_future(socket.receive_text())
                 await self._handle(conn, text)
         except WebSocketDisconnect:
             LOG.info("page left (%d tables)", len(conn.tables))
+        finally:
+            if receiving is not None and not receiving.done():
+                receiving.cancel()
+
+    async def _watch_clocks(self, conn: Connection) -> None:
+        """End every game of the page whose person to act is out of time, and say so."""
+        for table_id, table in list(conn.tables.items()):
+            if isinstance(table, Table) and not table.finished and table.check_time():
+                LOG.info("table %s: out of time", table_id)
+                await self._send(conn, self.table_message(conn, table_id))
+                self._count_game(conn, table_id, table)
 
     async def _handle(self, conn: Connection, text: str) -> None:
         try:

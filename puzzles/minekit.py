@@ -221,15 +221,20 @@ class MiningKind:
     """The exercise lengths ``db mine`` mines when ``--n`` is not given."""
 
     db_cover_sets: int = 0
-    """How many card sets a covering stream (``db mine --cover``) cycles through, round
-    ``r`` playing set ``r mod db_cover_sets``; 0 where the game has no card sets."""
+    """How many card sets the game has for ``db mine --cover`` (numbered from 0); 0
+    where the game has no card sets."""
 
     def db_task(
-        self, seed: int, round_number: int, ns: tuple[int, ...], cover: bool = False
+        self, seed: int, round_number: int, ns: tuple[int, ...], card_set: int | None = None
     ) -> tuple:
         """The picklable work of round ``round_number`` of the database stream ``seed``:
-        a pure function of these arguments, independent of every other round (with
-        ``cover``: of a covering stream, see :attr:`db_cover_sets`)."""
+        a pure function of these arguments, independent of every other round;
+        ``card_set``: the number of the card set the round must play (a covering
+        stream), ``None`` for the game's own choice."""
+        raise NotImplementedError
+
+    def db_cover_set_name(self, number: int) -> str:
+        """Card set ``number`` as :meth:`db_card_set` writes it."""
         raise NotImplementedError
 
     def db_round(self, task: tuple) -> RoundYield:

@@ -295,7 +295,7 @@ def test_a_covering_stream_plays_every_card_set_in_turn(tmp_path):
 
     assert len(ALL_CARD_SETS) == len(set(ALL_CARD_SETS)) == 4368
     kind = backends.mining_kind(BK)
-    assert kind.db_task(1, 4368 + 5, (2, 3), cover=True)[3] == ALL_CARD_SETS[5]
+    assert kind.db_task(1, 4368 + 5, (2, 3), card_set=5)[3] == ALL_CARD_SETS[5]
     assert kind.db_task(1, 5, (2, 3))[3] is None
     path = tmp_path / "cover.sqlite"
     done = run("db", "mine", "--game", BK, "--cover", "--rounds", "24", "--db", path, "--json")
@@ -314,6 +314,30 @@ def test_a_covering_stream_plays_every_card_set_in_turn(tmp_path):
     assert json.loads(plain.stdout)["rounds"] == [0, 7]  # not the covering stream's rounds
     duel = run("db", "mine", "--game", "touche-duell", "--cover", "--db", path)
     assert "--cover: Touché duel has no card sets" in assert_one_line_error(duel)
+
+
+def test_top_up_passes_bring_every_card_set_to_the_target(tmp_path, monkeypatch):
+    """``db mine --cover --target T``: passes of one round for each set still short of
+    T, until none is; split over several commands (the --rounds budget) the file is
+    the same bytes as in one.  The game's 4,368 sets are cut to 12 for the test."""
+    kind = backends.mining_kind(BK)
+    monkeypatch.setattr(kind, "db_cover_sets", 12)
+    whole, split = tmp_path / "whole.sqlite", tmp_path / "split.sqlite"
+    args = ["db", "mine", "--game", BK, "--cover", "--target", "3", "-j", "1", "--json"]
+    done = run(*args, "--rounds", "100000", "--db", whole)
+    assert done.exit_code == 0, done.output
+    passes = json.loads(done.stdout)["rounds"]
+    assert len(passes) >= 2
+    counts = json.loads(run("db", "stats", "--db", whole, "--json").stdout)["games"][BK]
+    assert counts["card_sets"] == 12 and counts["fewest_per_card_set"] >= 3
+    first = run(*args, "--rounds", "12", "--db", split)  # the first pass only
+    assert len(json.loads(first.stdout)["rounds"]) == 2  # [first, last] of one pass
+    rest = run(*args, "--rounds", "100000", "--db", split)
+    assert rest.exit_code == 0 and sha256(split) == sha256(whole)
+    again = run(*args, "--rounds", "100000", "--db", whole)
+    assert json.loads(again.stdout)["rounds_this_run"] == 0  # nothing short any more
+    lone = run("db", "mine", "--game", BK, "--target", "3", "--db", whole)
+    assert "--target: goes with --cover" in assert_one_line_error(lone)
 
 
 # ---- determinism -------------------------------------------------------------------------

@@ -73,13 +73,16 @@ class BattleklingeMining(MiningKind):
     db_cover_sets = len(ALL_CARD_SETS)
 
     def db_task(
-        self, seed: int, round_number: int, ns: tuple[int, ...], cover: bool = False
+        self, seed: int, round_number: int, ns: tuple[int, ...], card_set: int | None = None
     ) -> tuple:
         # game ``round_number`` of ``seed`` is already a pure function of the two
         # (random card set, deal and players SHA-256 derived); a covering stream fixes
-        # the set by the round number and leaves the deal and players to the seed
-        cards = ALL_CARD_SETS[round_number % len(ALL_CARD_SETS)] if cover else None
+        # the set and leaves the deal and players to the seed
+        cards = None if card_set is None else ALL_CARD_SETS[card_set]
         return (seed, round_number, tuple(ns), cards)
+
+    def db_cover_set_name(self, number: int) -> str:
+        return ",".join(sorted(card_id(c) for c in ALL_CARD_SETS[number]))
 
     def db_card_set(self, puzzle: dict) -> str:
         """The five card ids, sorted: the same set whoever holds which card."""

@@ -114,11 +114,20 @@ def _interrupted(message: str) -> int:
     help="A covering stream: round r plays card set r mod 4,368 (every set of 5 of 16, "
     "in order), so --rounds 43680 gives each card set ten rounds (Battleklinge).",
 )
+@click.option(
+    "--target",
+    type=int_range(1, 10_000),
+    default=None,
+    help="With --cover: top-up passes instead, each one round for every card set with "
+    "fewer than TARGET exercises, until none is short or --rounds is spent.",
+)
 @db_option
 @jobs_option
 @ray_options
 @json_option("the run's counts")
-def mine_command(game, rounds, seed, ns, cover, db_path, jobs, use_ray, ray_address, as_json):
+def mine_command(
+    game, rounds, seed, ns, cover, target, db_path, jobs, use_ray, ray_address, as_json
+):
     """Append the verified exercises of ROUNDS more seeded rounds to the database.
 
     Rounds are committed in order, so the file is byte for byte the same for any
@@ -127,12 +136,15 @@ def mine_command(game, rounds, seed, ns, cover, db_path, jobs, use_ray, ray_addr
     game, seed and --n (its --rounds then adds nothing; run again for more).
     Duplicates, mirror images included, are stored once.  With --cover the rounds
     go through every card set in turn (a stream of its own), for a database that
-    covers them all; 'db stats' shows the fewest exercises of any set.
+    covers them all; with --target the sets still short get more rounds, pass by
+    pass; 'db stats' shows the fewest exercises of any set.
 
     \b
     Example:
       fechtbuch db mine --game battleklinge --rounds 500 --seed 1 -j 2 --db puzzles.sqlite
-      fechtbuch db mine --game battleklinge --cover --rounds 43680 -j 2 --db puzzles.sqlite
+      fechtbuch db mine --game battleklinge --cover --rounds 4368 -j 2 --db puzzles.sqlite
+      fechtbuch db mine --game battleklinge --cover --target 20 --rounds 200000 -j 2 \\
+          --db puzzles.sqlite
     """
     from fechtbuch.puzzles.db import backends, mine, schema
 
@@ -141,24 +153,33 @@ def mine_command(game, rounds, seed, ns, cover, db_path, jobs, use_ray, ray_addr
     lengths = tuple(sorted(set(ns))) or kind.db_ns
     if cover and not kind.db_cover_sets:
         raise InputError(f"--cover: {plugin(slug).title} has no card sets to cover")
+    if target is not None and not cover:
+        raise InputError("--target: goes with --cover (it tops up the short card sets)")
     if use_ray or ray_address is not None:
         backends.import_ray()  # a missing Ray is one line before the database is touched
     path = _db_path(db_path)
     conn = schema.open_for_writing(path)
     backend = None
+    tally = mine.MineTally()
+    spans: list[list[int]] = []
     try:
-        plan = mine.plan_run(conn, kind, seed, lengths, rounds, cover)
-        if plan.continued:
-            click.echo(
-                f"fechtbuch: note: continuing the interrupted run of rounds {plan.first}-"
-                f"{plan.end - 1} from round {plan.start}",
-                err=True,
-            )
         backend = backends.make_backend(use_ray, ray_address, jobs, kind.warm_up)
-        with tqdm(
-            total=plan.end - plan.start, desc="db mine", unit=" rounds", leave=False, disable=None
-        ) as bar:
-            tally = mine.mine_plan(conn, kind, plan, lengths, backend, lambda _: bar.update(1))
+        for plan in _plans(conn, kind, seed, lengths, rounds, cover, target):
+            if plan.continued:
+                click.echo(
+                    f"fechtbuch: note: continuing the interrupted run of rounds {plan.first}-"
+                    f"{plan.end - 1} from round {plan.start}",
+                    err=True,
+                )
+            with tqdm(
+                total=plan.end - plan.start,
+                desc="db mine" if plan.cover is None or plan.cover.target is None
+                else f"top-up pass {plan.cover.number} ({len(plan.cover.sets)} sets)",
+                unit=" rounds", leave=False, disable=None,
+            ) as bar:  # fmt: skip
+                done = mine.mine_plan(conn, kind, plan, lengths, backend, lambda _: bar.update(1))
+            tally.add(done)
+            spans.append([plan.first, plan.end - 1])
         workers = backend.workers()
     except KeyboardInterrupt:
         return _interrupted(
@@ -174,7 +195,8 @@ def mine_command(game, rounds, seed, ns, cover, db_path, jobs, use_ray, ray_addr
         "seed": seed,
         "ns": list(lengths),
         "cover": cover,
-        "rounds": [plan.first, plan.end - 1],
+        "target": target,
+        "rounds": spans[0] if len(spans) == 1 else spans,
         "rounds_this_run": tally.rounds,
         "found": tally.found,
         "stored": tally.stored,
@@ -187,12 +209,35 @@ def mine_command(game, rounds, seed, ns, cover, db_path, jobs, use_ray, ray_addr
     if as_json:
         emit_json(summary)
         return 0
+    which = f"{len(spans)} top-up passes" if target is not None else (
+        f"rounds {spans[0][0]}-{spans[0][1]}"
+    )  # fmt: skip
     click.echo(
-        f"{path}: rounds {plan.first}-{plan.end - 1} of {slug} seed {seed} done; "
+        f"{path}: {which} of {slug} seed {seed} done; "
         f"{tally.stored} exercises stored, {tally.found - tally.stored} duplicates, "
         f"in {tally.wall_seconds:.1f} s ({backend.name}, {workers} workers)."
     )
     return 0
+
+
+def _plans(conn, kind, seed, lengths, rounds, cover, target):
+    """The runs of one ``db mine``: one plan, or with ``--target`` top-up passes (an
+    interrupted one first) while card sets are short and ``rounds`` last."""
+    from fechtbuch.puzzles.db import mine
+
+    if target is None:
+        all_sets = mine.Cover(tuple(range(kind.db_cover_sets))) if cover else None
+        yield mine.plan_run(conn, kind, seed, lengths, rounds, all_sets)
+        return
+    budget = rounds
+    while budget > 0:
+        top_up = mine.unfinished_top_up(conn, kind, seed, lengths, target)
+        top_up = top_up or mine.next_top_up(conn, kind, seed, lengths, target)
+        if top_up is None or len(top_up.sets) > budget:
+            return
+        plan = mine.plan_run(conn, kind, seed, lengths, len(top_up.sets), top_up)
+        budget -= plan.end - plan.start
+        yield plan
 
 
 @click.command("stats")

@@ -18,11 +18,13 @@ number of workers, retries or interruptions.
 
 from __future__ import annotations
 
+import hashlib
 import sqlite3
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
 
+import orjson
 from fechtbuch.puzzles.db import backends
 from fechtbuch.puzzles.db.schema import transaction
 from fechtbuch.puzzles.db.store import canonical_json, insert_exercise
@@ -35,32 +37,72 @@ milliseconds)."""
 
 
 @dataclass(frozen=True)
+class Cover:
+    """What a covering stream plays: round ``r`` plays card set ``sets[r mod len]``.
+    ``db mine --cover`` cycles through every set of the game; a top-up pass of
+    ``--target T`` through the sets that had fewer than ``T`` exercises when the pass
+    began (pass ``number`` of that target), its list recorded in the stream's params so
+    that an interrupted pass is continued with the same list."""
+
+    sets: tuple[int, ...]
+    target: int | None = None
+    number: int = 0
+
+    def params(self, all_sets: int) -> dict:
+        if self.target is None:
+            return {"cover": all_sets}
+        return {"cover": all_sets, "target": self.target, "pass": self.number,
+                "sets": list(self.sets)}  # fmt: skip
+
+    def card_set(self, round_number: int) -> int:
+        return self.sets[round_number % len(self.sets)]
+
+    def task_seed(self, seed: int) -> int:
+        """The rounds' seed: a top-up pass derives its own, so its games are not those
+        of the covering stream's rounds of the same numbers."""
+        if self.target is None:
+            return seed
+        text = f"db-top-up/{seed}/{self.target}/{self.number}"
+        return int.from_bytes(hashlib.sha256(text.encode()).digest()[:8], "little")
+
+
+@dataclass(frozen=True)
 class Plan:
     """The rounds ``first .. end - 1`` of ``stream``; ``start`` is the first not yet
     committed (later than ``first`` when an interrupted run is continued); ``cover``:
-    a covering stream (each round plays the card set its number names)."""
+    what a covering stream plays (``None``: the game chooses its card sets)."""
 
     stream: int
     seed: int
     first: int
     start: int
     end: int
-    cover: bool = False
+    cover: Cover | None = None
 
     @property
     def continued(self) -> bool:
         return self.start > self.first
 
+    def task(self, kind: MiningKind, round_number: int, ns: tuple[int, ...]) -> tuple:
+        if self.cover is None:
+            return kind.db_task(self.seed, round_number, ns)
+        seed = self.cover.task_seed(self.seed)
+        return kind.db_task(seed, round_number, ns, self.cover.card_set(round_number))
 
-def stream_params(kind: MiningKind, ns: tuple[int, ...], cover: bool = False) -> str:
+
+def stream_params(kind: MiningKind, ns: tuple[int, ...], cover: Cover | None = None) -> str:
     params: dict = {"ns": list(ns), "rules_version": kind.rules_version}
-    if cover:  # only then: the streams from before covering streams keep their params
-        params["cover"] = kind.db_cover_sets
+    if cover is not None:  # only then: the streams from before covering keep their params
+        params.update(cover.params(kind.db_cover_sets))
     return canonical_json(params).decode()
 
 
 def _stream(
-    conn: sqlite3.Connection, kind: MiningKind, seed: int, ns: tuple[int, ...], cover: bool
+    conn: sqlite3.Connection,
+    kind: MiningKind,
+    seed: int,
+    ns: tuple[int, ...],
+    cover: Cover | None,
 ) -> int:
     params = stream_params(kind, ns, cover)
     query = "SELECT id FROM streams WHERE game = ? AND seed = ? AND params = ?"
@@ -80,7 +122,7 @@ def plan_run(
     seed: int,
     ns: tuple[int, ...],
     rounds: int,
-    cover: bool = False,
+    cover: Cover | None = None,
 ) -> Plan:
     """Continue the stream's unfinished run, or record a new run of ``rounds`` rounds.
     Nothing is written when a run is continued (the file stays as an uninterrupted
@@ -103,6 +145,55 @@ def plan_run(
     return Plan(stream, seed, done, done, done + rounds, cover)
 
 
+def unfinished_top_up(
+    conn: sqlite3.Connection, kind: MiningKind, seed: int, ns: tuple[int, ...], target: int
+) -> Cover | None:
+    """The top-up pass of ``target`` that a kill interrupted, if any (it is continued
+    with its recorded list before a new pass is planned)."""
+    rows = conn.execute(
+        "SELECT s.id, s.params FROM streams s WHERE s.game = ? AND s.seed = ? ORDER BY s.id",
+        (kind.rules, seed),
+    ).fetchall()
+    for stream, text in rows:
+        params = orjson.loads(text)
+        if params.get("target") != target or params.get("ns") != list(ns):
+            continue
+        done = conn.execute("SELECT COUNT(*) FROM rounds WHERE stream = ?", (stream,)).fetchone()[0]
+        planned = conn.execute(
+            "SELECT COALESCE(MAX(end_round), 0) FROM runs WHERE stream = ?", (stream,)
+        ).fetchone()[0]
+        if done < planned:
+            return Cover(tuple(params["sets"]), target, params["pass"])
+    return None
+
+
+def next_top_up(
+    conn: sqlite3.Connection, kind: MiningKind, seed: int, ns: tuple[int, ...], target: int
+) -> Cover | None:
+    """The next top-up pass: the card sets with fewer than ``target`` exercises of
+    this game in the database (every stream counts), ``None`` when there are none."""
+    counts = dict(
+        conn.execute(
+            "SELECT card_set, COUNT(*) FROM puzzles WHERE game = ? GROUP BY card_set",
+            (kind.rules,),
+        )
+    )
+    short = tuple(
+        number
+        for number in range(kind.db_cover_sets)
+        if counts.get(kind.db_cover_set_name(number), 0) < target
+    )
+    if not short:
+        return None
+    passes = sum(
+        orjson.loads(text).get("target") == target and orjson.loads(text).get("ns") == list(ns)
+        for (text,) in conn.execute(
+            "SELECT params FROM streams WHERE game = ? AND seed = ?", (kind.rules, seed)
+        )
+    )
+    return Cover(short, target, passes + 1)
+
+
 @dataclass
 class MineTally:
     """What one ``db mine`` did (the CPU seconds are the workers' own, for figures)."""
@@ -112,6 +203,13 @@ class MineTally:
     stored: int = 0
     cpu_seconds: float = 0.0
     wall_seconds: float = 0.0
+
+    def add(self, other: MineTally) -> None:
+        self.rounds += other.rounds
+        self.found += other.found
+        self.stored += other.stored
+        self.cpu_seconds += other.cpu_seconds
+        self.wall_seconds += other.wall_seconds
 
 
 def _commit(
@@ -164,7 +262,7 @@ def mine_plan(
     started = time.perf_counter()
     tally = MineTally()
     units = commit_units(plan)
-    work = ([kind.db_task(plan.seed, r, ns, plan.cover) for r in unit] for unit in units)
+    work = ([plan.task(kind, r, ns) for r in unit] for unit in units)
     for unit, (found, cpu) in zip(
         units, backend.imap(backends.examine_rounds, kind.rules, work), strict=True
     ):

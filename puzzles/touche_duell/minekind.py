@@ -58,7 +58,7 @@ class ToucheMining(MiningKind):
     db_ns = tuple(range(1, exercises.MAX_N + 1))
 
     def db_task(
-        self, seed: int, round_number: int, ns: tuple[int, ...], cover: bool = False
+        self, seed: int, round_number: int, ns: tuple[int, ...], card_set: int | None = None
     ) -> tuple:
         # self-play round ``round_number`` of ``seed`` is its own SHA-256 derived deal
         return (seed, round_number, exercises.EXAMINE_NODES)

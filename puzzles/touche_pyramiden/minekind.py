@@ -97,7 +97,7 @@ class PyramidenMining(MiningKind):
     db_ns = (1, 2)
 
     def db_task(
-        self, seed: int, round_number: int, ns: tuple[int, ...], cover: bool = False
+        self, seed: int, round_number: int, ns: tuple[int, ...], card_set: int | None = None
     ) -> tuple:
         return (seed, round_number, max(ns), DB_MAX_NODES)
 

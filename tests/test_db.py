@@ -214,6 +214,9 @@ def test_export_writes_a_pack_that_verifies_and_plays(sample_db, tmp_path):
     assert run("pack", "verify", pack).exit_code == 0
     played = run("pack", "play", pack, "--puzzle", "1", input="solution\nquit\n")
     assert played.exit_code == 0 and "Stopped." in played.stdout
+    page = tmp_path / "pack.html"  # and in the viewer, the page 'pack html' writes
+    assert run("pack", "html", pack, "-o", page).exit_code == 0
+    assert data["puzzles"][0]["position"] in page.read_text(encoding="utf-8")
     again = run("db", "export", "--db", sample_db, "--game", BK, "--count", "2", "-o", pack)
     assert "exists" in assert_one_line_error(again)  # never over a file without --force
     elsewhere = tmp_path / "elsewhere" / "pack.json"  # the command names the file

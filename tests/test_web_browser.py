@@ -144,6 +144,28 @@ def test_undo_and_hint(page):
     assert msg(page)["view"]["notation"] == state["view"]["notation"] and msg(page)["helped"]
 
 
+def test_a_move_by_keyboard_alone(page):
+    """Keyboard play: the board's squares are buttons, so focusing the piece and then
+    its target and pressing Enter plays the move, as Tab and Enter do."""
+    state = start(page, "battleklinge", "computer", strength="leicht", cards="einsteiger")
+    move = next(m for m in state["legal"] if m["from"] and m["card"])
+    for square in (move["from"], move["to"]):
+        page.focus(f".bk-board [data-square={square}]")
+        page.keyboard.press("Enter")
+    if page.is_visible("#card-dialog[open]"):
+        page.focus(f"#card-dialog-buttons [data-card={move['card']}]")
+        page.keyboard.press("Enter")
+    after = wait_for_person(page, len(state["moves"]))
+    played = after["moves"][len(state["moves"])]["text"]
+    assert played in {
+        m["text"] for m in state["legal"] if (m["from"], m["to"]) == (move["from"], move["to"])
+    }
+    labels = page.eval_on_selector_all(
+        ".bk-board [data-square]", "els => els.map(e => e.getAttribute('aria-label'))"
+    )
+    assert len(labels) == 25 and all(labels)  # every field is named for a screen reader
+
+
 def test_card_first_rings_pieces_and_shows_the_template(page):
     state = start(page, "battleklinge", "computer", strength="leicht", cards="einsteiger")
     card = next(m["card"] for m in state["legal"] if m["from"])

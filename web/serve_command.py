@@ -66,7 +66,7 @@ def serve(
     store.check()
     logging.basicConfig(level=logging.INFO, format="fechtbuch serve: %(message)s")
     app = create_app(Server(store, packs=packs))
-    config = uvicorn.Config(app, host=host, port=port, log_level="warning", ws="websockets")
+    config = uvicorn.Config(app, host=host, port=port, log_level="warning", ws="websockets-sansio")
     server = uvicorn.Server(config)
     original_startup = server.startup
 

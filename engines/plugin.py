@@ -70,6 +70,10 @@ class GamePlugin:
     """The frozen policies, named by role, that play this game's mining rounds; a pack
     records the one that mined it (``mined_by``) and ``pack verify`` checks it is one
     of these."""
+    table: str | None = None
+    """The :class:`~fechtbuch.engines.tablesetup.TableSetup` for people playing each
+    other at a table of the Wartesaal (variants, seats, the deal, a spectator's view);
+    without it a table deals with the seam's ``initial_state``."""
     shortcuts: bool = False
     """Whether the group's commands also run without the game's name (``fechtbuch
     solve`` for ``fechtbuch battleklinge solve``): Battleklinge's documented commands

@@ -31,8 +31,6 @@ from fechtbuch.wartesaal.table import FINISHED, RUNNING, RoomError, Table
 
 MAX_CLOCK_MINUTES = 180
 MAX_STAKE = 1000
-HEARTBEAT_SECONDS = 5.0
-"""How often a running server stamps the room's heartbeat (``meta.heartbeat``)."""
 
 
 class Room:
@@ -325,18 +323,24 @@ class Room:
             tx.set_meta("heartbeat", repr(now))
         return ended
 
-    def restore(self) -> float:
-        """At start-up: the seconds the room was down (since the last heartbeat), which
-        no running clock is charged: every running table's turn starts that much later."""
+    def restore(self, stale_after: float) -> float:
+        """At start-up: if no process stamped the heartbeat for ``stale_after`` seconds,
+        the whole room was down since that stamp, and no running clock is charged for
+        it: every running table's turn starts that much later.  Nobody is connected after
+        such a pause, so every seat counts as away from now and has the reconnect grace
+        to come back.  (With other processes running the room was not down.)  The
+        seconds of the pause, or 0."""
         now = self.clock()
         with self.store.transaction() as tx:
             stamp = tx.get_meta("heartbeat")
-            down = 0.0 if stamp is None else max(0.0, now - float(stamp) - HEARTBEAT_SECONDS)
-            if down > 0:
+            down = 0.0 if stamp is None else max(0.0, now - float(stamp))
+            if down <= stale_after:
+                down = 0.0
+            else:
                 for table_id in tx.table_ids(RUNNING):
                     table = tx.table(table_id, lock=True)
                     table.turn_started += down
-                    table.away = {seat: since + down for seat, since in table.away.items()}
+                    table.away = dict.fromkeys(range(len(table.seats)), now)
                     tx.save_table(table)
             tx.set_meta("heartbeat", repr(now))
         return down

@@ -161,7 +161,7 @@ class Tx:
 
     def open_challenges(self) -> list[dict]:
         query = sa.select(challenges).where(challenges.c.status == "open")
-        return [dict(r) for r in self.conn.execute(query.order_by(challenges.c.created))]
+        return [dict(r) for r in self.conn.execute(query.order_by(challenges.c.created)).mappings()]
 
     # ---- tables ---------------------------------------------------------------------
     def table(self, table_id: str, lock: bool = False) -> Table | None:

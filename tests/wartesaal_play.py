@@ -11,7 +11,7 @@ async def guests(url: str, count: int) -> list[Client]:
     clients = []
     for _ in range(count):
         client = await Client(url).connect()
-        await client.ask("guest")
+        client.session = (await client.ask("guest"))["session"]
         clients.append(client)
     return clients
 
@@ -56,3 +56,15 @@ async def play_to_end(seats: dict[int, Client], table_id: str, rng: random.Rando
         pass
     client = next(iter(seats.values()))
     return await client.wait_table(table_id, lambda m: m["status"] != "running")
+
+
+async def reconnect(url: str, old: list[Client]) -> list[Client]:
+    """New connections with the old clients' sessions (after a restart)."""
+    fresh = []
+    for client in old:
+        await client.close()
+        again = await Client(url).connect()
+        await again.ask("hello", session=client.session)
+        again.session = client.session
+        fresh.append(again)
+    return fresh

@@ -30,6 +30,7 @@ class Client:
         self.tables: dict[str, dict] = {}
         self.changed = asyncio.Condition()
         self.socket = None
+        self.session: str | None = None
         self.reader: asyncio.Task | None = None
         self.arrivals: dict[tuple[str, int], float] = {}
         """When each (table, version) first arrived (``time.perf_counter``)."""

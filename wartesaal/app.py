@@ -69,15 +69,35 @@ class Hall:
         self.by_name: dict[str, set[Client]] = defaultdict(set)
         self.numbers = itertools.count(1)
         self.queue: asyncio.Queue[dict] = asyncio.Queue()
+        self.locks: dict[str, tuple[asyncio.Lock, int]] = {}
+        """Per table: the lock that keeps its events in order, and how many wait for it."""
+        self.running: set[asyncio.Task] = set()
 
     # ---- events ---------------------------------------------------------------------------
     async def dispatch(self) -> None:
+        """Fan the events out concurrently, those of one table in order (an asyncio
+        lock is fair: first come, first served)."""
         while True:
             event = await self.queue.get()
-            try:
+            task = asyncio.create_task(self._fan_out_in_turn(event))
+            self.running.add(task)
+            task.add_done_callback(self.running.discard)
+
+    async def _fan_out_in_turn(self, event: dict) -> None:
+        key = event.get("id") or event["kind"]
+        lock, waiting = self.locks.get(key, (asyncio.Lock(), 0))
+        self.locks[key] = (lock, waiting + 1)
+        try:
+            async with lock:
                 await self._fan_out(event)
-            except Exception as err:  # one bad event must not stop the room's updates
-                print(f"wartesaal: event {event!r} failed: {err!r}", flush=True)
+        except Exception as err:  # one bad event must not stop the room's updates
+            print(f"wartesaal: event {event!r} failed: {err!r}", flush=True)
+        finally:
+            lock, waiting = self.locks[key]
+            if waiting == 1:
+                del self.locks[key]
+            else:
+                self.locks[key] = (lock, waiting - 1)
 
     async def _fan_out(self, event: dict) -> None:
         if event["kind"] == "challenges":
@@ -92,16 +112,18 @@ class Hall:
         for name in event.get("new", ()):
             for client in self.by_name.get(name, ()):
                 client.watching.add(table_id)
-        for client in [c for c in self.clients.values() if table_id in c.watching]:
-            await self.push_table(client, table_id)
-
-    async def push_table(self, client: Client, table_id: str) -> None:
-        message = await run_in_threadpool(self.room.table_message, client.identity, table_id)
-        # a slower reader may finish after a newer event's: never send a version back
-        if message["version"] < client.versions.get(table_id, -1):
+        watchers = [c for c in self.clients.values() if table_id in c.watching]
+        if not watchers:
             return
-        client.versions[table_id] = message["version"]
-        await client.send(message)
+        messages = await run_in_threadpool(
+            self.room.table_messages, [c.identity for c in watchers], table_id
+        )
+        for client, message in zip(watchers, messages, strict=True):
+            # never send a version back (a watch may have answered a newer one)
+            if message["version"] < client.versions.get(table_id, -1):
+                continue
+            client.versions[table_id] = message["version"]
+            await client.send(message)
 
     # ---- connections ----------------------------------------------------------------------
     async def identify(self, client: Client, identity: Identity) -> None:

@@ -368,19 +368,26 @@ class Room:
     # ---- reading tables ---------------------------------------------------------------------
     def table_message(self, who: Identity | None, table_id: object) -> dict:
         """The table as ``who`` may see it: a seat's view or a spectator's."""
+        return self.table_messages([who], table_id)[0]
+
+    def table_messages(self, viewers: list[Identity | None], table_id: object) -> list[dict]:
+        """The table as each of ``viewers`` may see it, read once."""
         table_id = _string(table_id, "table")
         with self.store.read() as tx:
             table = tx.table(table_id)
             if table is None:
                 raise RoomError(f"table: no table {table_id[:40]!r}")
-            last = tx.last_entry(table_id)
-        seat = None if who is None else table.seat_of(who.name)
+            last = views.last_action(tx.last_entry(table_id))
         now = self.clock()
-        message = (
-            views.spectator_view(table, now) if seat is None else views.seat_view(table, seat, now)
-        )
-        message["last_action"] = views.last_action(last)
-        return message
+        messages = []
+        for who in viewers:
+            seat = None if who is None else table.seat_of(who.name)
+            if seat is None:
+                message = views.spectator_view(table, now)
+            else:
+                message = views.seat_view(table, seat, now)
+            messages.append(message | {"last_action": last})
+        return messages
 
     def replay(self, table_id: object) -> dict:
         table_id = _string(table_id, "table")

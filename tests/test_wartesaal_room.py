@@ -304,7 +304,28 @@ def test_rematch_swaps_the_schools(room):
 )
 def test_every_game_plays_to_its_end(room, game, variant, names):
     people = members(room, *names)
-    table_id = open_table(room, people[0], people[1:], game=game, variant=variant)
+    challenge = room.create_challenge(people[0], {"game": game, "variant": variant})
+    listed = room.challenges()
+    assert [(c["id"], c["seats"], c["joined"]) for c in listed] == [
+        (challenge, len(names), [names[0]])
+    ]
+    for person in people[1:]:
+        table_id = room.accept(person, challenge)
+    assert room.challenges() == []
+    with pytest.raises(RoomError, match="^challenge: no open challenge"):
+        room.accept(people[0], challenge)
+    watcher = room.guest()[0]
+    spectator = room.table_message(watcher, table_id)
+    assert spectator["you"] is None and "legal" not in spectator
+    if game == "touche-pyramiden":  # every hand and pile by its size only
+        tokens = dict(t.split("=", 1) for t in spectator["view"].split(" ") if "=" in t)
+        assert all(h.startswith("#") for h in tokens["hand"].split("/"))
+        assert all(p.startswith("#") for p in tokens["stapel"].split("/"))
+        own = room.table_message(people[0], table_id)["view"]
+        assert any(
+            not h.startswith("#")
+            for h in dict(t.split("=", 1) for t in own.split(" ") if "=" in t)["hand"].split("/")
+        )
     who = dict(zip(names, people, strict=True))
     end = play_random(room, table_id, who, random.Random(11))
     assert end["status"] == "finished" and end["reason"] == "game over"

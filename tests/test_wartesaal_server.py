@@ -6,7 +6,10 @@ from __future__ import annotations
 
 import asyncio
 import json
+import os
 import random
+import subprocess
+import sys
 import time
 
 import httpx
@@ -185,3 +188,20 @@ def _check_views(messages: list[dict], seat: int | None, full_states: set[str]) 
                 tokens = action["view"].split(" ")
                 assert all(h.startswith("?") for h in tokens[5].split("/"))
                 assert tokens[7].startswith("?")
+
+
+@pytest.mark.parametrize(
+    "database, field",
+    [
+        ("mysql://x/y", "database: expected sqlite"),
+        ("sqlite://", "database: SQLite needs a file"),
+        ("sqlite:////nonexistent/folder/room.db", "database: cannot open"),
+        ("sqlite:////tmp/x.db?synchronous=off", "database: synchronous="),
+    ],
+)
+def test_bad_command_line_is_one_line(database, field):
+    env = dict(os.environ, WARTESAAL_SECRET=SECRET)
+    command = [sys.executable, "-m", "fechtbuch.wartesaal", "--database", database]
+    done = subprocess.run(command, env=env, capture_output=True, text=True, timeout=60)
+    assert done.returncode == 2
+    assert done.stderr.startswith(f"wartesaal: {field}") and done.stderr.count("\n") == 1

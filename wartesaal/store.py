@@ -252,7 +252,11 @@ class Store:
             _sqlite_pragmas(self.engine, synchronous, immediate=True)
             _sqlite_pragmas(self.reader, synchronous, immediate=False)
         self.listeners: list[Callable[[dict], None]] = []
-        self._create()
+        try:
+            self._create()
+        except sa.exc.DBAPIError as err:
+            reason = str(err.orig).splitlines()[0][:200] if err.orig else type(err).__name__
+            raise InputError(f"database: cannot open {url[:200]!r} ({reason})") from None
 
     def _create(self) -> None:
         with self.transaction() as tx:

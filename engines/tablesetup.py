@@ -8,11 +8,13 @@ random playouts but not a challenge in which people agree on those beforehand.  
 * ``variants``: the named set-ups a challenge may choose (a card set, a rules level,
   a number of players), each with one line of description, and the ``default``;
 * ``seats(variant)``: how many people sit at the table;
+* ``game_for(variant)``: the game a table plays, usually the plugin's own;
 * ``deal(variant, seed)``: the start state, from a seed text (SHA-256 inside);
 * ``next_unit(state, seed, number)``: for a game whose seam state is one unit of a
   longer game (the Touché duel's round), the start of unit ``number`` once the last
   one is over, or ``None`` when the whole game is over;
-* ``public_view(state)``: what a spectator sees, as text: no hand, no pile order.
+* ``public_view(variant, state)``: what a spectator sees, as text: no hand, no pile
+  order.
 
 A game whose plugin names no set-up gets :class:`SeamSetup`: one variant, the seam's
 own deal, and, if the game hides cards, no public view at all (spectators then see
@@ -50,6 +52,11 @@ class TableSetup:
             raise InputError(f"variant: unknown variant {variant[:100]!r}; known: {known}")
         return variant
 
+    def game_for(self, variant: str) -> Game:
+        """The game a table of ``variant`` plays (a variant may put a phase in front
+        of the game, such as Battleklinge's Kartenwahl)."""
+        return self.game
+
     def seats(self, variant: str) -> int:
         return self.game.num_players(self.deal(variant, "seats"))
 
@@ -61,12 +68,13 @@ class TableSetup:
         ``None``: the game is over and ``state``'s returns are its result."""
         return None
 
-    def public_view(self, state: Any) -> str | None:
+    def public_view(self, variant: str, state: Any) -> str | None:
         """What a spectator sees; ``None`` when the game hides cards and has no
         public view (spectators then get the actions only)."""
-        if self.game.info.hidden_information:
+        game = self.game_for(variant)
+        if game.info.hidden_information:
             return None
-        return self.game.format_state(state)
+        return game.format_state(state)
 
 
 SeamSetup = TableSetup

@@ -434,7 +434,7 @@ def _due(table: Table, now: float) -> bool:
 
 
 def _same_action(table: Table, done, text: str) -> bool:
-    game = table.setup.game
+    game = table.rules
     try:
         state = game.parse_state(done.before)
         return game.format_action(state, game.parse_action(state, text[:200])) == done.text

@@ -94,7 +94,7 @@ class Table:
     ) -> Table:
         setup = setup_of(game)
         state = setup.deal(variant, seed)
-        text = setup.game.format_state(state)
+        text = setup.game_for(variant).format_state(state)
         table = cls(
             id=table_id,
             game=setup.game.info.name,
@@ -118,14 +118,19 @@ class Table:
         return setup_of(self.game)
 
     @property
+    def rules(self):
+        """The :class:`~fechtbuch.engines.game.Game` this table plays."""
+        return self.setup.game_for(self.variant)
+
+    @property
     def state(self) -> Any:
-        return self.setup.game.parse_state(self.state_text)
+        return self.rules.parse_state(self.state_text)
 
     def to_act(self) -> int | None:
         """The seat to act, or ``None`` when the game is not running."""
         if self.status != RUNNING:
             return None
-        return self.setup.game.current_player(self.state)
+        return self.rules.current_player(self.state)
 
     def seat_of(self, name: str) -> int | None:
         return self.seats.index(name) if name in self.seats else None
@@ -191,7 +196,7 @@ class Table:
         mover = self.to_act()
         if seat != mover:
             raise RoomError(f"seat: it is seat {mover}'s turn, not seat {seat}'s")
-        game = self.setup.game
+        game = self.rules
         state = self.state
         try:
             action = game.parse_action(state, text[:200])

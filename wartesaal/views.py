@@ -40,8 +40,7 @@ def _common(table: Table, now: float) -> dict:
 
 def seat_view(table: Table, seat: int, now: float) -> dict:
     """The table as ``seat`` sees it."""
-    setup = table.setup
-    game = setup.game
+    game = table.rules
     state = table.state
     message = _common(table, now) | {"you": seat, "view": game.information_state(state, seat)}
     if table.to_act() == seat:
@@ -51,7 +50,8 @@ def seat_view(table: Table, seat: int, now: float) -> dict:
 
 def spectator_view(table: Table, now: float) -> dict:
     """The table as a spectator sees it."""
-    return _common(table, now) | {"you": None, "view": table.setup.public_view(table.state)}
+    view = table.setup.public_view(table.variant, table.state)
+    return _common(table, now) | {"you": None, "view": view}
 
 
 def last_action(entry: Entry | None) -> dict | None:
@@ -65,7 +65,7 @@ def replay(table: Table, entries: list[Entry]) -> dict:
     """Every action of a table with the public view after it: the same for everyone,
     during the game and after it."""
     setup = table.setup
-    game = setup.game
+    game = table.rules
     return {
         "type": "replay",
         "id": table.id,
@@ -81,7 +81,7 @@ def replay(table: Table, entries: list[Entry]) -> dict:
                 "seat": e.seat,
                 "action": e.text,
                 "unit": e.unit,
-                "view": setup.public_view(game.parse_state(e.after)),
+                "view": setup.public_view(table.variant, game.parse_state(e.after)),
             }
             for e in entries
         ],

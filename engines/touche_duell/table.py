@@ -37,7 +37,7 @@ class DuelSetup(TableSetup):
         starter = round_starter(lot(seed), number)
         return new_round(round_seed(seed, number), starter, state.rules, state.score)
 
-    def public_view(self, state: Position) -> str:
+    def public_view(self, variant: str, state: Position) -> str:
         # A's view with A's own hand replaced by its size: the rest is public.
         tokens = format_view(view_of(state, 1)).split(" ")
         tokens[5] = f"?{sum(state.hands[0])}/?{sum(state.hands[1])}"

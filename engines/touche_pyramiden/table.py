@@ -38,7 +38,7 @@ class PyramidenSetup(TableSetup):
     def deal(self, variant: str, seed: str) -> State:
         return rules.new_game(self.config(variant), sha256_text(f"table/{seed}").hex()[:32])
 
-    def public_view(self, state: State) -> str:
+    def public_view(self, variant: str, state: State) -> str:
         # Seat 0's view with its own hand replaced by its size: the rest is public.
         tokens = format_view(view_of(state, 0)).split(" ")
         sizes = "/".join(f"#{len(hand)}" for hand in state.hands)

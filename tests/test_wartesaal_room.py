@@ -292,6 +292,15 @@ def test_rematch_swaps_the_schools(room):
     old, new = room.table_message(anna, table_id), room.table_message(anna, answer["rematch"])
     assert new["seats"] == old["seats"][::-1] and new["rated"] and new["stake"] == 10
     assert old["rematch"] == answer["rematch"]
+    # a Revanche that one seat cannot pay for moves no Taler at all
+    rich = open_table(room, anna, [bert], game="battleklinge", rated=True, stake=80)
+    room.resign(bert, rich)  # too short to count: both get their 80 back
+    with room.store.transaction() as tx:
+        tx.update_account("Bert", taler=50)
+    room.offer(anna, rich, "rematch")
+    with pytest.raises(RoomError, match="^stake: Bert has fewer than 80 Taler"):
+        room.offer(bert, rich, "rematch")
+    assert room.account("Anna")["taler"] == 90 and room.account("Bert")["taler"] == 50
 
 
 @pytest.mark.parametrize(

@@ -174,11 +174,14 @@ class Room:
             options["stake"],
             self.clock(),
         )
-        for name in sorted(seats):  # a fixed order of locks: no deadlock between tables
-            if options["stake"]:
-                account = tx.account(name, lock=True)
+        if options["stake"]:
+            # a fixed order of locks (no deadlock between tables); every seat is checked
+            # before any stake moves, so a refusal escrows nothing
+            found = {name: tx.account(name, lock=True) for name in sorted(seats)}
+            for name, account in found.items():
                 if account is None or account["taler"] < options["stake"]:
                     raise RoomError(f"stake: {name} has fewer than {options['stake']} Taler")
+            for name, account in found.items():
                 tx.update_account(name, taler=account["taler"] - options["stake"])
         tx.add_table(table)
         tx.notify({"kind": "table", "id": table.id, "version": table.version, "new": seats})

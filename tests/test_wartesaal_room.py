@@ -257,7 +257,16 @@ def test_clock_runs_out_and_the_notbremse(room, clock):
     table_id = open_table(room, anna, [bert], game="touche-duell")
     message = room.table_message(bert, table_id)
     assert message["move_deadline"] == pytest.approx(clock.now + 600)
-    clock.advance(roomrules.NO_CLOCK_MOVE_SECONDS + 1)
+    assert not message["last_minute"]
+    clock.advance(roomrules.NO_CLOCK_MOVE_SECONDS - roomrules.NO_CLOCK_WARNING_SECONDS - 1)
+    assert room.tick() == [] and not room.table_message(anna, table_id)["last_minute"]
+    clock.advance(2)
+    version = room.table_message(anna, table_id)["version"]
+    assert room.tick() == []
+    for person in (anna, bert):  # the last minute is shown on both sides
+        assert room.table_message(person, table_id)["last_minute"]
+    assert room.table_message(anna, table_id)["version"] == version
+    clock.advance(roomrules.NO_CLOCK_WARNING_SECONDS)
     mover = who[message["seats"][message["to_act"]]]
     with pytest.raises(RoomError, match="^table: the game ended first"):
         room.act(mover, table_id, 0, room.table_message(mover, table_id)["view"])

@@ -308,8 +308,9 @@ class Room:
 
     # ---- time and presence ------------------------------------------------------------------
     def tick(self) -> list[str]:
-        """End every running game whose time ran out or whose seat stayed away; stamp
-        the heartbeat.  The ids of the tables that ended."""
+        """End every running game whose time ran out or whose seat stayed away, tell
+        the tables whose mover entered the Notbremse's last minute; stamp the
+        heartbeat.  The ids of the tables that ended."""
         now = self.clock()
         ended = []
         with self.store.read() as tx:
@@ -319,9 +320,13 @@ class Room:
                 continue
             with self.store.transaction() as tx:
                 table = tx.table(candidate.id, lock=True)
-                if table is not None and table.check_time(self.clock()):
+                if table is None or table.status != RUNNING:
+                    continue
+                if table.check_time(self.clock()):
                     self._save(tx, table, True)
                     ended.append(table.id)
+                elif table.enter_last_minute(self.clock()):
+                    self._save(tx, table, True)
         with self.store.transaction() as tx:
             tx.set_meta("heartbeat", repr(now))
         return ended
@@ -432,8 +437,10 @@ class Room:
 
 
 def _due(table: Table, now: float) -> bool:
-    """Whether :meth:`Table.check_time` could end ``table`` at ``now`` (a cheap filter)."""
-    return copy.deepcopy(table).check_time(now)
+    """Whether ``table`` ends or enters its last minute at ``now`` (a filter before
+    the locked read)."""
+    probe = copy.deepcopy(table)
+    return probe.check_time(now) or probe.enter_last_minute(now)
 
 
 def _same_action(table: Table, done, text: str) -> bool:

@@ -77,6 +77,9 @@ class Table:
     finished_at: float | None = None
     rematch: str | None = None
     repetition_offered: bool = False
+    last_minute: bool = False
+    """Without a clock: the mover has entered the last minute of the Notbremse (the
+    room then tells everyone at the table)."""
 
     # ---- creation ---------------------------------------------------------------------
     @classmethod
@@ -144,6 +147,17 @@ class Table:
         if mover is not None:
             left[mover] -= now - self.turn_started
         return [max(0.0, x) for x in left]
+
+    def enter_last_minute(self, now: float) -> bool:
+        """True once, when the mover's last minute without a clock begins (the room
+        pushes the table so that both sides see it count down)."""
+        deadline = self.move_deadline()
+        if deadline is None or self.last_minute:
+            return False
+        if now < deadline - roomrules.NO_CLOCK_WARNING_SECONDS:
+            return False
+        self.last_minute = True
+        return True
 
     def move_deadline(self) -> float | None:
         """Without a clock: when the mover's action loses ("Notbremse")."""
@@ -214,6 +228,7 @@ class Table:
         if self.clocks is not None:
             self.clocks[seat] -= now - self.turn_started
         self.turn_started = now
+        self.last_minute = False
         self.offers.pop("takeback", None)
         self.offers.pop("abort", None)
         self.repetition_offered = False
@@ -286,6 +301,7 @@ class Table:
         self.version += 1
         self.actions -= 1
         self.turn_started = now
+        self.last_minute = False
 
     # ---- endings ---------------------------------------------------------------------
     def _lose(self, losers: list[int], reason: str, now: float) -> None:

@@ -29,6 +29,7 @@ def _common(table: Table, now: float) -> dict:
         "to_act": table.to_act(),
         "clocks": table.clocks_at(now),
         "move_deadline": table.move_deadline(),
+        "last_minute": table.last_minute,
         "offers": {kind: list(seats) for kind, seats in table.offers.items()},
         "repetition": table.repetition_offered,
         "away": sorted(table.away),

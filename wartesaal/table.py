@@ -65,6 +65,9 @@ class Table:
     started_at: float
     turn_started: float
     clocks: list[float] | None = None
+    mover: int | None = None
+    """The seat to act in ``state_text`` (kept with it, so that clocks and time checks
+    need not parse the state)."""
     status: str = RUNNING
     version: int = 0
     unit: int = 1
@@ -111,6 +114,7 @@ class Table:
             started_at=now,
             turn_started=now,
             clocks=None if clock_seconds is None else [float(clock_seconds)] * len(seats),
+            mover=setup.game_for(variant).current_player(state),
         )
         table.repetitions[position_key(text)] = 1
         return table
@@ -133,7 +137,7 @@ class Table:
         """The seat to act, or ``None`` when the game is not running."""
         if self.status != RUNNING:
             return None
-        return self.rules.current_player(self.state)
+        return self.mover
 
     def seat_of(self, name: str) -> int | None:
         return self.seats.index(name) if name in self.seats else None
@@ -240,8 +244,10 @@ class Table:
                 return entry
             self.unit += 1
             self.repetitions = {}
+            after = following
             after_text = game.format_state(following)
         self.state_text = after_text
+        self.mover = game.current_player(after)
         key = position_key(after_text)
         self.repetitions[key] = self.repetitions.get(key, 0) + 1
         if self.repetitions[key] >= roomrules.REPETITION_OFFER:
@@ -298,6 +304,7 @@ class Table:
         if self.repetitions.get(key, 0) > 0:
             self.repetitions[key] -= 1
         self.state_text = last.before
+        self.mover = self.rules.current_player(self.rules.parse_state(last.before))
         self.version += 1
         self.actions -= 1
         self.turn_started = now

@@ -36,16 +36,15 @@ def check_password(password: object) -> str:
     return password
 
 
-def register(tx: Tx, hasher: PasswordHasher, name: object, password: object, now: float) -> str:
-    """Create the account; a :class:`RoomError` naming the field if the name is taken
-    or malformed or the password too short or too long."""
-    name, password = check_name(name), check_password(password)
+def add(tx: Tx, name: str, password_hash: str, now: float) -> None:
+    """Create the account (name and password checked, the hash made outside the
+    transaction: hashing is slow on purpose); a :class:`RoomError` if it is taken."""
     if tx.account(name) is not None:
         raise RoomError(f"name: {name!r} is taken")
     tx.add_account(
         {
             "name": name,
-            "password_hash": hasher.hash(password),
+            "password_hash": password_hash,
             "points": 0,
             "elo": roomrules.ELO_START,
             "taler": roomrules.TALER_START,
@@ -53,16 +52,15 @@ def register(tx: Tx, hasher: PasswordHasher, name: object, password: object, now
             "created": now,
         }
     )
-    return name
 
 
-def login(tx: Tx, hasher: PasswordHasher, name: object, password: object) -> str:
-    """The account's name if the password is right; one message for a wrong name and a
-    wrong password alike, so names cannot be probed."""
+def verify(hasher: PasswordHasher, account: dict | None, password: object) -> bool:
+    """Whether ``password`` opens ``account``; a :class:`RoomError` with one message
+    for a wrong name and a wrong password alike, so names cannot be probed.  True when
+    the hash should be renewed (stronger parameters since it was made)."""
     wrong = RoomError("password: wrong name or password")
-    if not isinstance(name, str) or not isinstance(password, str):
+    if not isinstance(password, str):
         raise wrong
-    account = tx.account(name[:40])
     if account is None:
         hasher.hash("x" * MIN_PASSWORD)  # as slow as a real check
         raise wrong
@@ -70,6 +68,4 @@ def login(tx: Tx, hasher: PasswordHasher, name: object, password: object) -> str
         hasher.verify(account["password_hash"], password[:MAX_PASSWORD])
     except (VerificationError, InvalidHashError):
         raise wrong from None
-    if hasher.check_needs_rehash(account["password_hash"]):
-        tx.update_account(name, password_hash=hasher.hash(password))
-    return account["name"]
+    return hasher.check_needs_rehash(account["password_hash"])

@@ -20,11 +20,13 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import itertools
 import json
 from collections import defaultdict
 from dataclasses import dataclass, field
 
+import anyio
 from argon2 import PasswordHasher
 from fechtbuch.wartesaal.events import events_for
 from fechtbuch.wartesaal.games import catalogue
@@ -72,6 +74,14 @@ class Hall:
         self.locks: dict[str, tuple[asyncio.Lock, int]] = {}
         """Per table: the lock that keeps its events in order, and how many wait for it."""
         self.running: set[asyncio.Task] = set()
+        self.writes = None if room.store.postgres else anyio.CapacityLimiter(1)
+
+    async def write(self, call, *args):
+        """Run a room call that writes on a worker thread.  On SQLite the writers queue
+        here, fairly and without holding a thread each, instead of retrying for the
+        database's one write lock (a retry sleeps longer each time and starves some
+        writers for seconds under load)."""
+        return await anyio.to_thread.run_sync(functools.partial(call, *args), limiter=self.writes)
 
     # ---- events ---------------------------------------------------------------------------
     async def dispatch(self) -> None:
@@ -135,7 +145,7 @@ class Hall:
         running = await run_in_threadpool(self.room.tables, RUNNING)
         client.watching |= {t["id"] for t in running if identity.name in t["seats"]}
         if first:
-            await run_in_threadpool(self.room.presence, identity.name, True)
+            await self.write(self.room.presence, identity.name, True)
 
     async def leave(self, client: Client) -> None:
         self.clients.pop(client.number, None)
@@ -145,7 +155,7 @@ class Hall:
         names.discard(client)
         if not names:
             del self.by_name[client.identity.name]
-            await run_in_threadpool(self.room.presence, client.identity.name, False)
+            await self.write(self.room.presence, client.identity.name, False)
 
     # ---- requests -------------------------------------------------------------------------
     async def handle(self, client: Client, request: dict) -> dict:
@@ -171,24 +181,24 @@ class Hall:
         if kind == "challenges":
             return {"challenges": await run_in_threadpool(room.challenges)}
         if kind == "challenge":
-            return {"challenge": await run_in_threadpool(room.create_challenge, who, request)}
+            return {"challenge": await self.write(room.create_challenge, who, request)}
         if kind == "withdraw":
-            await run_in_threadpool(room.withdraw, who, request.get("challenge"))
+            await self.write(room.withdraw, who, request.get("challenge"))
             return {}
         if kind == "accept":
-            return {"table": await run_in_threadpool(room.accept, who, request.get("challenge"))}
+            return {"table": await self.write(room.accept, who, request.get("challenge"))}
         if kind == "act":
             table_id = request.get("table")
-            answer = await run_in_threadpool(
+            answer = await self.write(
                 room.act, who, table_id, request.get("seq"), request.get("action")
             )
             client.watching.add(table_id)
             return answer
         if kind in ("offer", "decline"):
             call = room.offer if kind == "offer" else room.decline
-            return await run_in_threadpool(call, who, request.get("table"), request.get("offer"))
+            return await self.write(call, who, request.get("table"), request.get("offer"))
         if kind == "resign":
-            return await run_in_threadpool(room.resign, who, request.get("table"))
+            return await self.write(room.resign, who, request.get("table"))
         if kind == "watch":
             table_id = request.get("table")
             message = await run_in_threadpool(room.table_message, who, table_id)
@@ -264,7 +274,7 @@ def build_app(
         await run_in_threadpool(room.restore, 3 * tick_seconds)
         tasks = [
             asyncio.create_task(hall.dispatch()),
-            asyncio.create_task(_ticks(room, tick_seconds)),
+            asyncio.create_task(_ticks(hall, tick_seconds)),
         ]
         try:
             yield
@@ -334,10 +344,10 @@ def build_app(
     return app
 
 
-async def _ticks(room: Room, seconds: float) -> None:
+async def _ticks(hall: Hall, seconds: float) -> None:
     while True:
         await asyncio.sleep(seconds)
         try:
-            await run_in_threadpool(room.tick)
+            await hall.write(hall.room.tick)
         except Exception as err:  # a busy database: try again at the next tick
             print(f"wartesaal: tick failed: {err!r}", flush=True)

@@ -23,8 +23,10 @@ the server).  ``meta`` holds the schema version and the room's heartbeat.
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import json
+import threading
 import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
@@ -252,6 +254,9 @@ class Store:
             _sqlite_pragmas(self.engine, synchronous, immediate=True)
             _sqlite_pragmas(self.reader, synchronous, immediate=False)
         self.listeners: list[Callable[[dict], None]] = []
+        # SQLite has one writer at a time and lets the others retry with growing sleeps,
+        # which starves some for seconds under load; a lock hands the turn on at once
+        self.writer = contextlib.nullcontext() if self.postgres else threading.Lock()
         try:
             self._create()
         except sa.exc.DBAPIError as err:
@@ -273,7 +278,7 @@ class Store:
     def transaction(self) -> Iterator[Tx]:
         """A write transaction, committed when the block ends without an exception;
         the SQLite events go to :attr:`listeners` after the commit."""
-        with self.engine.begin() as conn:
+        with self.writer, self.engine.begin() as conn:
             tx = Tx(conn, self.postgres)
             yield tx
         for event in tx.events:

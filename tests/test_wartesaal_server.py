@@ -205,3 +205,21 @@ def test_bad_command_line_is_one_line(database, field):
     done = subprocess.run(command, env=env, capture_output=True, text=True, timeout=60)
     assert done.returncode == 2
     assert done.stderr.startswith(f"wartesaal: {field}") and done.stderr.count("\n") == 1
+
+
+@pytest.mark.parametrize(
+    "module, arguments, secret, field",
+    [
+        ("fechtbuch.wartesaal", ["--port", "-3"], SECRET, "Invalid value for '--port'"),
+        ("fechtbuch.wartesaal", ["--tick", "nan"], SECRET, "Invalid value for '--tick'"),
+        ("fechtbuch.wartesaal", [], "short", "WARTESAAL_SECRET:"),
+        ("fechtbuch.wartesaal.loadbench", ["--clients", "3", "--games", "2"], "", "clients:"),
+    ],
+)
+def test_bad_options_are_one_line(module, arguments, secret, field):
+    env = dict(os.environ, WARTESAAL_SECRET=secret)
+    command = [sys.executable, "-m", module, *arguments]
+    done = subprocess.run(command, env=env, capture_output=True, text=True, timeout=60)
+    name = module.rsplit(".", 1)[1]
+    assert done.returncode == 2 and done.stderr.count("\n") == 1
+    assert done.stderr.startswith(f"{name}: {field}"), done.stderr

@@ -4,10 +4,11 @@ and a club without the rest of ``fechtbuch serve``)."""
 from __future__ import annotations
 
 import os
-import sys
 
 import click
+from fechtbuch.engines.clikit import float_range, int_range
 from fechtbuch.engines.errors import InputError
+from fechtbuch.wartesaal.commandline import run_command
 
 SECRET_VARIABLE = "WARTESAAL_SECRET"
 
@@ -20,13 +21,14 @@ SECRET_VARIABLE = "WARTESAAL_SECRET"
     "--database",
     default="sqlite:///wartesaal.db",
     show_default=True,
-    help="sqlite:///FILE or postgresql://USER@HOST/DB.",
+    help="sqlite:///FILE (add ?synchronous=normal for speed over power-loss safety) "
+    "or postgresql://USER@HOST/DB.",
 )
 @click.option("--host", default="127.0.0.1", show_default=True, help="Interface to bind.")
-@click.option("--port", type=click.IntRange(0, 65535), default=8765, show_default=True)
+@click.option("--port", type=int_range(0, 65535), default=8765, show_default=True)
 @click.option(
     "--tick",
-    type=click.FloatRange(0.05, 60),
+    type=float_range(0.05, 60),
     default=1.0,
     show_default=True,
     help="Seconds between checks of clocks, the Notbremse and absent seats.",
@@ -40,15 +42,11 @@ def main(database: str, host: str, port: int, tick: float) -> None:
     from fechtbuch.wartesaal.app import build_app
 
     secret = os.environ.get(SECRET_VARIABLE, "")
-    try:
-        if len(secret) < 16:
-            raise InputError(f"{SECRET_VARIABLE}: set it to at least 16 characters")
-        app = build_app(database, secret, tick_seconds=tick)
-    except InputError as err:
-        click.echo(f"wartesaal: {err}", err=True)
-        sys.exit(2)
+    if len(secret) < 16:
+        raise InputError(f"{SECRET_VARIABLE}: set it to at least 16 characters")
+    app = build_app(database, secret, tick_seconds=tick)
     uvicorn.run(app, host=host, port=port, log_level="warning", ws_max_size=1 << 16)
 
 
 if __name__ == "__main__":
-    main()
+    run_command(main, "wartesaal")

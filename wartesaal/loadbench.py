@@ -23,7 +23,10 @@ import tempfile
 import time
 
 import click
+from fechtbuch.engines.clikit import int_range, json_option
+from fechtbuch.engines.errors import InputError
 from fechtbuch.wartesaal.client import Client
+from fechtbuch.wartesaal.commandline import run_command
 
 
 def _free_port() -> int:
@@ -132,19 +135,18 @@ async def _bench(url: str, clients: int, games: int, game: str, variant, seed: s
 @click.command(
     epilog="Example: python -m fechtbuch.wartesaal.loadbench --clients 200 --games 100 --json"
 )
-@click.option("--clients", type=click.IntRange(2, 2000), default=200, show_default=True)
-@click.option("--games", type=click.IntRange(1, 1000), default=100, show_default=True)
+@click.option("--clients", type=int_range(2, 2000), default=200, show_default=True)
+@click.option("--games", type=int_range(1, 1000), default=100, show_default=True)
 @click.option("--game", default="battleklinge", show_default=True, help="A registered game.")
 @click.option("--variant", default=None, help="The game's variant (default: its own).")
 @click.option("--seed", default="loadbench", show_default=True, help="Seeds the random actions.")
 @click.option("--database", default=None, help="Database URL (default: a temporary SQLite).")
-@click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
+@json_option("the counts, the latencies in milliseconds, the tables whose log differs")
 def main(clients, games, game, variant, seed, database, as_json) -> None:
     """Play many games at once against a fresh server on 127.0.0.1 and print the median
     and 99th percentile of the action-to-opponent-update latency."""
     if clients % games:
-        click.echo("loadbench: clients: must be a multiple of games", err=True)
-        sys.exit(2)
+        raise InputError(f"clients: {clients} is not a multiple of --games {games}")
     with tempfile.TemporaryDirectory() as folder:
         url = database or f"sqlite:///{folder}/bench.db"
         port = _free_port()
@@ -171,4 +173,4 @@ def main(clients, games, game, variant, seed, database, as_json) -> None:
 
 
 if __name__ == "__main__":
-    main()
+    run_command(main, "loadbench")

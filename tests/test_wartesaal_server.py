@@ -69,6 +69,16 @@ def test_hostile_requests_fail_cleanly(server, monkeypatch):
             "session: expired"
         )
         assert (await stranger.request("hello", session=12))["error"].startswith("session:")
+        for fields in ({"table": ["x"]}, {"table": {"a": 1}}, {}):
+            answer = await a.request("unwatch", **fields)
+            assert answer["error"] == "table: a table id"
+        for kind in ("watch", "replay", "accept", "withdraw", "resign", "offer", "decline"):
+            answer = await a.request(kind, table=7, challenge=[1], offer={"x": 1})
+            assert answer["type"] == "error" and answer["error"].split(":")[0] in (
+                "table",
+                "challenge",
+                "offer",
+            ), answer
         # a spectator is no seat; the waiting seat is not to act; a second identical
         # action is answered as a duplicate and changes nothing
         table_id = await open_table([a, b], game="battleklinge", variant="einsteiger")

@@ -206,7 +206,10 @@ class Hall:
             client.versions[table_id] = message["version"]
             return {"table": message}
         if kind == "unwatch":
-            client.watching.discard(request.get("table"))
+            table_id = request.get("table")
+            if not isinstance(table_id, str):
+                raise RoomError("table: a table id")
+            client.watching.discard(table_id)
             return {}
         if kind == "replay":
             return {"replay": await run_in_threadpool(room.replay, request.get("table"))}
@@ -248,6 +251,9 @@ class Hall:
                     await client.send({"type": request["type"], "ref": ref} | answer)
                 except RoomError as err:
                     await client.send(error(ref, str(err)))
+                except Exception as err:  # a bug must cost one answer, not the connection
+                    print(f"wartesaal: request failed: {err!r}", flush=True)
+                    await client.send(error(ref, "message: the server could not handle it"))
         except WebSocketDisconnect:
             pass
         finally:

@@ -289,6 +289,27 @@ def test_leaving_loses_after_the_grace(room, clock):
     assert end["reason"] == "left" and end["result"][end["seats"].index("Anna")] == 0.0
 
 
+def test_presence_spans_server_processes(room, clock):
+    """Two rooms on one database stand for two server processes."""
+    other = Room(room.store, SECRET, hasher=room.hasher, clock=clock, presence_fresh=5.0)
+    anna, bert = members(room, "Anna", "Bert")
+    table_id = open_table(room, anna, [bert], game="battleklinge", clock_minutes=30)
+    room.presence("Anna", connected=True)
+    other.presence("Anna", connected=True)  # a second tab, served by another process
+    other.presence("Bert", connected=True)
+    assert room.online() == other.online() == ["Anna", "Bert"]
+    room.presence("Anna", connected=False)  # one tab closed: still connected elsewhere
+    assert room.table_message(anna, table_id)["away"] == []
+    # the other process dies: its rows go stale, and the survivor notices
+    clock.advance(6)
+    room.keep_presence()
+    message = room.table_message(anna, table_id)
+    assert sorted(message["away"]) == [0, 1] and room.online() == []
+    clock.advance(roomrules.RECONNECT_GRACE_SECONDS + 1)
+    assert room.tick() == [table_id]
+    assert room.table_message(anna, table_id)["reason"] == "left"
+
+
 def test_rematch_swaps_the_schools(room):
     anna, bert = members(room, "Anna", "Bert")
     table_id = open_table(room, anna, [bert], game="battleklinge", rated=True, stake=10)

@@ -216,7 +216,7 @@ class Hall:
         if kind == "tables":
             return {"tables": await run_in_threadpool(room.tables, RUNNING)}
         if kind == "online":
-            return {"online": sorted(self.by_name)}
+            return {"online": await run_in_threadpool(room.online)}
         if kind == "account":
             return {"account": await run_in_threadpool(room.account, who.name)}
         if kind == "ranking":
@@ -269,7 +269,7 @@ def build_app(
     """The Wartesaal on ``database_url`` (``sqlite:///FILE`` or ``postgresql://...``),
     signing sessions with ``secret`` (every process of one room shares it)."""
     store = Store(database_url)
-    room = Room(store, secret, hasher=hasher)
+    room = Room(store, secret, hasher=hasher, presence_fresh=max(3.0, 5 * tick_seconds))
     hall = Hall(room)
 
     @contextlib.asynccontextmanager
@@ -355,5 +355,6 @@ async def _ticks(hall: Hall, seconds: float) -> None:
         await asyncio.sleep(seconds)
         try:
             await hall.write(hall.room.tick)
+            await hall.write(hall.room.keep_presence)
         except Exception as err:  # a busy database: try again at the next tick
             print(f"wartesaal: tick failed: {err!r}", flush=True)

@@ -41,8 +41,13 @@ class Room:
         hasher: PasswordHasher | None = None,
         clock: Callable[[], float] = time.time,
         session_seconds: float | None = None,
+        presence_fresh: float = 5.0,
     ) -> None:
         self.store = store
+        self.process = secrets.token_hex(8)
+        """This server process in the ``presence`` table."""
+        self.presence_fresh = presence_fresh
+        """Seconds a presence row stays fresh without its process's refresh."""
         self.hasher = hasher or PasswordHasher()
         self.sessions = (
             Sessions(secret) if session_seconds is None else Sessions(secret, session_seconds)
@@ -361,21 +366,58 @@ class Room:
         return down
 
     def presence(self, name: str, connected: bool) -> None:
-        """``name``'s last connection closed (away from every running table from now)
-        or a connection opened (back)."""
+        """A first connection of ``name`` opened on this process (back at every running
+        table) or its last one here closed: away from now, unless another server
+        process still holds a connection of ``name``."""
         now = self.clock()
+        with self.store.transaction() as tx:
+            if connected:
+                tx.connect(self.process, name, now)
+            else:
+                tx.disconnect(self.process, name)
+            still_here = name in tx.online(now - self.presence_fresh)
+        if not connected and still_here:
+            return
+        self._mark(lambda table, seat: table.set_away(seat, None if connected else now), {name})
+
+    def keep_presence(self) -> None:
+        """Refresh this process's presence rows; a seat of a running table whose name
+        has no fresh row anywhere (its server process died) is away from now."""
+        now = self.clock()
+        with self.store.transaction() as tx:
+            tx.refresh(self.process, now, forget_before=now - 100 * self.presence_fresh)
+            online = tx.online(now - self.presence_fresh)
+        with self.store.read() as tx:
+            tables = [t for t in map(tx.table, tx.table_ids(RUNNING)) if t is not None]
+        gone = {
+            name
+            for table in tables
+            for seat, name in enumerate(table.seats)
+            if name not in online and seat not in table.away
+        }
+        if gone:
+            self._mark(lambda table, seat: table.set_away(seat, now), gone)
+
+    def online(self) -> list[str]:
+        """The names with a connection open on any server process of the room."""
+        with self.store.read() as tx:
+            return sorted(tx.online(self.clock() - self.presence_fresh))
+
+    def _mark(self, change, names: set[str]) -> None:
+        """Apply ``change(table, seat)`` to every seat of ``names`` at a running table."""
         with self.store.read() as tx:
             seated = [
                 t.id
                 for t in map(tx.table, tx.table_ids(RUNNING))
-                if t is not None and name in t.seats
+                if t is not None and names & set(t.seats)
             ]
         for table_id in seated:
             with self.store.transaction() as tx:
                 table = tx.table(table_id, lock=True)
-                seat = table.seat_of(name)
                 before = table_to_json(table)
-                table.set_away(seat, None if connected else now)
+                for seat, name in enumerate(table.seats):
+                    if name in names:
+                        change(table, seat)
                 if table_to_json(table) != before:
                     tx.save_table(table)
                     tx.notify({"kind": "table", "id": table.id, "version": table.version})

@@ -95,6 +95,17 @@ actions = sa.Table(
 )
 
 
+presence = sa.Table(
+    "presence",
+    metadata,
+    sa.Column("process", sa.String(32), primary_key=True),
+    sa.Column("name", sa.String(40), primary_key=True),
+    sa.Column("seen", sa.Float, nullable=False),
+)
+"""Who has a connection open on which server process, refreshed by that process's
+tick: a name is online while one of its rows is fresh."""
+
+
 def table_to_json(table: Table) -> str:
     return json.dumps(dataclasses.asdict(table), sort_keys=True)
 
@@ -191,6 +202,30 @@ class Tx:
         if status is not None:
             query = query.where(tables.c.status == status)
         return list(self.conn.execute(query).scalars())
+
+    # ---- presence -------------------------------------------------------------------
+    def connect(self, process: str, name: str, now: float) -> None:
+        done = self.conn.execute(
+            presence.update()
+            .where(presence.c.process == process, presence.c.name == name)
+            .values(seen=now)
+        )
+        if done.rowcount == 0:
+            self.conn.execute(presence.insert().values(process=process, name=name, seen=now))
+
+    def disconnect(self, process: str, name: str) -> None:
+        self.conn.execute(
+            presence.delete().where(presence.c.process == process, presence.c.name == name)
+        )
+
+    def refresh(self, process: str, now: float, forget_before: float) -> None:
+        """Stamp this process's rows; forget rows of processes long gone."""
+        self.conn.execute(presence.update().where(presence.c.process == process).values(seen=now))
+        self.conn.execute(presence.delete().where(presence.c.seen < forget_before))
+
+    def online(self, fresh_since: float) -> set[str]:
+        query = sa.select(presence.c.name).where(presence.c.seen >= fresh_since).distinct()
+        return set(self.conn.execute(query).scalars())
 
     # ---- the action log -------------------------------------------------------------
     def add_entry(self, table_id: str, entry: Entry) -> None:

@@ -73,6 +73,10 @@ class GamePlugin:
     web: str | None = None
     """The game's :class:`~fechtbuch.web.webgame.WebGame` (web layer): how ``fechtbuch
     serve`` shows its states and actions in the browser; ``None``: not offered there."""
+    table: str | None = None
+    """The :class:`~fechtbuch.engines.tablesetup.TableSetup` for people playing each
+    other at a table of the Wartesaal (variants, seats, the deal, a spectator's view);
+    without it a table deals with the seam's ``initial_state``."""
     shortcuts: bool = False
     """Whether the group's commands also run without the game's name (``fechtbuch
     solve`` for ``fechtbuch battleklinge solve``): Battleklinge's documented commands

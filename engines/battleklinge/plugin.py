@@ -7,6 +7,7 @@ PLUGIN = GamePlugin(
     title="Battleklinge",
     summary="5x5 board, a master and four students per school, five movement cards.",
     game="fechtbuch.engines.battleklinge.game:GAME",
+    table="fechtbuch.engines.battleklinge.table:SETUP",
     pack_kind="fechtbuch.puzzles.battleklinge.packkind:KIND",
     policies=("battleklinge/mining-random-greedy-meister2026",),
     mining_kind="fechtbuch.puzzles.battleklinge.minekind:KIND",

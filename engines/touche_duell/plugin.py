@@ -7,6 +7,7 @@ PLUGIN = GamePlugin(
     title="Touché duel",
     summary="Two fencers on a 23-square track, number cards, hidden hands.",
     game="fechtbuch.engines.touche_duell.game:GAME",
+    table="fechtbuch.engines.touche_duell.table:SETUP",
     aliases=("touche",),
     pack_kind="fechtbuch.puzzles.touche_duell.packkind:KIND",
     policies=("touche-duell/mining-2026",),

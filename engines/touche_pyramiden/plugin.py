@@ -7,6 +7,7 @@ PLUGIN = GamePlugin(
     title="Touché pyramids",
     summary="A board of card fields for 2-6 players or teams, patterns to complete.",
     game="fechtbuch.engines.touche_pyramiden.seam:GAME",
+    table="fechtbuch.engines.touche_pyramiden.table:SETUP",
     aliases=("pyramiden",),
     pack_kind="fechtbuch.puzzles.touche_pyramiden.packkind:KIND",
     policies=("touche-pyramiden/random-and-threats",),

@@ -1,0 +1,112 @@
+"""The Wartesaal mounted into another Starlette application, as ``fechtbuch serve``
+will mount it, driven in-process (Starlette's TestClient: no socket): sessions by
+cookie, offers and answers over the protocol, and a seat that leaves is marked away
+for its opponent and back when it returns."""
+
+from __future__ import annotations
+
+import contextlib
+
+from fechtbuch.wartesaal.app import build_app
+from starlette.applications import Starlette
+from starlette.routing import Mount
+from starlette.testclient import TestClient
+from wartesaal_helpers import CHEAP, SECRET
+
+
+def _serve(tmp_path) -> Starlette:
+    wartesaal = build_app(f"sqlite:///{tmp_path / 'room.db'}", SECRET, hasher=CHEAP)
+
+    @contextlib.asynccontextmanager
+    async def lifespan(_app):
+        async with wartesaal.router.lifespan_context(wartesaal):
+            yield
+
+    return Starlette(routes=[Mount("/wartesaal", app=wartesaal)], lifespan=lifespan)
+
+
+class Talk:
+    """One WebSocket: answers by ``ref``; pushed messages read on the way are kept."""
+
+    def __init__(self, socket) -> None:
+        self.socket = socket
+        self.kept: list[dict] = []
+
+    def ask(self, kind, **fields):
+        self.socket.send_json({"type": kind, "ref": kind, **fields})
+        while True:
+            message = self.socket.receive_json()
+            if message.get("ref") == kind:
+                return message
+            self.kept.append(message)
+
+    def table(self, table_id, predicate):
+        """The first table message, kept or new, for which ``predicate`` holds."""
+        while self.kept:
+            message = self.kept.pop(0)
+            if message["type"] == "table" and message["id"] == table_id and predicate(message):
+                return message
+        while True:
+            message = self.socket.receive_json()
+            if message["type"] == "table" and message["id"] == table_id and predicate(message):
+                return message
+
+
+def test_mounted_room_offers_and_presence(tmp_path):
+    with TestClient(_serve(tmp_path)) as http:
+        bert_token = http.post(
+            "/wartesaal/register", json={"name": "Bert", "password": "geheim-456"}
+        ).json()["session"]
+        anna = http.post("/wartesaal/register", json={"name": "Anna", "password": "geheim-123"})
+        assert anna.status_code == 200 and anna.json()["name"] == "Anna"
+        # the cookie of Anna's registration identifies her WebSocket
+        with http.websocket_connect("/wartesaal/ws") as socket_a:
+            a = Talk(socket_a)
+            assert a.ask("account")["account"]["name"] == "Anna"
+            http.cookies.clear()
+            with http.websocket_connect("/wartesaal/ws") as socket_b:
+                b = Talk(socket_b)
+                assert b.ask("challenges")["error"].startswith("session: say hello")
+                assert b.ask("hello", session=bert_token)["name"] == "Bert"
+                created = a.ask("challenge", game="battleklinge", variant="einsteiger")
+                table_id = b.ask("accept", challenge=created["challenge"])["table"]
+                view_a = a.ask("watch", table=table_id)["table"]
+                view_b = b.ask("watch", table=table_id)["table"]
+                mover, other = (a, b) if view_a["to_act"] == view_a["you"] else (b, a)
+                legal = (view_a if mover is a else view_b)["legal"]
+                assert mover.ask("act", table=table_id, seq=0, action=legal[0])["number"] == 1
+                # Zurücknehmen with consent
+                assert mover.ask("offer", table=table_id, offer="takeback") == {
+                    "type": "offer",
+                    "ref": "offer",
+                    "agreed": False,
+                }
+                other.table(table_id, lambda m: m["offers"] == {"takeback": [view_a["to_act"]]})
+                assert other.ask("offer", table=table_id, offer="takeback")["agreed"]
+                back = other.table(table_id, lambda m: m["version"] == 2)
+                assert back["actions"] == 0 and back["view"] == view_a["view"]
+                # an Abbruch offered and declined
+                assert not a.ask("offer", table=table_id, offer="abort")["agreed"]
+                assert b.ask("decline", table=table_id, offer="abort")["declined"] == "abort"
+                assert b.ask("decline", table=table_id, offer="abort")["error"].startswith(
+                    "answer: no 'abort' offer"
+                )
+                bert_seat = view_b["you"]
+            # Bert's connection closed: Anna sees him away, then back
+            a.table(table_id, lambda m: m["away"] == [bert_seat])
+            with http.websocket_connect("/wartesaal/ws") as socket_b:
+                b = Talk(socket_b)
+                b.ask("hello", session=bert_token)
+                a.table(table_id, lambda m: m["away"] == [])
+                assert b.ask("resign", table=table_id) == {
+                    "type": "resign",
+                    "ref": "resign",
+                    "resigned": True,
+                }
+                end = a.table(table_id, lambda m: m["status"] == "finished")
+                assert end["reason"] == "resigned" and end["result"][bert_seat] == 0.0
+                rematch = a.ask("offer", table=table_id, offer="rematch")
+                assert rematch["agreed"] is False
+                answer = b.ask("offer", table=table_id, offer="rematch")
+                new = b.ask("watch", table=answer["rematch"])["table"]
+                assert new["seats"] == end["seats"][::-1]

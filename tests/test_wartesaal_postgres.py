@@ -1,0 +1,96 @@
+"""Two server processes on one PostgreSQL: a game whose players are connected to
+different processes, the room events travelling by LISTEN/NOTIFY.
+
+PostgreSQL comes from ``WARTESAAL_POSTGRES_URL`` or from ``.ci/postgres`` (a private
+cluster on a Unix socket, installed with apt if missing).  Without it the tests skip,
+unless ``CI=true``: then they fail."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import random
+import shutil
+import subprocess
+import tempfile
+from pathlib import Path
+
+import pytest
+from wartesaal_play import guests, play_turn, seat_clients
+from wartesaal_server import Server
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+@pytest.fixture(scope="module")
+def postgres_url():
+    url = os.environ.get("WARTESAAL_POSTGRES_URL")
+    if url:
+        yield url
+        return
+    # not under pytest's tmp_path: its parents admit only us, and the cluster runs as
+    # the user postgres when we are root
+    folder = Path(tempfile.mkdtemp(prefix="wartesaal-pg-"))
+    folder.chmod(0o755)
+    started = subprocess.run(
+        [str(ROOT / ".ci" / "postgres"), "start", str(folder)],
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
+    if started.returncode != 0:
+        reason = f"PostgreSQL is unavailable (.ci/postgres: {started.stderr.strip()[-300:]})"
+        if os.environ.get("CI") == "true":
+            pytest.fail(reason)
+        pytest.skip(reason)
+    yield started.stdout.strip()
+    subprocess.run([str(ROOT / ".ci" / "postgres"), "stop", str(folder)], timeout=60)
+    shutil.rmtree(folder, ignore_errors=True)
+
+
+def _fresh_database(url: str) -> None:
+    from fechtbuch.wartesaal.store import Store, metadata
+
+    store = Store(url)
+    with store.transaction() as tx:
+        metadata.drop_all(tx.conn)
+    store.dispose()
+
+
+def test_two_processes_share_one_room(postgres_url):
+    _fresh_database(postgres_url)
+    first = Server(postgres_url).start()
+    second = Server(postgres_url).start()
+
+    async def scenario():
+        (a,) = await guests(first.url, 1)
+        (b,) = await guests(second.url, 1)
+        (spectator,) = await guests(second.url, 1)
+        # a challenge made on one process is listed on the other
+        created = await a.ask("challenge", game="touche-duell", variant="kinder-kurz")
+        listed = await b.ask("challenges")
+        assert [c["id"] for c in listed["challenges"]] == [created["challenge"]]
+        table_id = (await b.ask("accept", challenge=created["challenge"]))["table"]
+        await a.ask("watch", table=table_id)
+        await b.ask("watch", table=table_id)
+        await spectator.ask("watch", table=table_id)
+        seats = await seat_clients([a, b], table_id)
+        rng = random.Random(8)
+        turns = 0
+        while await play_turn(seats, table_id, rng) is not None:
+            turns += 1
+            newest = max(c.tables[table_id]["version"] for c in (a, b))
+            # each action reaches the other process's clients
+            for client in (a, b, spectator):
+                await client.wait_table(table_id, lambda m, v=newest: m["version"] >= v)
+        end = await spectator.wait_table(table_id, lambda m: m["status"] != "running")
+        for client in (a, b, spectator):
+            await client.close()
+        return turns, end
+
+    try:
+        turns, end = asyncio.run(scenario())
+    finally:
+        first.stop()
+        second.stop()
+    assert end["status"] == "finished" and turns > 5

@@ -1,0 +1,360 @@
+"""The Wartesaal as a Starlette application: a few HTTP routes and one WebSocket.
+
+``build_app(database_url, secret)`` gives an application that ``fechtbuch serve``
+mounts (``Mount("/wartesaal", app=build_app(...))``) or that runs on its own
+(``python -m fechtbuch.wartesaal``).  Routes:
+
+* ``GET /health``: ``{"ok": true}``;
+* ``POST /register``, ``POST /login`` (JSON ``name``, ``password``), ``POST /guest``:
+  a session token in the answer and in the ``session`` cookie (HttpOnly, SameSite);
+* ``GET /games``, ``GET /challenges``, ``GET /tables``, ``GET /replay/{id}``: public
+  reading, the same answers as over the WebSocket;
+* ``WS /ws``: the protocol of ``protocol.py`` (docs/wartesaal.md).
+
+Room calls touch the database and run on worker threads; one dispatcher task per
+process turns room events into messages, so each client gets the updates of one
+table in order (and never an older version after a newer one).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import functools
+import itertools
+import json
+from collections import defaultdict
+from dataclasses import dataclass, field
+
+import anyio
+from argon2 import PasswordHasher
+from fechtbuch.wartesaal.events import events_for
+from fechtbuch.wartesaal.games import catalogue
+from fechtbuch.wartesaal.protocol import BEFORE_LOGIN, MAX_MESSAGE_BYTES, error, parse_request
+from fechtbuch.wartesaal.room import Room
+from fechtbuch.wartesaal.sessions import Identity
+from fechtbuch.wartesaal.store import Store
+from fechtbuch.wartesaal.table import RUNNING, RoomError
+from starlette.applications import Starlette
+from starlette.concurrency import run_in_threadpool
+from starlette.requests import Request
+from starlette.responses import JSONResponse
+from starlette.routing import Route, WebSocketRoute
+from starlette.websockets import WebSocket, WebSocketDisconnect
+
+COOKIE = "session"
+
+
+@dataclass(eq=False)
+class Client:
+    """One open WebSocket."""
+
+    number: int
+    socket: WebSocket
+    identity: Identity | None = None
+    watching: set[str] = field(default_factory=set)
+    versions: dict[str, int] = field(default_factory=dict)
+    send_lock: asyncio.Lock = field(default_factory=asyncio.Lock)
+
+    async def send(self, message: dict) -> None:
+        async with self.send_lock:
+            with contextlib.suppress(Exception):  # a closing socket: its reader ends it
+                await self.socket.send_text(json.dumps(message))
+
+
+class Hall:
+    """The clients of this process and the fan-out of room events to them."""
+
+    def __init__(self, room: Room) -> None:
+        self.room = room
+        self.clients: dict[int, Client] = {}
+        self.by_name: dict[str, set[Client]] = defaultdict(set)
+        self.numbers = itertools.count(1)
+        self.queue: asyncio.Queue[dict] = asyncio.Queue()
+        self.locks: dict[str, tuple[asyncio.Lock, int]] = {}
+        """Per table: the lock that keeps its events in order, and how many wait for it."""
+        self.running: set[asyncio.Task] = set()
+        self.writes = None if room.store.postgres else anyio.CapacityLimiter(1)
+
+    async def write(self, call, *args):
+        """Run a room call that writes on a worker thread.  On SQLite the writers queue
+        here, fairly and without holding a thread each, instead of retrying for the
+        database's one write lock (a retry sleeps longer each time and starves some
+        writers for seconds under load)."""
+        return await anyio.to_thread.run_sync(functools.partial(call, *args), limiter=self.writes)
+
+    # ---- events ---------------------------------------------------------------------------
+    async def dispatch(self) -> None:
+        """Fan the events out concurrently, those of one table in order (an asyncio
+        lock is fair: first come, first served)."""
+        while True:
+            event = await self.queue.get()
+            task = asyncio.create_task(self._fan_out_in_turn(event))
+            self.running.add(task)
+            task.add_done_callback(self.running.discard)
+
+    async def _fan_out_in_turn(self, event: dict) -> None:
+        key = event.get("id") or event["kind"]
+        lock, waiting = self.locks.get(key, (asyncio.Lock(), 0))
+        self.locks[key] = (lock, waiting + 1)
+        try:
+            async with lock:
+                await self._fan_out(event)
+        except Exception as err:  # one bad event must not stop the room's updates
+            print(f"wartesaal: event {event!r} failed: {err!r}", flush=True)
+        finally:
+            lock, waiting = self.locks[key]
+            if waiting == 1:
+                del self.locks[key]
+            else:
+                self.locks[key] = (lock, waiting - 1)
+
+    async def _fan_out(self, event: dict) -> None:
+        if event["kind"] == "challenges":
+            challenges = await run_in_threadpool(self.room.challenges)
+            for client in list(self.clients.values()):
+                if client.identity is not None:
+                    await client.send({"type": "challenges", "challenges": challenges})
+            return
+        if event["kind"] != "table":
+            return
+        table_id = event["id"]
+        for name in event.get("new", ()):
+            for client in self.by_name.get(name, ()):
+                client.watching.add(table_id)
+        watchers = [c for c in self.clients.values() if table_id in c.watching]
+        if not watchers:
+            return
+        messages = await run_in_threadpool(
+            self.room.table_messages, [c.identity for c in watchers], table_id
+        )
+        for client, message in zip(watchers, messages, strict=True):
+            # never send a version back (a watch may have answered a newer one)
+            if message["version"] < client.versions.get(table_id, -1):
+                continue
+            client.versions[table_id] = message["version"]
+            await client.send(message)
+
+    # ---- connections ----------------------------------------------------------------------
+    async def identify(self, client: Client, identity: Identity) -> None:
+        if client.identity is not None:
+            raise RoomError("session: this connection already has one")
+        client.identity = identity
+        first = not self.by_name[identity.name]
+        self.by_name[identity.name].add(client)
+        running = await run_in_threadpool(self.room.tables, RUNNING)
+        client.watching |= {t["id"] for t in running if identity.name in t["seats"]}
+        if first:
+            await self.write(self.room.presence, identity.name, True)
+
+    async def leave(self, client: Client) -> None:
+        self.clients.pop(client.number, None)
+        if client.identity is None:
+            return
+        names = self.by_name[client.identity.name]
+        names.discard(client)
+        if not names:
+            del self.by_name[client.identity.name]
+            await self.write(self.room.presence, client.identity.name, False)
+
+    # ---- requests -------------------------------------------------------------------------
+    async def handle(self, client: Client, request: dict) -> dict:
+        kind = request["type"]
+        room = self.room
+        if kind not in BEFORE_LOGIN and client.identity is None:
+            raise RoomError("session: say hello with a session, or log in, first")
+        who = client.identity
+        if kind == "hello":
+            await self.identify(client, room.identify(request.get("session")))
+            return self._welcome(client, request.get("session"))
+        if kind in ("login", "register"):
+            call = room.login if kind == "login" else room.register
+            token = await run_in_threadpool(call, request.get("name"), request.get("password"))
+            await self.identify(client, room.identify(token))
+            return self._welcome(client, token)
+        if kind == "guest":
+            identity, token = room.guest()
+            await self.identify(client, identity)
+            return self._welcome(client, token)
+        if kind == "games":
+            return {"games": catalogue()}
+        if kind == "challenges":
+            return {"challenges": await run_in_threadpool(room.challenges)}
+        if kind == "challenge":
+            return {"challenge": await self.write(room.create_challenge, who, request)}
+        if kind == "withdraw":
+            await self.write(room.withdraw, who, request.get("challenge"))
+            return {}
+        if kind == "accept":
+            return {"table": await self.write(room.accept, who, request.get("challenge"))}
+        if kind == "act":
+            table_id = request.get("table")
+            answer = await self.write(
+                room.act, who, table_id, request.get("seq"), request.get("action")
+            )
+            client.watching.add(table_id)
+            return answer
+        if kind in ("offer", "decline"):
+            call = room.offer if kind == "offer" else room.decline
+            return await self.write(call, who, request.get("table"), request.get("offer"))
+        if kind == "resign":
+            return await self.write(room.resign, who, request.get("table"))
+        if kind == "watch":
+            table_id = request.get("table")
+            message = await run_in_threadpool(room.table_message, who, table_id)
+            client.watching.add(table_id)
+            client.versions[table_id] = message["version"]
+            return {"table": message}
+        if kind == "unwatch":
+            table_id = request.get("table")
+            if not isinstance(table_id, str):
+                raise RoomError("table: a table id")
+            client.watching.discard(table_id)
+            return {}
+        if kind == "replay":
+            return {"replay": await run_in_threadpool(room.replay, request.get("table"))}
+        if kind == "tables":
+            return {"tables": await run_in_threadpool(room.tables, RUNNING)}
+        if kind == "online":
+            return {"online": await run_in_threadpool(room.online)}
+        if kind == "account":
+            return {"account": await run_in_threadpool(room.account, who.name)}
+        if kind == "ranking":
+            return {"ranking": await run_in_threadpool(room.ranking)}
+        raise RoomError(f"type: {kind!r} is not handled")  # protocol.REQUESTS and this agree
+
+    def _welcome(self, client: Client, token: str) -> dict:
+        return {"name": client.identity.name, "guest": client.identity.guest, "session": token}
+
+    async def serve(self, socket: WebSocket) -> None:
+        await socket.accept()
+        client = Client(next(self.numbers), socket)
+        self.clients[client.number] = client
+        cookie = socket.cookies.get(COOKIE)
+        try:
+            if cookie:
+                with contextlib.suppress(RoomError):
+                    await self.identify(client, self.room.identify(cookie))
+            while True:
+                frame = await socket.receive()
+                if frame["type"] == "websocket.disconnect":
+                    break
+                text = frame.get("text")
+                raw = text if text is not None else frame.get("bytes") or b""
+                ref = None
+                try:
+                    if len(raw) > MAX_MESSAGE_BYTES:
+                        raise RoomError(f"message: longer than {MAX_MESSAGE_BYTES} bytes")
+                    request = parse_request(raw)
+                    ref = request.get("ref")
+                    answer = await self.handle(client, request)
+                    await client.send({"type": request["type"], "ref": ref} | answer)
+                except RoomError as err:
+                    await client.send(error(ref, str(err)))
+                except Exception as err:  # a bug must cost one answer, not the connection
+                    print(f"wartesaal: request failed: {err!r}", flush=True)
+                    await client.send(error(ref, "message: the server could not handle it"))
+        except WebSocketDisconnect:
+            pass
+        finally:
+            await self.leave(client)
+
+
+def build_app(
+    database_url: str,
+    secret: str,
+    hasher: PasswordHasher | None = None,
+    tick_seconds: float = 1.0,
+) -> Starlette:
+    """The Wartesaal on ``database_url`` (``sqlite:///FILE`` or ``postgresql://...``),
+    signing sessions with ``secret`` (every process of one room shares it)."""
+    store = Store(database_url)
+    room = Room(store, secret, hasher=hasher, presence_fresh=max(3.0, 5 * tick_seconds))
+    hall = Hall(room)
+
+    @contextlib.asynccontextmanager
+    async def lifespan(_app):
+        loop = asyncio.get_running_loop()
+        events = events_for(store, lambda e: loop.call_soon_threadsafe(hall.queue.put_nowait, e))
+        await run_in_threadpool(events.start)
+        await run_in_threadpool(room.restore, 3 * tick_seconds)
+        tasks = [
+            asyncio.create_task(hall.dispatch()),
+            asyncio.create_task(_ticks(hall, tick_seconds)),
+        ]
+        try:
+            yield
+        finally:
+            for task in tasks:
+                task.cancel()
+            await run_in_threadpool(events.stop)
+            store.dispose()
+
+    async def answer(call, *args) -> JSONResponse:
+        try:
+            return JSONResponse(await run_in_threadpool(call, *args))
+        except RoomError as err:
+            return JSONResponse({"error": str(err)}, status_code=400)
+
+    async def session_route(request: Request) -> JSONResponse:
+        try:
+            body = await request.json() if request.url.path.endswith(("login", "register")) else {}
+        except ValueError:
+            return JSONResponse({"error": "message: not JSON"}, status_code=400)
+        if not isinstance(body, dict):
+            return JSONResponse({"error": "message: expected a JSON object"}, status_code=400)
+        try:
+            if request.url.path.endswith("guest"):
+                identity, token = room.guest()
+            else:
+                call = room.login if request.url.path.endswith("login") else room.register
+                token = await run_in_threadpool(call, body.get("name"), body.get("password"))
+                identity = room.identify(token)
+        except RoomError as err:
+            return JSONResponse({"error": str(err)}, status_code=400)
+        response = JSONResponse({"name": identity.name, "guest": identity.guest, "session": token})
+        response.set_cookie(COOKIE, token, httponly=True, samesite="strict")
+        return response
+
+    async def health(_request: Request) -> JSONResponse:
+        return JSONResponse({"ok": True})
+
+    async def games(_request: Request) -> JSONResponse:
+        return JSONResponse({"games": catalogue()})
+
+    async def challenges(_request: Request) -> JSONResponse:
+        return await answer(lambda: {"challenges": room.challenges()})
+
+    async def tables(_request: Request) -> JSONResponse:
+        return await answer(lambda: {"tables": room.tables(RUNNING)})
+
+    async def replay(request: Request) -> JSONResponse:
+        return await answer(lambda: {"replay": room.replay(request.path_params["table"])})
+
+    app = Starlette(
+        routes=[
+            Route("/health", health),
+            Route("/register", session_route, methods=["POST"]),
+            Route("/login", session_route, methods=["POST"]),
+            Route("/guest", session_route, methods=["POST"]),
+            Route("/games", games),
+            Route("/challenges", challenges),
+            Route("/tables", tables),
+            Route("/replay/{table}", replay),
+            WebSocketRoute("/ws", hall.serve),
+        ],
+        lifespan=lifespan,
+    )
+    app.state.room = room
+    app.state.hall = hall
+    return app
+
+
+async def _ticks(hall: Hall, seconds: float) -> None:
+    while True:
+        await asyncio.sleep(seconds)
+        try:
+            await hall.write(hall.room.tick)
+            await hall.write(hall.room.keep_presence)
+        except Exception as err:  # a busy database: try again at the next tick
+            print(f"wartesaal: tick failed: {err!r}", flush=True)

@@ -1,0 +1,73 @@
+"""Room events across server processes.
+
+An event is a small JSON object (``{"kind": "table", "id": ..., "version": ...}``,
+``{"kind": "challenges"}``, ``{"kind": "ranking"}``) that says *what* changed, never
+the change itself: every process reads the new state from the database and builds
+each of its clients' views there, so no hidden card travels through the channel.
+
+* SQLite (one process): the store hands the events of a transaction to its
+  listeners after the commit (:class:`LocalEvents`).
+* PostgreSQL (any number of processes): the transaction calls ``pg_notify``, which
+  PostgreSQL delivers to every listening session when, and only if, the transaction
+  commits; :class:`PostgresEvents` is one ``LISTEN`` session per process, on a
+  thread of its own.
+"""
+
+from __future__ import annotations
+
+import json
+import threading
+from collections.abc import Callable
+
+from fechtbuch.wartesaal.store import CHANNEL, Store
+
+
+class LocalEvents:
+    """The store's own post-commit events (SQLite)."""
+
+    def __init__(self, store: Store, deliver: Callable[[dict], None]) -> None:
+        self.store, self.deliver = store, deliver
+
+    def start(self) -> None:
+        self.store.listeners.append(self.deliver)
+
+    def stop(self) -> None:
+        if self.deliver in self.store.listeners:
+            self.store.listeners.remove(self.deliver)
+
+
+class PostgresEvents:
+    """``LISTEN wartesaal`` on a thread; each notification is passed to ``deliver``."""
+
+    def __init__(self, store: Store, deliver: Callable[[dict], None]) -> None:
+        self.url = store.engine.url.set(drivername="postgresql").render_as_string(
+            hide_password=False
+        )
+        self.deliver = deliver
+        self.ready = threading.Event()
+        self.stopping = threading.Event()
+        self.thread = threading.Thread(target=self._run, name="wartesaal-listen", daemon=True)
+
+    def start(self) -> None:
+        self.thread.start()
+        if not self.ready.wait(10):
+            raise RuntimeError("database: the LISTEN session did not start within 10 s")
+
+    def stop(self) -> None:
+        self.stopping.set()
+        self.thread.join(5)
+
+    def _run(self) -> None:
+        import psycopg
+
+        with psycopg.connect(self.url, autocommit=True) as conn:
+            conn.execute(f"LISTEN {CHANNEL}")
+            self.ready.set()
+            while not self.stopping.is_set():
+                for note in conn.notifies(timeout=0.5):
+                    self.deliver(json.loads(note.payload))
+
+
+def events_for(store: Store, deliver: Callable[[dict], None]):
+    """The event source that fits the store's database."""
+    return PostgresEvents(store, deliver) if store.postgres else LocalEvents(store, deliver)

@@ -1,0 +1,53 @@
+"""Sessions of the room: signed, expiring tokens (itsdangerous, HMAC-SHA1 over the
+payload and a timestamp, keyed by the server's secret).
+
+A token names a member or a guest; it is sent as the ``session`` cookie or in the
+WebSocket's ``hello``.  A forged token and an expired one are refused with one line.
+Servers that share a database must share the secret, so a token issued by one is
+good on every other.
+"""
+
+from __future__ import annotations
+
+import secrets
+from dataclasses import dataclass
+
+from fechtbuch.wartesaal.accounts import GUEST_PREFIX
+from fechtbuch.wartesaal.table import RoomError
+from itsdangerous import BadSignature, SignatureExpired, URLSafeTimedSerializer
+
+SESSION_SECONDS = 7 * 24 * 3600
+"""How long a session lasts after login."""
+
+
+@dataclass(frozen=True)
+class Identity:
+    name: str
+    guest: bool
+
+
+class Sessions:
+    def __init__(self, secret: str, max_age: float = SESSION_SECONDS) -> None:
+        if len(secret) < 16:
+            raise RoomError("secret: at least 16 characters")
+        self.serializer = URLSafeTimedSerializer(secret, salt="wartesaal-session")
+        self.max_age = max_age
+
+    def issue(self, identity: Identity) -> str:
+        return self.serializer.dumps({"name": identity.name, "guest": identity.guest})
+
+    def guest(self) -> tuple[Identity, str]:
+        identity = Identity(GUEST_PREFIX + secrets.token_hex(4), True)
+        return identity, self.issue(identity)
+
+    def check(self, token: object) -> Identity:
+        """The identity a token names; a :class:`RoomError` if it is forged or expired."""
+        if not isinstance(token, str) or len(token) > 1000:
+            raise RoomError("session: missing or malformed")
+        try:
+            data = self.serializer.loads(token, max_age=self.max_age)
+        except SignatureExpired:
+            raise RoomError("session: expired, log in again") from None
+        except BadSignature:
+            raise RoomError("session: not signed by this room") from None
+        return Identity(data["name"], bool(data["guest"]))

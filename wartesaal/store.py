@@ -1,0 +1,353 @@
+"""Storage of the room through SQLAlchemy Core: SQLite (WAL) by default, PostgreSQL
+by URL.
+
+Every change runs in one :meth:`Store.transaction`: the room loads what it changes
+(a table row ``FOR UPDATE`` on PostgreSQL; SQLite's ``BEGIN IMMEDIATE`` takes the
+database's write lock at the start), changes it and commits before anything is
+acknowledged.  SQLite runs with ``synchronous=FULL`` (an fsync per commit), so a
+committed action survives a killed process and a lost machine alike;
+``sqlite:///FILE?synchronous=normal`` trades the lost machine for far more commits
+per second (WAL writes reach the operating system before the commit returns, so a
+killed process still loses nothing).
+
+Room events (a table or the list of challenges changed) are collected in the
+transaction: on PostgreSQL they are ``pg_notify`` calls in it, so they reach every
+server process listening on the channel exactly when the change commits; on SQLite
+(one process) they go to the process's own listeners after the commit.
+
+A table is stored as one JSON document (``tables.data``, the fields of
+:class:`~fechtbuch.wartesaal.table.Table`) beside its action log (``actions``: one
+row per accepted action with the full states before and after, which never leave
+the server).  ``meta`` holds the schema version and the room's heartbeat.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import dataclasses
+import json
+import threading
+import time
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+
+import sqlalchemy as sa
+from fechtbuch.engines.errors import InputError
+from fechtbuch.wartesaal.table import Entry, Table
+
+SCHEMA_VERSION = 1
+"""Raised when a stored column changes meaning; an older database is refused."""
+CHANNEL = "wartesaal"
+"""The PostgreSQL NOTIFY channel of room events."""
+
+metadata = sa.MetaData()
+meta = sa.Table(
+    "meta",
+    metadata,
+    sa.Column("key", sa.String(40), primary_key=True),
+    sa.Column("value", sa.Text, nullable=False),
+)
+accounts = sa.Table(
+    "accounts",
+    metadata,
+    sa.Column("name", sa.String(40), primary_key=True),
+    sa.Column("password_hash", sa.Text, nullable=False),
+    sa.Column("points", sa.Integer, nullable=False),
+    sa.Column("elo", sa.Float, nullable=False),
+    sa.Column("taler", sa.Integer, nullable=False),
+    sa.Column("games", sa.Integer, nullable=False),
+    sa.Column("created", sa.Float, nullable=False),
+)
+challenges = sa.Table(
+    "challenges",
+    metadata,
+    sa.Column("id", sa.String(32), primary_key=True),
+    sa.Column("creator", sa.String(40), nullable=False),
+    sa.Column("game", sa.String(40), nullable=False),
+    sa.Column("variant", sa.String(40), nullable=False),
+    sa.Column("clock_seconds", sa.Float, nullable=True),
+    sa.Column("rated", sa.Boolean, nullable=False),
+    sa.Column("stake", sa.Integer, nullable=False),
+    sa.Column("seats", sa.Integer, nullable=False),
+    sa.Column("joined", sa.Text, nullable=False),
+    sa.Column("status", sa.String(16), nullable=False, index=True),
+    sa.Column("table_id", sa.String(32), nullable=True),
+    sa.Column("created", sa.Float, nullable=False),
+)
+tables = sa.Table(
+    "tables",
+    metadata,
+    sa.Column("id", sa.String(32), primary_key=True),
+    sa.Column("status", sa.String(16), nullable=False, index=True),
+    sa.Column("data", sa.Text, nullable=False),
+)
+actions = sa.Table(
+    "actions",
+    metadata,
+    sa.Column("table_id", sa.String(32), primary_key=True),
+    sa.Column("number", sa.Integer, primary_key=True),
+    sa.Column("seat", sa.Integer, nullable=False),
+    sa.Column("text", sa.Text, nullable=False),
+    sa.Column("before", sa.Text, nullable=False),
+    sa.Column("after", sa.Text, nullable=False),
+    sa.Column("unit", sa.Integer, nullable=False),
+    sa.Column("at", sa.Float, nullable=False),
+)
+
+
+presence = sa.Table(
+    "presence",
+    metadata,
+    sa.Column("process", sa.String(32), primary_key=True),
+    sa.Column("name", sa.String(40), primary_key=True),
+    sa.Column("seen", sa.Float, nullable=False),
+)
+"""Who has a connection open on which server process, refreshed by that process's
+tick: a name is online while one of its rows is fresh."""
+
+
+def table_to_json(table: Table) -> str:
+    return json.dumps(dataclasses.asdict(table), sort_keys=True)
+
+
+def table_from_json(text: str) -> Table:
+    data = json.loads(text)
+    data["away"] = {int(seat): since for seat, since in data["away"].items()}
+    return Table(**data)
+
+
+class Tx:
+    """One open transaction: the reads and writes the room needs."""
+
+    def __init__(self, conn: sa.Connection, postgres: bool) -> None:
+        self.conn = conn
+        self.postgres = postgres
+        self.events: list[dict] = []
+
+    # ---- events ---------------------------------------------------------------------
+    def notify(self, event: dict) -> None:
+        """Announce ``event`` to every server process when this transaction commits."""
+        if self.postgres:
+            self.conn.execute(
+                sa.select(sa.func.pg_notify(CHANNEL, json.dumps(event, sort_keys=True)))
+            )
+        else:
+            self.events.append(event)
+
+    # ---- meta -----------------------------------------------------------------------
+    def get_meta(self, key: str) -> str | None:
+        return self.conn.execute(sa.select(meta.c.value).where(meta.c.key == key)).scalar()
+
+    def set_meta(self, key: str, value: str) -> None:
+        if self.get_meta(key) is None:
+            self.conn.execute(meta.insert().values(key=key, value=value))
+        else:
+            self.conn.execute(meta.update().where(meta.c.key == key).values(value=value))
+
+    # ---- accounts -------------------------------------------------------------------
+    def account(self, name: str, lock: bool = False) -> dict | None:
+        query = sa.select(accounts).where(accounts.c.name == name)
+        row = self.conn.execute(query.with_for_update() if lock else query).mappings().first()
+        return dict(row) if row else None
+
+    def add_account(self, row: dict) -> None:
+        self.conn.execute(accounts.insert().values(**row))
+
+    def update_account(self, name: str, **values) -> None:
+        self.conn.execute(accounts.update().where(accounts.c.name == name).values(**values))
+
+    def ranking(self, limit: int) -> list[dict]:
+        query = sa.select(accounts.c.name, accounts.c.points, accounts.c.elo, accounts.c.games)
+        query = query.order_by(accounts.c.points.desc(), accounts.c.name).limit(limit)
+        return [dict(r) for r in self.conn.execute(query).mappings()]
+
+    # ---- challenges -----------------------------------------------------------------
+    def add_challenge(self, row: dict) -> None:
+        self.conn.execute(challenges.insert().values(**row))
+
+    def challenge(self, challenge_id: str, lock: bool = False) -> dict | None:
+        query = sa.select(challenges).where(challenges.c.id == challenge_id)
+        row = self.conn.execute(query.with_for_update() if lock else query).mappings().first()
+        return dict(row) if row else None
+
+    def update_challenge(self, challenge_id: str, **values) -> None:
+        self.conn.execute(
+            challenges.update().where(challenges.c.id == challenge_id).values(**values)
+        )
+
+    def open_challenges(self) -> list[dict]:
+        query = sa.select(challenges).where(challenges.c.status == "open")
+        return [dict(r) for r in self.conn.execute(query.order_by(challenges.c.created)).mappings()]
+
+    # ---- tables ---------------------------------------------------------------------
+    def table(self, table_id: str, lock: bool = False) -> Table | None:
+        query = sa.select(tables.c.data).where(tables.c.id == table_id)
+        data = self.conn.execute(query.with_for_update() if lock else query).scalar()
+        return None if data is None else table_from_json(data)
+
+    def add_table(self, table: Table) -> None:
+        self.conn.execute(
+            tables.insert().values(id=table.id, status=table.status, data=table_to_json(table))
+        )
+
+    def save_table(self, table: Table) -> None:
+        self.conn.execute(
+            tables.update()
+            .where(tables.c.id == table.id)
+            .values(status=table.status, data=table_to_json(table))
+        )
+
+    def table_ids(self, status: str | None = None) -> list[str]:
+        query = sa.select(tables.c.id).order_by(tables.c.id)
+        if status is not None:
+            query = query.where(tables.c.status == status)
+        return list(self.conn.execute(query).scalars())
+
+    # ---- presence -------------------------------------------------------------------
+    def connect(self, process: str, name: str, now: float) -> None:
+        done = self.conn.execute(
+            presence.update()
+            .where(presence.c.process == process, presence.c.name == name)
+            .values(seen=now)
+        )
+        if done.rowcount == 0:
+            self.conn.execute(presence.insert().values(process=process, name=name, seen=now))
+
+    def disconnect(self, process: str, name: str) -> None:
+        self.conn.execute(
+            presence.delete().where(presence.c.process == process, presence.c.name == name)
+        )
+
+    def refresh(self, process: str, now: float, forget_before: float) -> None:
+        """Stamp this process's rows; forget rows of processes long gone."""
+        self.conn.execute(presence.update().where(presence.c.process == process).values(seen=now))
+        self.conn.execute(presence.delete().where(presence.c.seen < forget_before))
+
+    def online(self, fresh_since: float) -> set[str]:
+        query = sa.select(presence.c.name).where(presence.c.seen >= fresh_since).distinct()
+        return set(self.conn.execute(query).scalars())
+
+    # ---- the action log -------------------------------------------------------------
+    def add_entry(self, table_id: str, entry: Entry) -> None:
+        self.conn.execute(actions.insert().values(table_id=table_id, **dataclasses.asdict(entry)))
+
+    def delete_entry(self, table_id: str, number: int) -> None:
+        self.conn.execute(
+            actions.delete().where(actions.c.table_id == table_id, actions.c.number == number)
+        )
+
+    def entry(self, table_id: str, number: int) -> Entry | None:
+        query = sa.select(actions).where(actions.c.table_id == table_id, actions.c.number == number)
+        row = self.conn.execute(query).mappings().first()
+        return None if row is None else _entry(row)
+
+    def last_entry(self, table_id: str) -> Entry | None:
+        query = (
+            sa.select(actions)
+            .where(actions.c.table_id == table_id)
+            .order_by(actions.c.number.desc())
+            .limit(1)
+        )
+        row = self.conn.execute(query).mappings().first()
+        return None if row is None else _entry(row)
+
+    def entries(self, table_id: str) -> list[Entry]:
+        query = sa.select(actions).where(actions.c.table_id == table_id)
+        return [_entry(r) for r in self.conn.execute(query.order_by(actions.c.number)).mappings()]
+
+
+def _entry(row) -> Entry:
+    return Entry(**{k: row[k] for k in ("number", "seat", "text", "before", "after", "unit", "at")})
+
+
+class Store:
+    """The room's database: ``sqlite:///file`` (the default) or ``postgresql://...``."""
+
+    def __init__(self, url: str) -> None:
+        if url.startswith("postgresql://"):
+            url = "postgresql+psycopg://" + url[len("postgresql://") :]
+        try:
+            parsed = sa.engine.make_url(url)
+        except sa.exc.ArgumentError:
+            raise InputError(f"database: not a database URL: {url[:200]!r}") from None
+        self.url = url
+        self.postgres = parsed.get_backend_name() == "postgresql"
+        if not self.postgres and parsed.get_backend_name() != "sqlite":
+            raise InputError(f"database: expected sqlite:/// or postgresql://, got {url[:200]!r}")
+        if self.postgres:
+            self.engine = sa.create_engine(url, pool_size=5, max_overflow=10)
+            self.reader = self.engine
+        else:
+            if parsed.database in (None, "", ":memory:"):
+                raise InputError("database: SQLite needs a file (sqlite:///PATH)")
+            synchronous = parsed.query.get("synchronous", "full").upper()
+            if synchronous not in ("FULL", "NORMAL"):
+                raise InputError("database: synchronous= must be full or normal")
+            parsed = parsed.difference_update_query(["synchronous"])
+            self.engine = sa.create_engine(parsed, poolclass=sa.pool.NullPool)
+            self.reader = sa.create_engine(parsed, poolclass=sa.pool.NullPool)
+            _sqlite_pragmas(self.engine, synchronous, immediate=True)
+            _sqlite_pragmas(self.reader, synchronous, immediate=False)
+        self.listeners: list[Callable[[dict], None]] = []
+        # SQLite has one writer at a time and lets the others retry with growing sleeps,
+        # which starves some for seconds under load; a lock hands the turn on at once
+        self.writer = contextlib.nullcontext() if self.postgres else threading.Lock()
+        try:
+            self._create()
+        except sa.exc.DBAPIError as err:
+            reason = str(err.orig).splitlines()[0][:200] if err.orig else type(err).__name__
+            raise InputError(f"database: cannot open {url[:200]!r} ({reason})") from None
+
+    def _create(self) -> None:
+        with self.transaction() as tx:
+            metadata.create_all(tx.conn)
+            stored = tx.get_meta("schema_version")
+            if stored is None:
+                tx.set_meta("schema_version", str(SCHEMA_VERSION))
+            elif stored != str(SCHEMA_VERSION):
+                raise InputError(
+                    f"database: schema version {stored}, this server needs {SCHEMA_VERSION}"
+                )
+
+    @contextmanager
+    def transaction(self) -> Iterator[Tx]:
+        """A write transaction, committed when the block ends without an exception;
+        the SQLite events go to :attr:`listeners` after the commit."""
+        with self.writer, self.engine.begin() as conn:
+            tx = Tx(conn, self.postgres)
+            yield tx
+        for event in tx.events:
+            for listener in list(self.listeners):
+                listener(event)
+
+    @contextmanager
+    def read(self) -> Iterator[Tx]:
+        """A read-only transaction (it takes no write lock on SQLite)."""
+        with self.reader.connect() as conn:
+            yield Tx(conn, self.postgres)
+            conn.rollback()
+
+    def dispose(self) -> None:
+        self.engine.dispose()
+        if self.reader is not self.engine:
+            self.reader.dispose()
+
+
+def _sqlite_pragmas(engine: sa.Engine, synchronous: str, immediate: bool) -> None:
+    @sa.event.listens_for(engine, "connect")
+    def _connect(dbapi_connection, _record) -> None:
+        dbapi_connection.isolation_level = None  # SQLAlchemy's events issue BEGIN
+        cursor = dbapi_connection.cursor()
+        cursor.execute("PRAGMA journal_mode=WAL")
+        cursor.execute(f"PRAGMA synchronous={synchronous}")
+        cursor.execute("PRAGMA busy_timeout=30000")
+        cursor.close()
+
+    @sa.event.listens_for(engine, "begin")
+    def _begin(conn) -> None:
+        conn.exec_driver_sql("BEGIN IMMEDIATE" if immediate else "BEGIN")
+
+
+def now() -> float:
+    """Wall-clock seconds: tables and clocks are stored in these."""
+    return time.time()

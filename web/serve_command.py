@@ -38,8 +38,22 @@ from fechtbuch.web.store import Store, default_store_path
     help="Offer this pack's exercises too (any game's pack file, e.g. a 'db export' "
     "of a database query); repeat for several.",
 )
+@click.option(
+    "--wartesaal",
+    "wartesaal_url",
+    metavar="DATABASE_URL",
+    default=None,
+    help="Also serve the Wartesaal (people play people, docs/wartesaal.md) under "
+    "/wartesaal on this database (sqlite:///FILE or postgresql://...); the session "
+    "secret comes from WARTESAAL_SECRET.",
+)
 def serve(
-    host: str, port: int, open_browser: bool, data_file: Path | None, pack_files: tuple[Path, ...]
+    host: str,
+    port: int,
+    open_browser: bool,
+    data_file: Path | None,
+    pack_files: tuple[Path, ...],
+    wartesaal_url: str | None,
 ) -> None:
     """Play in the browser: every game against the computer or at one device,
     the Fechtübungen of the shipped packs (and of any --pack) and Battleklinge's
@@ -65,7 +79,8 @@ def serve(
     store = Store(data_file or default_store_path())
     store.check()
     logging.basicConfig(level=logging.INFO, format="fechtbuch serve: %(message)s")
-    app = create_app(Server(store, packs=packs))
+    mounts = {} if wartesaal_url is None else {"/wartesaal": _wartesaal(wartesaal_url)}
+    app = create_app(Server(store, packs=packs), mounts)
     config = uvicorn.Config(app, host=host, port=port, log_level="warning", ws="websockets-sansio")
     server = uvicorn.Server(config)
     original_startup = server.startup
@@ -80,6 +95,25 @@ def serve(
 
     server.startup = startup
     server.run()
+
+
+def _wartesaal(database_url: str):
+    """The Wartesaal's application on ``database_url``, or one line naming what is
+    missing (its extra, its secret)."""
+    import os
+
+    from fechtbuch.engines.errors import InputError
+
+    secret = os.environ.get("WARTESAAL_SECRET", "")
+    if len(secret) < 16:
+        raise InputError("--wartesaal: set WARTESAAL_SECRET to at least 16 characters")
+    try:
+        from fechtbuch.wartesaal.app import build_app
+    except ImportError as err:
+        raise InputError(
+            f"--wartesaal: needs the wartesaal extra (pip install 'fechtbuch[wartesaal]'): {err}"
+        ) from None
+    return build_app(database_url, secret)
 
 
 def _url_host(host: str) -> str:

@@ -17,6 +17,7 @@ with a ``web`` reference is offered, and nothing here names a game.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import datetime as dt
 import json
 import logging
@@ -620,8 +621,18 @@ def static_folder() -> str:
     return str(resources.files("fechtbuch.web") / "static")
 
 
-def create_app(server: Server) -> Starlette:
-    """The ASGI app: the page, its assets, each game's board script, the socket."""
+def create_app(server: Server, mounts: dict[str, Starlette] | None = None) -> Starlette:
+    """The ASGI app: the page, its assets, each game's board script, the socket; and
+    ``mounts``, other applications under a path (the Wartesaal under ``/wartesaal``),
+    whose start-up and shut-down run inside this app's."""
+    mounts = mounts or {}
+
+    @contextlib.asynccontextmanager
+    async def lifespan(_app):
+        async with contextlib.AsyncExitStack() as stack:
+            for mounted in mounts.values():
+                await stack.enter_async_context(mounted.router.lifespan_context(mounted))
+            yield
 
     async def index(request) -> Response:
         return FileResponse(os.path.join(static_folder(), "index.html"))
@@ -642,5 +653,7 @@ def create_app(server: Server) -> Starlette:
             Route("/games/{slug}/{name}", game_script),
             Mount("/static", StaticFiles(directory=static_folder()), name="static"),
             WebSocketRoute("/ws", server.serve_socket),
-        ]
+            *(Mount(path, app=mounted) for path, mounted in mounts.items()),
+        ],
+        lifespan=lifespan,
     )

@@ -29,6 +29,23 @@ LIMIT = 2.0
 pytestmark = pytest.mark.skipif(not hasattr(os, "killpg"), reason="POSIX signals only")
 
 
+@pytest.fixture(scope="module", autouse=True)
+def compiled_code_cached(tmp_path_factory):
+    """The jobs below start from compiled code on disk, as every run but the first
+    after installing does.  The first run compiles the kernels (tens of seconds on a
+    busy machine, inside LLVM, where no signal handler runs: a Ctrl-C then waits for
+    the compilation, engines/interrupts.py); on a fresh clone that would be what these
+    tests time, so each job's code is compiled here once, untimed."""
+    folder = tmp_path_factory.mktemp("warm")
+    for args in (
+        [*MINE[:-2], "-j", "1", "--count", "1", "-o", "warm.json", "--force"],
+        ["perft", START, "2"],
+        ["daily", "export", "--from", "2027-01-01", "--days", "1", "-o", "d.json", "--force"],
+    ):
+        done = subprocess.run([*COMMAND, *args], cwd=folder, capture_output=True, timeout=600)
+        assert done.returncode == 0, done.stderr[-500:]
+
+
 def launch(args: list[str], cwd: Path) -> subprocess.Popen:
     return subprocess.Popen(
         [*COMMAND, *args],

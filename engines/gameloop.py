@@ -185,6 +185,10 @@ class PromptLoop(Generic[Outcome]):
     def say_help(self, rest: str = "") -> None:
         self.write(self.help_text())
 
+    def quit(self, rest: str = "") -> Outcome:
+        """The quit command of every game: it ends the game as the end of input does."""
+        return self.quit_outcome()
+
 
 @dataclass
 class LoopResult:
@@ -292,9 +296,6 @@ class SeamLoop(PromptLoop[LoopResult]):
     def _legal(self, rest: str) -> None:
         self.say("Legal: " + " ".join(self.legal()))
 
-    def _quit(self, rest: str) -> LoopResult:
-        return self.quit_outcome()
-
     def quit_outcome(self) -> LoopResult:
         seat = self.to_act()
         self.result.quit_by = seat
@@ -304,7 +305,7 @@ class SeamLoop(PromptLoop[LoopResult]):
     commands = (
         Command("legal", "list the legal actions here", _legal, aliases=("?",)),
         Command("help", "this list", PromptLoop.say_help),
-        Command("quit", "stop the game", _quit, aliases=("q", "exit")),
+        Command("quit", "stop the game", PromptLoop.quit, aliases=("q", "exit")),
     )
 
 

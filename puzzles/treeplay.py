@@ -168,9 +168,6 @@ class TreePlay(PromptLoop[TreePlayResult]):
         return None
 
     # ---- commands -----------------------------------------------------------------
-    def _quit(self, rest: str) -> TreePlayResult:
-        return self.quit_outcome()
-
     def _legal(self, rest: str) -> None:
         self.write("Legal: " + ", ".join(sorted(self.tree.legal(self.node))))
 
@@ -268,7 +265,7 @@ TreePlay.commands = (
     ),
     Command("undo", "take back your last action and the defence to it", TreePlay._undo),
     Command("help", "this list", PromptLoop.say_help, aliases=("?",)),
-    Command("quit", "stop", TreePlay._quit, aliases=("exit", "q")),
+    Command("quit", "stop", PromptLoop.quit, aliases=("exit", "q")),
 )
 TreePlay.action_help = "Type an action in the game's notation (legal lists them)."
 

@@ -188,9 +188,6 @@ class Session(PromptLoop[Outcome]):
         )
         return Outcome(winner, "resigned")
 
-    def _quit(self, rest: str) -> Outcome:
-        return self.quit_outcome()
-
     def _undo(self, rest: str = "") -> None:
         """Take back to the previous decision of a person (with two people: one action)."""
         actions = list(self.record.actions)
@@ -233,7 +230,7 @@ Session.commands = (
     Command("resign", "give up: the opponent wins", Session._resign),
     Command("save", "save the game record so far", Session._save, argument="FILE"),
     Command("help", "this list", PromptLoop.say_help),
-    Command("quit", "leave the game", Session._quit, aliases=("exit",)),
+    Command("quit", "leave the game", PromptLoop.quit, aliases=("exit",)),
 )
 
 

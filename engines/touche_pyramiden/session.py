@@ -123,9 +123,6 @@ class Table(PromptLoop[str]):
     def _legal(self, rest: str) -> None:
         self.write(numbered(rules.legal_actions(self.state)))
 
-    def _resign(self, rest: str) -> str:
-        return RESIGNED
-
     def play(self, action, who: str) -> None:
         before = self.state
         after = rules.apply(before, action)
@@ -165,7 +162,7 @@ class Table(PromptLoop[str]):
 Table.commands = (
     Command("?", "the legal actions, numbered", Table._legal, aliases=("legal", "hilfe", "zuege")),
     Command("help", "this list", PromptLoop.say_help),
-    Command("q", "give up", Table._resign, aliases=("quit", "aufgeben")),
+    Command("q", "give up", PromptLoop.quit, aliases=("quit", "aufgeben")),
 )
 
 

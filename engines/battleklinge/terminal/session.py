@@ -337,9 +337,6 @@ class Session(PromptLoop[Outcome]):
         return True
 
     # ---- commands (listed in Session.commands below) --------------------------
-    def _quit(self, rest: str) -> Outcome | None:
-        return self.quit_outcome()
-
     def in_exercise(self) -> bool:
         return self.exercise is not None
 
@@ -557,7 +554,7 @@ Session.commands = (
     Command("resign", "give up: the opponent wins", Session._resign),
     Command("abort", "end the game without a result", Session._abort),
     Command("help", "this list", PromptLoop.say_help),
-    Command("quit", "leave the program", Session._quit, aliases=("exit",)),
+    Command("quit", "leave the program", PromptLoop.quit, aliases=("exit",)),
 )
 """Every command at the prompt, in the order ``help`` lists them; a word that names
 no command that applies (``solution`` outside an exercise) is read as a move."""

@@ -128,13 +128,7 @@ def plan_run(
     Nothing is written when a run is continued (the file stays as an uninterrupted
     run would have it)."""
     stream = _stream(conn, kind, seed, ns, cover)
-    done = conn.execute(
-        "SELECT COALESCE(MAX(round) + 1, 0) FROM rounds WHERE stream = ?", (stream,)
-    ).fetchone()[0]
-    last = conn.execute(
-        "SELECT first_round, end_round FROM runs WHERE stream = ? ORDER BY id DESC LIMIT 1",
-        (stream,),
-    ).fetchone()
+    done, last = _progress(conn, stream)
     if last is not None and done < last[1]:
         return Plan(stream, seed, last[0], done, last[1], cover)
     with transaction(conn):
@@ -145,24 +139,45 @@ def plan_run(
     return Plan(stream, seed, done, done, done + rounds, cover)
 
 
+def _progress(conn: sqlite3.Connection, stream: int) -> tuple[int, tuple[int, int] | None]:
+    """The stream's first round not yet committed, and its last run's first and end
+    round (``None`` before its first run); the run is unfinished while the first is
+    below the end."""
+    done = conn.execute(
+        "SELECT COALESCE(MAX(round) + 1, 0) FROM rounds WHERE stream = ?", (stream,)
+    ).fetchone()[0]
+    last = conn.execute(
+        "SELECT first_round, end_round FROM runs WHERE stream = ? ORDER BY id DESC LIMIT 1",
+        (stream,),
+    ).fetchone()
+    return done, last
+
+
+def _top_up_streams(
+    conn: sqlite3.Connection, kind: MiningKind, seed: int, ns: tuple[int, ...], target: int
+) -> list[tuple[int, dict]]:
+    """The top-up passes of ``target`` in the database so far: (stream, params), in
+    the order they were made."""
+    rows = conn.execute(
+        "SELECT id, params FROM streams WHERE game = ? AND seed = ? ORDER BY id",
+        (kind.rules, seed),
+    )
+    passes = [(stream, orjson.loads(text)) for stream, text in rows]
+    return [
+        (stream, params)
+        for stream, params in passes
+        if params.get("target") == target and params.get("ns") == list(ns)
+    ]
+
+
 def unfinished_top_up(
     conn: sqlite3.Connection, kind: MiningKind, seed: int, ns: tuple[int, ...], target: int
 ) -> Cover | None:
     """The top-up pass of ``target`` that a kill interrupted, if any (it is continued
     with its recorded list before a new pass is planned)."""
-    rows = conn.execute(
-        "SELECT s.id, s.params FROM streams s WHERE s.game = ? AND s.seed = ? ORDER BY s.id",
-        (kind.rules, seed),
-    ).fetchall()
-    for stream, text in rows:
-        params = orjson.loads(text)
-        if params.get("target") != target or params.get("ns") != list(ns):
-            continue
-        done = conn.execute("SELECT COUNT(*) FROM rounds WHERE stream = ?", (stream,)).fetchone()[0]
-        planned = conn.execute(
-            "SELECT COALESCE(MAX(end_round), 0) FROM runs WHERE stream = ?", (stream,)
-        ).fetchone()[0]
-        if done < planned:
+    for stream, params in _top_up_streams(conn, kind, seed, ns, target):
+        done, last = _progress(conn, stream)
+        if last is not None and done < last[1]:
             return Cover(tuple(params["sets"]), target, params["pass"])
     return None
 
@@ -185,12 +200,7 @@ def next_top_up(
     )
     if not short:
         return None
-    passes = sum(
-        orjson.loads(text).get("target") == target and orjson.loads(text).get("ns") == list(ns)
-        for (text,) in conn.execute(
-            "SELECT params FROM streams WHERE game = ? AND seed = ?", (kind.rules, seed)
-        )
-    )
+    passes = len(_top_up_streams(conn, kind, seed, ns, target))
     return Cover(short, target, passes + 1)
 
 

@@ -39,14 +39,20 @@ def mining_kind(slug: str) -> MiningKind:
     return load(entry.mining_kind)
 
 
-def examine_rounds(slug: str, tasks: list[tuple]) -> tuple[list[RoundYield], float]:
+def examine_rounds(
+    slug: str, tasks: list[tuple]
+) -> tuple[list[RoundYield], list[list[list[str]]], float]:
     """Database rounds of ``slug`` in order (a worker's entry point: one commit unit,
     so a Battleklinge round of some milliseconds does not pay a task's overhead
-    alone) and the CPU seconds they took."""
+    alone), the motif tags of each round's candidates (found here, in parallel, not by
+    the one process that commits) and the CPU seconds they took."""
+    from fechtbuch.puzzles.db.store import motif_tags
+
     started = time.process_time()
     kind = mining_kind(slug)
     found = [kind.db_round(task) for task in tasks]
-    return found, time.process_time() - started
+    motifs = [[motif_tags(kind, p) for p in round_.candidates] for round_ in found]
+    return found, motifs, time.process_time() - started
 
 
 def verify_rows(slug: str, rows: list[DbCandidate]) -> tuple[list[list[str]], float]:

@@ -228,12 +228,15 @@ def _commit(
     plan: Plan,
     ns: tuple[int, ...],
     unit: list[RoundYield],
+    motifs: list[list[list[str]]],
     tally: MineTally,
 ) -> None:
     with transaction(conn):
-        for found in unit:
-            wanted = [p for p in found.candidates if p["n"] in ns]
-            stored = sum(insert_exercise(conn, kind, p, plan.stream, found.round) for p in wanted)
+        for found, tags in zip(unit, motifs, strict=True):
+            wanted = [(p, t) for p, t in zip(found.candidates, tags, strict=True) if p["n"] in ns]
+            stored = sum(
+                insert_exercise(conn, kind, p, plan.stream, found.round, t) for p, t in wanted
+            )
             conn.execute(
                 "INSERT INTO rounds (stream, round, found, stored, counts) VALUES (?, ?, ?, ?, ?)",
                 (
@@ -273,12 +276,12 @@ def mine_plan(
     tally = MineTally()
     units = commit_units(plan)
     work = ([plan.task(kind, r, ns) for r in unit] for unit in units)
-    for unit, (found, cpu) in zip(
+    for unit, (found, motifs, cpu) in zip(
         units, backend.imap(backends.examine_rounds, kind.rules, work), strict=True
     ):
         assert [f.round for f in found] == list(unit), "a round came back out of order"
         tally.cpu_seconds += cpu
-        _commit(conn, kind, plan, ns, found, tally)
+        _commit(conn, kind, plan, ns, found, motifs, tally)
         if on_round is not None:
             for committed in unit:
                 on_round(committed)

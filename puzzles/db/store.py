@@ -54,10 +54,17 @@ def unpack_blob(blob: bytes):
 
 
 def insert_exercise(
-    conn: sqlite3.Connection, kind: MiningKind, puzzle: dict, stream: int, round_number: int
+    conn: sqlite3.Connection,
+    kind: MiningKind,
+    puzzle: dict,
+    stream: int,
+    round_number: int,
+    motifs: list[str] | None = None,
 ) -> bool:
     """Store one exercise unless its duplicate class is stored already; True if stored.
-    (Call inside a transaction.)"""
+    ``motifs``: its :func:`motif_tags`, when the worker that found it computed them
+    (``db mine`` does, so the process that commits does not).  (Call inside a
+    transaction.)"""
     canonical = str(kind.duplicate_class(puzzle))
     fields = {k: v for k, v in puzzle.items() if k not in COLUMNS_OF_RECORD}
     witness = puzzle.get("witness")
@@ -92,7 +99,7 @@ def insert_exercise(
         return False
     conn.executemany(
         "INSERT INTO puzzle_tags (tag, puzzle) VALUES (?, ?)",
-        [(tag, cursor.lastrowid) for tag in motif_tags(kind, puzzle)],
+        [(tag, cursor.lastrowid) for tag in motifs or motif_tags(kind, puzzle)],
     )
     return True
 

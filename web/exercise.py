@@ -65,8 +65,9 @@ def shipped_packs() -> tuple[ShippedPack, ...]:
 
 def extra_pack(path: Path) -> ShippedPack:
     """A pack file given to ``serve --pack``, validated at once (a bad file is one line
-    naming it before the server starts)."""
-    pack = load_pack(path)
+    naming it before the server starts); read once, the exercises are played from
+    the same cached pack."""
+    pack = loaded_pack(path.stem, str(path))
     ids = tuple(str(puzzle.get("id", "")) for puzzle in pack["puzzles"])
     return ShippedPack(path.stem, plugin(pack["rules"]).slug, ids, str(path))
 

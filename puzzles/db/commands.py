@@ -111,8 +111,9 @@ def _interrupted(message: str) -> int:
 @click.option(
     "--cover",
     is_flag=True,
-    help="A covering stream: round r plays card set r mod 4,368 (every set of 5 of 16, "
-    "in order), so --rounds 43680 gives each card set ten rounds (Battleklinge).",
+    help="A covering stream: round r plays the game's card set number r modulo its "
+    "number of card sets (Battleklinge: 4,368, every 5 of 16 in order, so --rounds 43680 "
+    "gives each set ten rounds).",
 )
 @click.option(
     "--target",

@@ -63,7 +63,9 @@ def running_server(data: Path, today=TODAY, seeds=None):
     app = create_app(Server(store, today=lambda: today, seed=lambda: next(counter)))
     port = free_port()
     server = uvicorn.Server(
-        uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning", ws="websockets-sansio")
+        uvicorn.Config(
+            app, host="127.0.0.1", port=port, log_level="warning", ws="websockets-sansio"
+        )
     )
     thread = threading.Thread(target=server.run, daemon=True)
     thread.start()

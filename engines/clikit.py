@@ -37,6 +37,12 @@ class StrictIntRange(click.IntRange):
             value = int(text)
         return super().convert(value, param, ctx)
 
+    def _describe_range(self) -> str:
+        # click writes "x<=None" for a range open on both sides; say nothing instead
+        if self.min is None and self.max is None:
+            return "any integer"
+        return super()._describe_range()
+
 
 class StrictFloatRange(click.FloatRange):
     """``click.FloatRange`` for plain decimals only: ``nan``, ``inf``, ``1e3`` and

@@ -60,14 +60,15 @@ def pack_rate(pack_file: Path, seed: int, as_json: bool) -> None:
     attempts = []
     for puzzle in tqdm(puzzles, desc="attempts", unit=" exercises", disable=None):
         attempts.append(attempts_of(puzzle, panel, seed))
-    ratings = fit_from_attempts(attempts)
-    check = validate(puzzles, attempts)
+    ratings = fit_from_attempts(attempts, panel.start_rating)
+    check = validate(puzzles, attempts, panel.start_rating)
     if as_json:
         emit_json(
             {
                 "pack": str(pack_file),
                 "seed": seed,
                 "anchor": panel.anchor,
+                "start": {"rating": panel.start_rating.rating, "rd": panel.start_rating.rd},
                 "panel": [{"name": m.name, "rating": m.rating, "rd": m.rd} for m in panel.members],
                 "ratings": [
                     {
@@ -86,6 +87,8 @@ def pack_rate(pack_file: Path, seed: int, as_json: bool) -> None:
         )
         return
     click.echo(f"anchor: {panel.anchor}")
+    start = panel.start_rating
+    click.echo(f"every fit starts at {start.rating:.0f} (RD {start.rd:.0f})")
     click.echo("panel: " + ", ".join(f"{m.name} {m.rating:.0f}±{m.rd:.0f}" for m in panel.members))
     click.echo(f"{'id':<16} {'n':>2} {'diff':>5} {'rating':>7} {'rd':>6} solved")
     for p, r in zip(puzzles, ratings, strict=True):

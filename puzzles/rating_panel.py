@@ -54,6 +54,14 @@ class Panel:
     members: tuple[PanelMember, ...]
     anchor: str
     """What rating 1500 means for this panel (one sentence, for the docs and output)."""
+    start: Rating | None = None
+    """Where every exercise's fit starts (``None``: :data:`UNRATED`, 1500/350); a
+    game's fitted start (``bench rating-start``) is the typical rating of its mined
+    exercises, measured on exercises outside the shipped packs."""
+
+    @property
+    def start_rating(self) -> Rating:
+        return UNRATED if self.start is None else self.start
 
 
 @dataclass(frozen=True)
@@ -140,14 +148,43 @@ def update_rating(rating: Rating, attempts: Sequence[Attempt]) -> Rating:
     )
 
 
-def fit_from_attempts(attempts: Sequence[Sequence[Attempt]]) -> list[Rating]:
-    """Each exercise's rating from its attempts, starting unrated."""
-    return [update_rating(UNRATED, one) for one in attempts]
+def fit_from_attempts(
+    attempts: Sequence[Sequence[Attempt]], start: Rating = UNRATED
+) -> list[Rating]:
+    """Each exercise's rating from its attempts, starting at ``start``."""
+    return [update_rating(start, one) for one in attempts]
 
 
 def fit_ratings(exercises: Sequence[Puzzle], panel: Panel, seed: int) -> list[Rating]:
     """Every exercise attempted by every panel member and rated (module docstring)."""
-    return fit_from_attempts([attempts_of(p, panel, seed) for p in exercises])
+    return fit_from_attempts([attempts_of(p, panel, seed) for p in exercises], panel.start_rating)
+
+
+def held_out_log_loss(attempts: Sequence[Sequence[Attempt]], start: Rating) -> float:
+    """Leave-one-member-out log-loss of Glicko-2's predictions with fits from
+    ``start`` (the measure :func:`fit_start` minimises)."""
+    members = sorted({a.member for one in attempts for a in one})
+    pairs = []
+    for held in members:
+        fit = [[a for a in one if a.member != held] for one in attempts]
+        for one, rating in zip(attempts, fit_from_attempts(fit, start), strict=True):
+            pairs += [(solve_probability(a, rating), a.solved) for a in one if a.member == held]
+    return log_loss(pairs)
+
+
+START_GRID = tuple(float(r) for r in range(500, 2501, 50))
+"""The start ratings :func:`fit_start` tries (RD stays 350)."""
+
+
+def fit_start(
+    attempts: Sequence[Sequence[Attempt]], grid: Sequence[float] = START_GRID
+) -> tuple[Rating, list[tuple[float, float]]]:
+    """The start rating (RD 350) whose fits predict held-out members best, and the
+    log-loss of every start tried: the typical rating of these exercises, an
+    empirical prior.  Fit it on exercises that are not the ones validated."""
+    scan = [(r, held_out_log_loss(attempts, Rating(r, UNRATED.rd, 0, 0))) for r in grid]
+    best, _ = min(scan, key=lambda pair: (pair[1], pair[0]))
+    return Rating(best, UNRATED.rd, 0, 0), scan
 
 
 def solve_probability(member: Attempt, rating: Rating) -> float:
@@ -265,7 +302,9 @@ def _member_features(attempt_: Attempt, difficulty: float) -> list[float]:
     return [1.0, (attempt_.member_rating - 1500.0) / 400.0, difficulty]
 
 
-def validate(exercises: Sequence[Puzzle], attempts: Sequence[Sequence[Attempt]]) -> Validation:
+def validate(
+    exercises: Sequence[Puzzle], attempts: Sequence[Sequence[Attempt]], start: Rating = UNRATED
+) -> Validation:
     """Leave-one-member-out validation of the fitted ratings.
 
     For each member, the exercises are rated from the other members' attempts
@@ -278,7 +317,7 @@ def validate(exercises: Sequence[Puzzle], attempts: Sequence[Sequence[Attempt]])
     held_out: list[HeldOut] = []
     for held in members:
         fit = [[a for a in one if a.member != held] for one in attempts]
-        ratings = fit_from_attempts(fit)
+        ratings = fit_from_attempts(fit, start)
         rows = [
             (_member_features(a, p["difficulty"]), a.solved)
             for p, one in zip(exercises, fit, strict=True)

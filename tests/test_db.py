@@ -243,6 +243,35 @@ def test_verify_re_proves_every_row_and_finds_a_broken_one(sample_db, tmp_path):
     assert "solution:" in result.stdout and "1 failed" in result.stderr
 
 
+def test_verify_reads_rows_in_batches_and_reports_them_in_order(sample_db, monkeypatch):
+    """Small batches (two units of two rows) give the same report as one batch: every
+    row is verified once, in row order, across the batch boundaries."""
+    from fechtbuch.puzzles.db import verify
+
+    def report() -> dict:
+        conn = schema.open_for_reading(sample_db)
+        backend = backends.LocalBackend(1)
+        try:
+            return verify.verify_rows(conn, BK, backend)
+        finally:
+            backend.close()
+            conn.close()
+
+    whole = report()
+    monkeypatch.setattr(verify, "ROWS_PER_TASK", 2)
+    monkeypatch.setattr(verify, "UNITS_PER_BATCH", 2)
+    seen = []
+    real = backends.verify_rows
+
+    def counting(slug, unit):
+        seen.extend(row.puzzle["id"] for row in unit)
+        return real(slug, unit)
+
+    monkeypatch.setattr(backends, "verify_rows", counting)
+    assert report() == whole and whole["rows"] > 8
+    assert seen == [r["puzzle_id"] for r in rows_of(sample_db, "--limit", "100000")]
+
+
 # ---- ratings and attempts -------------------------------------------------------------
 
 
@@ -287,8 +316,58 @@ def test_db_rate_fits_ratings_from_the_panel_and_is_reproducible(sample_db, tmp_
         assert row["attempts"] >= 5 and 0 <= row["solved"] <= row["attempts"]
     again = run("db", "rate", "--game", BK, "--n", "2", "--limit", "5", "--db", copies[0], "--json")
     assert json.loads(again.stdout)["skipped"] == 5
-    duel = run("db", "rate", "--game", "touche-duell", "--db", copies[0])
-    assert "--game: Touché duel has no rating panel" in assert_one_line_error(duel)
+    pyramids = run("db", "rate", "--game", "touche-pyramiden", "--db", copies[0])
+    assert "Touché in N has no rating panel" in assert_one_line_error(pyramids)
+
+
+def test_a_persons_attempts_from_the_browser_move_both_ratings_once(sample_db, tmp_path):
+    """``db rate --attempts STORE``: the attempts a person made in the browser (the
+    store of 'fechtbuch serve') at exercises of the database move the exercises' and
+    the person's ratings, in order; a solve with help counts as a failure; attempts
+    at exercises the database lacks are counted, not applied; applying the store
+    again changes nothing."""
+    from fechtbuch.web.store import Store
+
+    path = tmp_path / "p.sqlite"
+    path.write_bytes(sample_db.read_bytes())
+    first, second, third = rows_of(path, "--limit", "3")
+    web = Store(tmp_path / "web.sqlite3")
+    web.count_attempt(BK, first["puzzle_id"], solved=True, helped=False)
+    web.count_attempt(BK, second["puzzle_id"], solved=False, helped=False)
+    web.count_attempt(BK, third["puzzle_id"], solved=True, helped=True)
+    web.count_attempt(BK, "b-not-in-this-database", solved=True, helped=False)
+    web.count_attempt("touche-duell", "t-other-game", solved=True, helped=False)
+
+    done = run("db", "rate", "--game", BK, "--attempts", web.path, "--db", path, "--json")
+    assert done.exit_code == 0, done.output
+    report = json.loads(done.stdout)
+    assert (report["applied"], report["already"], report["unknown"]) == (3, 0, 1)
+    ((player, rating),) = report["players"].items()
+    assert player.startswith("web/") and rating["rd"] < 350
+    after = {r["row"]: r for r in rows_of(path, "--limit", "3")}
+    solved_alone = after[first["row"]]
+    assert solved_alone["rating"] < first["rating"]  # solved: the exercise lost
+    assert after[second["row"]]["rating"] > second["rating"]  # failed: it won
+    assert after[third["row"]]["rating"] > third["rating"]  # with help: a failure
+    for old in (first, second, third):
+        new = after[old["row"]]
+        assert new["rating_source"] == "glicko2-web"
+        assert new["attempts"] == old["attempts"] + 1
+    assert solved_alone["solved"] == first["solved"] + 1
+    assert after[third["row"]]["solved"] == third["solved"]
+
+    before = path.read_bytes()
+    again = run("db", "rate", "--game", BK, "--attempts", web.path, "--db", path, "--json")
+    assert (json.loads(again.stdout)["applied"], json.loads(again.stdout)["already"]) == (0, 3)
+    assert rows_of(path, "--limit", "3") == list(after.values())
+    assert len(before) == len(path.read_bytes())
+
+    missing = run("db", "rate", "--game", BK, "--attempts", tmp_path / "nope", "--db", path)
+    assert "--attempts: no database at" in assert_one_line_error(missing)
+    not_a_store = tmp_path / "other.sqlite"
+    not_a_store.write_bytes(sample_db.read_bytes())
+    wrong = run("db", "rate", "--game", BK, "--attempts", not_a_store, "--db", path)
+    assert "--attempts:" in assert_one_line_error(wrong)
 
 
 def test_a_covering_stream_plays_every_card_set_in_turn(tmp_path):

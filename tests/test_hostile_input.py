@@ -54,6 +54,9 @@ def file_commands(path: Path, tmp: Path) -> list[list[str]]:
         ["db", "query", "--db", p],
         ["db", "verify", "--db", p, "-j", "1"],
         ["db", "rate", "--game", "battleklinge", "--db", p],
+        ["db", "rate", "--game", "battleklinge", "--attempts", p],
+        ["bench", "rating-start", "--db", p],
+        ["touche-duell", "bench", "rating-start", "--db", p],
         ["serve", "--pack", p, "--port", "0", "--data", str(tmp / "web.sqlite3")],
         ["db", "export", "--game", "battleklinge", "--db", p, "-o", str(tmp / "db-pack.json")],
     ]
@@ -446,9 +449,16 @@ def _command_name(args: list[str]) -> str:
     """'pack html' for ['pack', 'html', ...], 'render' for ['render', ...]; a game's
     alias is named by its slug ('touche play' -> 'touche-duell play')."""
     command = cli.main.get_command(click.Context(cli.main), args[0])
-    if isinstance(command, click.Group):
-        return f"{command.name} {args[1]}"
-    return args[0]
+    if not isinstance(command, click.Group):
+        return args[0]
+    names = [command.name]
+    for word in args[1:]:
+        sub = command.get_command(click.Context(command), word)
+        names.append(word)
+        if not isinstance(sub, click.Group):
+            break
+        command = sub
+    return " ".join(names)
 
 
 WRITERS = {_command_name(args) for args, _ in output_commands(Path("x"))}

@@ -9,10 +9,11 @@ import pytest
 from clirun import run
 from fechtbuch.engines.paths import data_path
 from fechtbuch.puzzles.battleklinge.packkind import KIND
-from fechtbuch.puzzles.battleklinge.rating_panel import panel, stored_ladder
+from fechtbuch.puzzles.battleklinge.rating_panel import SPEC
 from fechtbuch.puzzles.glicko2 import Game, Glicko, rate
 from fechtbuch.puzzles.pack import load_pack
 from fechtbuch.puzzles.packtree import PuzzleTree
+from fechtbuch.puzzles.rating_ladder import stored_ladder
 from fechtbuch.puzzles.rating_panel import (
     UNRATED,
     Attempt,
@@ -61,7 +62,7 @@ def test_an_attempt_follows_the_tree_and_fails_off_it():
 
 
 def _small_panel() -> Panel:
-    full = panel(KIND)
+    full = KIND.rating_panel(KIND)
     keep = {"leicht", "nodes-30", "nodes-300"}
     return Panel(KIND, tuple(m for m in full.members if m.name in keep), full.anchor)
 
@@ -90,7 +91,7 @@ def test_validation_scores_held_out_members():
 
 
 def test_the_stored_ladder_is_anchored_and_ordered():
-    members = stored_ladder()["members"]
+    members = stored_ladder(SPEC)["members"]
     ratings = {m["name"]: m["rating"] for m in members}
     assert ratings["nodes-300"] == 1500.0
     assert ratings["leicht"] < ratings["nodes-30"] < ratings["nodes-1000"]
@@ -112,9 +113,102 @@ def test_pack_rate_end_to_end(tmp_path):
 
 
 @pytest.mark.parametrize(
-    ("pack", "field"), [("touche-uebungen", "rules"), ("meisterstudien", "solution")]
+    ("pack", "field"), [("pyramiden-uebungen", "rules"), ("meisterstudien", "solution")]
 )
 def test_pack_rate_refuses_what_it_cannot_rate(pack, field):
     result = run("pack", "rate", pack)
     assert result.exit_code == 2 and len(result.stderr.splitlines()) == 1
     assert field in result.stderr and "Traceback" not in result.output
+
+
+def test_the_duel_panel_attempts_exercises_from_the_solvers_view(tmp_path):
+    """The Touché duel's panel (meister at five sample budgets) plays legal actions
+    from the solver's view (an action text the tree does not know would fail every
+    attempt): every member solves some one-turn exercises, the full meister most;
+    the ladder is anchored at meister-4, and ``pack rate`` rates a small duel pack."""
+    from fechtbuch.puzzles.touche_duell.packkind import KIND as DUEL
+    from fechtbuch.puzzles.touche_duell.rating_panel import SPEC as DUEL_SPEC
+
+    members = stored_ladder(DUEL_SPEC)["members"]
+    names = ["meister-1", "meister-2", "meister-4", "meister-8", "meister-24"]
+    assert [m["name"] for m in members] == names
+    assert dict((m["name"], m["rating"]) for m in members)["meister-4"] == 1500.0
+    duel_panel = DUEL.rating_panel(DUEL)
+    pack = json.loads(data_path("packs", "touche-uebungen.json").read_bytes())
+    one_turn = [p for p in pack["puzzles"] if p["n"] == 1]
+    solved = {m.name: 0 for m in duel_panel.members}
+    for puzzle in one_turn:
+        tree = PuzzleTree(DUEL, puzzle)
+        for member in duel_panel.members:
+            solved[member.name] += attempt(tree, member.solver(1))
+    assert min(solved.values()) >= 1 and solved["meister-24"] >= 8, solved
+
+    pack["puzzles"] = pack["puzzles"][:3]
+    small = tmp_path / "duel.json"
+    small.write_text(json.dumps(pack))
+    result = run("pack", "rate", small, "--seed", "3", "--json")
+    assert result.exit_code == 0, result.output
+    out = json.loads(result.stdout)
+    assert [m["name"] for m in out["panel"]] == names
+    assert all(r["attempts"] == 5 for r in out["ratings"])
+
+
+def test_fit_start_finds_the_typical_rating_of_the_exercises():
+    """Attempts drawn from a known model (every exercise truly rated 1000, members
+    from 900 to 2200): the fitted start lies near 1000 and predicts the held-out
+    members better than starting at 1500."""
+    import random
+
+    from fechtbuch.puzzles.glicko2 import win_probability
+    from fechtbuch.puzzles.rating_panel import Rating, fit_start, held_out_log_loss
+
+    rng = random.Random(5)
+    members = [(f"m{r}", float(r)) for r in (900, 1100, 1300, 1500, 1800, 2200)]
+    attempts = []
+    for _ in range(300):
+        exercise = Glicko(rng.gauss(1000.0, 100.0), 30.0)
+        attempts.append(
+            [
+                Attempt(name, r, 30.0, rng.random() < 1 - win_probability(exercise, Glicko(r, 30)))
+                for name, r in members
+            ]
+        )
+    start, scan = fit_start(attempts)
+    assert 850 <= start.rating <= 1150 and start.rd == UNRATED.rd
+    assert dict(scan)[start.rating] == min(loss for _, loss in scan)
+    assert held_out_log_loss(attempts, start) < held_out_log_loss(attempts, Rating(1500, 350, 0, 0))
+
+
+def test_rating_start_fits_on_database_exercises_outside_the_packs(tmp_path):
+    """``bench rating-start``: the panel attempts database exercises (none of the
+    shipped packs) and names the start with the least held-out log-loss; an empty
+    database is a one-line error."""
+    from fechtbuch.puzzles.rating_ladder import shipped_ids
+
+    db = tmp_path / "p.sqlite"
+    mined = run("db", "mine", "--game", "battleklinge", "--rounds", "6", "--db", db, "-j", "1")
+    assert mined.exit_code == 0, mined.output
+    result = run("battleklinge", "bench", "rating-start", "--db", db, "--limit", "6", "--json")
+    assert result.exit_code == 0, result.output
+    fitted = json.loads(result.stdout)
+    assert fitted["exercises"] == 6 and fitted["attempts"] == 6 * len(
+        stored_ladder(SPEC)["members"]
+    )
+    losses = dict((r, loss) for r, loss in fitted["scan"])
+    assert losses[fitted["start"]] == min(losses.values())
+    assert shipped_ids("battleklinge") >= {
+        p["id"]
+        for p in json.loads(data_path("packs", "fechtuebungen.json").read_bytes())["puzzles"]
+    }
+    empty = tmp_path / "empty.sqlite"
+    run("db", "mine", "--game", "touche-duell", "--rounds", "1", "--db", empty, "-j", "1")
+    refused = run("battleklinge", "bench", "rating-start", "--db", empty)
+    assert refused.exit_code == 2 and "--db: no battleklinge exercises" in refused.stderr
+
+
+def test_the_shipped_start_is_the_one_pack_rate_uses():
+    """The fitted start shipped in data/rating moves every Battleklinge fit."""
+    start = json.loads(data_path("rating", "battleklinge-start.json").read_bytes())
+    assert KIND.rating_panel(KIND).start_rating.rating == start["start"] != 1500
+    ratings = fit_ratings(SHIPPED[:2], _small_panel(), seed=1)
+    assert all(r.rd < 350 for r in ratings)

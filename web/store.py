@@ -8,7 +8,10 @@
 * ``exercises``: solved exercises, ``solved`` (green) or ``solved-with-help``
   (yellow); a clean solve stays green;
 * ``attempts``: every exercise attempt (solved or not, with help or not), so the
-  exercise database's ratings can learn from them;
+  exercise database's ratings can learn from them (``fechtbuch db rate --attempts``
+  reads this table and ``meta``);
+* ``meta``: ``identity``, a random name of this store made when it is created: the
+  player its attempts are recorded under in the exercise database;
 * ``daily``: the first game of each day of a game's daily duel (``won``, ``lost``);
   the streak is the days in a row with a won first game;
 * ``saved``: finished games (mode, seats, the moves in the game's notation).
@@ -45,6 +48,8 @@ CREATE TABLE IF NOT EXISTS attempts (
     helped INTEGER NOT NULL, at TEXT NOT NULL);
 CREATE TABLE IF NOT EXISTS daily (
     game TEXT NOT NULL, day TEXT NOT NULL, outcome TEXT NOT NULL, PRIMARY KEY (game, day));
+CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+INSERT OR IGNORE INTO meta VALUES ('identity', lower(hex(randomblob(16))));
 CREATE TABLE IF NOT EXISTS saved (
     id INTEGER PRIMARY KEY AUTOINCREMENT, game TEXT NOT NULL, mode TEXT NOT NULL,
     at TEXT NOT NULL, record TEXT NOT NULL);

@@ -92,8 +92,13 @@ BENCH_ENTRIES: tuple[LazyEntry, ...] = (
     ),
     LazyEntry(
         "rating-ladder",
-        "fechtbuch.puzzles.battleklinge.rating_commands:rating_ladder_command",
+        "fechtbuch.puzzles.battleklinge.rating_panel:rating_ladder_command",
         "Elo of the rating panel's members, by matches between neighbours.",
+    ),
+    LazyEntry(
+        "rating-start",
+        "fechtbuch.puzzles.battleklinge.rating_panel:rating_start_command",
+        "Where exercise ratings start, fitted on database exercises.",
     ),
     LazyEntry(
         "solve",

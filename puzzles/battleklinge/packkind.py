@@ -392,9 +392,10 @@ def _diagram(puzzle: Puzzle, number: int, key: bool) -> str:
 
 def rating_panel(kind: PackKind):
     """The engine at a ladder of node budgets (imported when ``pack rate`` runs)."""
-    from fechtbuch.puzzles.battleklinge.rating_panel import panel
+    from fechtbuch.puzzles.battleklinge.rating_panel import SPEC
+    from fechtbuch.puzzles.rating_ladder import panel_of
 
-    return panel(kind)
+    return panel_of(SPEC, kind)
 
 
 KIND = PackKind(

@@ -552,10 +552,30 @@ PANEL_SOURCE = "glicko2-panel"
     "--seed", type=int_range(0), default=1, show_default=True, help="Seed of the attempts."
 )
 @click.option("--again", is_flag=True, help="Rate rows the panel has rated before too.")
+@click.option(
+    "--attempts",
+    "attempts_path",
+    type=click.Path(dir_okay=False, path_type=Path),
+    default=None,
+    help="Instead of the panel: apply a person's attempts from the store of "
+    "'fechtbuch serve' (its --data file), new ones only.",
+)
 @db_option
 @json_option("the counts")
 def rate_command(
-    game, ns, tags, rating_min, rating_max, cards, mined_seed, limit, seed, again, db_path, as_json
+    game,
+    ns,
+    tags,
+    rating_min,
+    rating_max,
+    cards,
+    mined_seed,
+    limit,
+    seed,
+    again,
+    attempts_path,
+    db_path,
+    as_json,
 ):
     """Rate the matching rows from the game's panel's attempts (Glicko-2).
 
@@ -566,11 +586,20 @@ def rate_command(
     interrupted run keeps what it rated.  Rows the panel has rated are skipped
     unless --again.  The same seed gives the same ratings.
 
+    With --attempts STORE the panel stays idle: the attempts a person made in
+    the browser (recorded in the store of 'fechtbuch serve') at exercises of this
+    database move the exercises' ratings and the person's, one Glicko-2 game per
+    attempt in the order they were made (docs/rating.md, "Real attempts").
+    Attempts applied before are skipped, so the same store can be applied again.
+
     \b
     Example:
       fechtbuch db rate --game battleklinge --db p.sqlite
       fechtbuch db stats --db p.sqlite      # by rating band
+      fechtbuch db rate --game battleklinge --attempts ~/.local/share/fechtbuch/web.sqlite3
     """
+    if attempts_path is not None:
+        return _rate_from_attempts(game, attempts_path, db_path, as_json)
     from fechtbuch.puzzles.db import schema, store
     from fechtbuch.puzzles.packkinds import kind_for
     from fechtbuch.puzzles.rating_panel import attempts_of, fit_from_attempts
@@ -592,7 +621,7 @@ def rate_command(
                 skipped += 1
                 continue
             attempts = attempts_of(store.puzzle_of(conn, row["row"]), panel, seed)
-            (fit,) = fit_from_attempts([attempts])
+            (fit,) = fit_from_attempts([attempts], panel.start_rating)
             store.update_ratings(
                 conn, [store.RatingUpdate(row["row"], fit.rating, fit.rd)], PANEL_SOURCE
             )
@@ -608,6 +637,42 @@ def rate_command(
         emit_json({"rated": rated, "skipped": skipped, "source": PANEL_SOURCE, "seed": seed})
     else:
         click.echo(f"rated {rated} rows, skipped {skipped} rated before ({PANEL_SOURCE})")
+    return 0
+
+
+def _rate_from_attempts(game: str, attempts_path: Path, db_path: Path | None, as_json: bool) -> int:
+    from fechtbuch.puzzles.db import person_attempts, schema
+
+    slug = _slug(game)
+    attempts = person_attempts.read_web_attempts(attempts_path, slug)
+    path = _db_path(db_path)
+    schema.open_for_reading(path).close()  # an existing database: rate creates none
+    conn = schema.open_for_writing(path)
+    try:
+        report = person_attempts.apply_attempts(conn, slug, attempts)
+    finally:
+        conn.close()
+    players = {
+        name: {"rating": round(g.rating, 1), "rd": round(g.rd, 1)}
+        for name, g in sorted(report.players.items())
+    }
+    if as_json:
+        emit_json(
+            {
+                "applied": report.applied,
+                "already": report.already,
+                "unknown": report.unknown,
+                "players": players,
+                "source": person_attempts.WEB_SOURCE,
+            }
+        )
+        return 0
+    click.echo(
+        f"applied {report.applied} attempts, {report.already} applied before, "
+        f"{report.unknown} at exercises this database does not hold"
+    )
+    for name, rating in players.items():
+        click.echo(f"{name}: {rating['rating']:.0f} ± {rating['rd']:.0f} (RD)")
     return 0
 
 

@@ -123,25 +123,26 @@ def default_path() -> Path:
     return Path(base) / "fechtbuch" / "puzzles.sqlite"
 
 
-def _refuse_odd_path(path: Path, must_exist: bool) -> None:
-    """One line naming ``--db`` for a path SQLite must not open: a folder, a FIFO or
+def refuse_odd_path(path: Path, must_exist: bool, option: str = "--db") -> None:
+    """One line naming ``option`` for a path SQLite must not open: a folder, a FIFO or
     device (it would block or fail obscurely), a missing file where one is read."""
     try:
         mode = os.stat(path).st_mode
     except FileNotFoundError:
         if must_exist:
-            raise InputError(f"--db: no database at {quote(str(path))}") from None
+            raise InputError(f"{option}: no database at {quote(str(path))}") from None
         return
     except ValueError:
-        raise InputError(f"--db: cannot open {quote(str(path))} (bad file name)") from None
+        raise InputError(f"{option}: cannot open {quote(str(path))} (bad file name)") from None
     except OSError as err:
         reason = err.strerror or type(err).__name__
-        raise InputError(f"--db: cannot open {quote(str(path))} ({reason})") from None
+        raise InputError(f"{option}: cannot open {quote(str(path))} ({reason})") from None
     if stat.S_ISDIR(mode):
-        raise InputError(f"--db: cannot open {quote(str(path))} (it is a folder)")
+        raise InputError(f"{option}: cannot open {quote(str(path))} (it is a folder)")
     if not stat.S_ISREG(mode):
         raise InputError(
-            f"--db: cannot open {quote(str(path))} (not a regular file: a FIFO, device or socket)"
+            f"{option}: cannot open {quote(str(path))} "
+            "(not a regular file: a FIFO, device or socket)"
         )
 
 
@@ -202,7 +203,7 @@ def migrate(conn: sqlite3.Connection, target: int = SCHEMA_VERSION) -> int:
 
 def open_for_writing(path: Path) -> sqlite3.Connection:
     """The database at ``path``, created (with its folder) or migrated as needed."""
-    _refuse_odd_path(path, must_exist=False)
+    refuse_odd_path(path, must_exist=False)
     if not path.parent.exists():
         try:
             path.parent.mkdir(parents=True, exist_ok=True)
@@ -223,7 +224,7 @@ def open_for_writing(path: Path) -> sqlite3.Connection:
 def open_for_reading(path: Path) -> sqlite3.Connection:
     """The existing database at ``path``, read only, at the current schema version (an
     older file is refused with the command that migrates it)."""
-    _refuse_odd_path(path, must_exist=True)
+    refuse_odd_path(path, must_exist=True)
     conn = _connect(path, readonly=True)
     try:
         version = conn.execute("PRAGMA user_version").fetchone()[0]

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import sqlite3
 import zlib
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 
 import orjson
@@ -221,6 +221,26 @@ def candidates(conn: sqlite3.Connection, query: Query) -> list[DbCandidate]:
         key = keys.setdefault((row["mined_seed"], row["round"]), len(keys))
         out.append(DbCandidate(row["mined_seed"], row["round"], key, puzzle_of(conn, row["row"])))
     return out
+
+
+def iter_rows_of_game(
+    conn: sqlite3.Connection, game: str, batch: int = 1024
+) -> Iterator[tuple[int, int, int, dict]]:
+    """``(row, stream seed, round, record)`` of every row of ``game`` in row order,
+    read ``batch`` rows at a time, so that a database of millions of rows is walked
+    in bounded memory."""
+    last = 0
+    while True:
+        found = conn.execute(
+            "SELECT p.id, s.seed, p.round FROM puzzles p JOIN streams s ON s.id = p.stream "
+            "WHERE p.game = ? AND p.id > ? ORDER BY p.id LIMIT ?",
+            (game, last, batch),
+        ).fetchall()
+        if not found:
+            return
+        for row, seed, round_ in found:
+            yield row, seed, round_, puzzle_of(conn, row)
+        last = found[-1][0]
 
 
 def _band(rating: float) -> str:

@@ -77,6 +77,17 @@ def bench_group(rules_bench: click.Command) -> click.Group:
     entries = [
         LazyEntry(name, "fechtbuch.engines.lazygroup:passthrough", text, args=(name, ref, text))
         for name, ref, text in BENCH_TOOLS
+    ] + [
+        LazyEntry(
+            "rating-ladder",
+            "fechtbuch.puzzles.touche_duell.rating_panel:rating_ladder_command",
+            "Elo of the rating panel's members, by matches between neighbours.",
+        ),
+        LazyEntry(
+            "rating-start",
+            "fechtbuch.puzzles.touche_duell.rating_panel:rating_start_command",
+            "Where exercise ratings start, fitted on database exercises.",
+        ),
     ]
     return LazyGroup(
         "bench",

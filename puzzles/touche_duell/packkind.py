@@ -52,6 +52,14 @@ def verify_round(pack: dict, puzzle: Puzzle) -> list[str]:
     return []
 
 
+def rating_panel(kind: PackKind):
+    """The computer's four strengths (imported when ``pack rate`` runs)."""
+    from fechtbuch.puzzles.rating_ladder import panel_of
+    from fechtbuch.puzzles.touche_duell.rating_panel import SPEC
+
+    return panel_of(SPEC, kind)
+
+
 KIND = PackKind(
     rules=RULES,
     title="Touché duel",
@@ -66,4 +74,5 @@ KIND = PackKind(
     judge=judge_andor,
     verify_in_pack=verify_round,
     verify_witness=verify_witness,
+    rating_panel=rating_panel,
 )

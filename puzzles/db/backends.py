@@ -17,12 +17,15 @@ import os
 import time
 from collections import deque
 from collections.abc import Callable, Iterable, Iterator
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from fechtbuch.engines.errors import InputError
 from fechtbuch.engines.plugin import load
 from fechtbuch.engines.registry import plugin
 from fechtbuch.puzzles.minekit import DbCandidate, MiningKind, RoundYield, init_worker
+
+if TYPE_CHECKING:
+    from fechtbuch.puzzles.db.store import PreparedRow
 
 RAY_MAX_RETRIES = 5
 """A Ray task whose worker or node dies is run again, up to this many times (a round
@@ -41,18 +44,19 @@ def mining_kind(slug: str) -> MiningKind:
 
 def examine_rounds(
     slug: str, tasks: list[tuple]
-) -> tuple[list[RoundYield], list[list[list[str]]], float]:
+) -> tuple[list[RoundYield], list[list[PreparedRow]], float]:
     """Database rounds of ``slug`` in order (a worker's entry point: one commit unit,
     so a Battleklinge round of some milliseconds does not pay a task's overhead
-    alone), the motif tags of each round's candidates (found here, in parallel, not by
-    the one process that commits) and the CPU seconds they took."""
-    from fechtbuch.puzzles.db.store import motif_tags
+    alone), each round's candidates prepared as rows (duplicate class, compressed
+    tree, motif tags: made here, in parallel, not by the one process that commits)
+    and the CPU seconds they took."""
+    from fechtbuch.puzzles.db.store import prepare_exercise
 
     started = time.process_time()
     kind = mining_kind(slug)
     found = [kind.db_round(task) for task in tasks]
-    motifs = [[motif_tags(kind, p) for p in round_.candidates] for round_ in found]
-    return found, motifs, time.process_time() - started
+    rows = [[prepare_exercise(kind, p) for p in round_.candidates] for round_ in found]
+    return found, rows, time.process_time() - started
 
 
 def verify_rows(slug: str, rows: list[DbCandidate]) -> tuple[list[list[str]], float]:

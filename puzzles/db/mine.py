@@ -27,7 +27,7 @@ from dataclasses import dataclass
 import orjson
 from fechtbuch.puzzles.db import backends
 from fechtbuch.puzzles.db.schema import transaction
-from fechtbuch.puzzles.db.store import canonical_json, insert_exercise
+from fechtbuch.puzzles.db.store import PreparedRow, canonical_json, insert_exercise
 from fechtbuch.puzzles.minekit import MiningKind, RoundYield
 
 COMMIT_ROUNDS = 8
@@ -228,14 +228,14 @@ def _commit(
     plan: Plan,
     ns: tuple[int, ...],
     unit: list[RoundYield],
-    motifs: list[list[list[str]]],
+    prepared: list[list[PreparedRow]],
     tally: MineTally,
 ) -> None:
     with transaction(conn):
-        for found, tags in zip(unit, motifs, strict=True):
-            wanted = [(p, t) for p, t in zip(found.candidates, tags, strict=True) if p["n"] in ns]
+        for found, rows in zip(unit, prepared, strict=True):
+            wanted = [row for row in rows if row.puzzle["n"] in ns]
             stored = sum(
-                insert_exercise(conn, kind, p, plan.stream, found.round, t) for p, t in wanted
+                insert_exercise(conn, kind, row, plan.stream, found.round) for row in wanted
             )
             conn.execute(
                 "INSERT INTO rounds (stream, round, found, stored, counts) VALUES (?, ?, ?, ?, ?)",
@@ -276,12 +276,12 @@ def mine_plan(
     tally = MineTally()
     units = commit_units(plan)
     work = ([plan.task(kind, r, ns) for r in unit] for unit in units)
-    for unit, (found, motifs, cpu) in zip(
+    for unit, (found, prepared, cpu) in zip(
         units, backend.imap(backends.examine_rounds, kind.rules, work), strict=True
     ):
         assert [f.round for f in found] == list(unit), "a round came back out of order"
         tally.cpu_seconds += cpu
-        _commit(conn, kind, plan, ns, found, motifs, tally)
+        _commit(conn, kind, plan, ns, found, prepared, tally)
         if on_round is not None:
             for committed in unit:
                 on_round(committed)

@@ -53,20 +53,45 @@ def unpack_blob(blob: bytes):
     return orjson.loads(zlib.decompress(blob))
 
 
+@dataclass(frozen=True)
+class PreparedRow:
+    """One exercise ready to insert: everything a row holds that takes work (the
+    duplicate class, the compressed tree and fields, the card set, the motif tags), so
+    that the workers make it in parallel and the one process that commits only writes."""
+
+    puzzle: dict
+    canonical: str
+    solution: bytes
+    fields: bytes
+    card_set: str | None
+    motifs: tuple[str, ...]
+
+
+def prepare_exercise(kind: MiningKind, puzzle: dict) -> PreparedRow:
+    """The row of ``puzzle`` (a worker's part of :func:`insert_exercise`)."""
+    fields = {k: v for k, v in puzzle.items() if k not in COLUMNS_OF_RECORD}
+    return PreparedRow(
+        puzzle,
+        str(kind.duplicate_class(puzzle)),
+        pack_blob(puzzle["solution"]),
+        pack_blob(fields),
+        kind.db_card_set(puzzle),
+        tuple(motif_tags(kind, puzzle)),
+    )
+
+
 def insert_exercise(
     conn: sqlite3.Connection,
     kind: MiningKind,
-    puzzle: dict,
+    puzzle: dict | PreparedRow,
     stream: int,
     round_number: int,
-    motifs: list[str] | None = None,
 ) -> bool:
     """Store one exercise unless its duplicate class is stored already; True if stored.
-    ``motifs``: its :func:`motif_tags`, when the worker that found it computed them
-    (``db mine`` does, so the process that commits does not).  (Call inside a
-    transaction.)"""
-    canonical = str(kind.duplicate_class(puzzle))
-    fields = {k: v for k, v in puzzle.items() if k not in COLUMNS_OF_RECORD}
+    ``puzzle``: the record, or its :class:`PreparedRow` when a worker made it (``db
+    mine`` does).  (Call inside a transaction.)"""
+    row = puzzle if isinstance(puzzle, PreparedRow) else prepare_exercise(kind, puzzle)
+    puzzle = row.puzzle
     witness = puzzle.get("witness")
     cursor = conn.execute(
         """INSERT OR IGNORE INTO puzzles (game, rules_version, puzzle_id, position, n, keys,
@@ -81,14 +106,14 @@ def insert_exercise(
             puzzle["n"],
             canonical_json([puzzle["key"]]).decode(),
             canonical_json(puzzle["line"]).decode(),
-            pack_blob(puzzle["solution"]),
-            pack_blob(fields),
+            row.solution,
+            row.fields,
             canonical_json(puzzle["tags"]).decode(),
             float(puzzle["difficulty"]),
             None if witness is None else canonical_json(witness).decode(),
             kind.mined_by,
-            kind.db_card_set(puzzle),
-            canonical,
+            row.card_set,
+            row.canonical,
             stream,
             round_number,
             prior_rating(float(puzzle["difficulty"])),
@@ -99,7 +124,7 @@ def insert_exercise(
         return False
     conn.executemany(
         "INSERT INTO puzzle_tags (tag, puzzle) VALUES (?, ?)",
-        [(tag, cursor.lastrowid) for tag in motifs or motif_tags(kind, puzzle)],
+        [(tag, cursor.lastrowid) for tag in row.motifs],
     )
     return True
 

@@ -24,6 +24,7 @@ import functools
 import itertools
 import json
 from collections import defaultdict
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
 import anyio
@@ -34,12 +35,12 @@ from fechtbuch.wartesaal.protocol import BEFORE_LOGIN, MAX_MESSAGE_BYTES, error,
 from fechtbuch.wartesaal.room import Room
 from fechtbuch.wartesaal.sessions import Identity
 from fechtbuch.wartesaal.store import Store
-from fechtbuch.wartesaal.table import RUNNING, RoomError
+from fechtbuch.wartesaal.table import ABORTED, FINISHED, RUNNING, RoomError
 from starlette.applications import Starlette
 from starlette.concurrency import run_in_threadpool
 from starlette.requests import Request
 from starlette.responses import JSONResponse
-from starlette.routing import Route, WebSocketRoute
+from starlette.routing import BaseRoute, Route, WebSocketRoute
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
 COOKIE = "session"
@@ -62,11 +63,22 @@ class Client:
                 await self.socket.send_text(json.dumps(message))
 
 
+Drawing = Callable[[dict], dict]
+"""What a front end adds to a ``table`` or ``replay`` message before it is sent (its
+board drawing).  It is given the message only, which holds only what its receiver may
+see, so a drawing cannot show more than the message does."""
+
+
+def _undrawn(message: dict) -> dict:
+    return message
+
+
 class Hall:
     """The clients of this process and the fan-out of room events to them."""
 
-    def __init__(self, room: Room) -> None:
+    def __init__(self, room: Room, drawing: Drawing = _undrawn) -> None:
         self.room = room
+        self.drawing = drawing
         self.clients: dict[int, Client] = {}
         self.by_name: dict[str, set[Client]] = defaultdict(set)
         self.numbers = itertools.count(1)
@@ -126,7 +138,7 @@ class Hall:
         if not watchers:
             return
         messages = await run_in_threadpool(
-            self.room.table_messages, [c.identity for c in watchers], table_id
+            self._drawn_messages, [c.identity for c in watchers], table_id
         )
         for client, message in zip(watchers, messages, strict=True):
             # never send a version back (a watch may have answered a newer one)
@@ -134,6 +146,9 @@ class Hall:
                 continue
             client.versions[table_id] = message["version"]
             await client.send(message)
+
+    def _drawn_messages(self, viewers: list[Identity | None], table_id: object) -> list[dict]:
+        return [self.drawing(m) for m in self.room.table_messages(viewers, table_id)]
 
     # ---- connections ----------------------------------------------------------------------
     async def identify(self, client: Client, identity: Identity) -> None:
@@ -201,7 +216,7 @@ class Hall:
             return await self.write(room.resign, who, request.get("table"))
         if kind == "watch":
             table_id = request.get("table")
-            message = await run_in_threadpool(room.table_message, who, table_id)
+            [message] = await run_in_threadpool(self._drawn_messages, [who], table_id)
             client.watching.add(table_id)
             client.versions[table_id] = message["version"]
             return {"table": message}
@@ -212,9 +227,13 @@ class Hall:
             client.watching.discard(table_id)
             return {}
         if kind == "replay":
-            return {"replay": await run_in_threadpool(room.replay, request.get("table"))}
+            replay = await run_in_threadpool(room.replay, request.get("table"))
+            return {"replay": await run_in_threadpool(self.drawing, replay)}
         if kind == "tables":
-            return {"tables": await run_in_threadpool(room.tables, RUNNING)}
+            status = request.get("status", RUNNING)
+            if status not in (RUNNING, FINISHED, ABORTED):
+                raise RoomError(f"status: one of {RUNNING}, {FINISHED}, {ABORTED}")
+            return {"tables": await run_in_threadpool(room.tables, status)}
         if kind == "online":
             return {"online": await run_in_threadpool(room.online)}
         if kind == "account":
@@ -265,12 +284,16 @@ def build_app(
     secret: str,
     hasher: PasswordHasher | None = None,
     tick_seconds: float = 1.0,
+    drawing: Drawing = _undrawn,
+    page_routes: Sequence[BaseRoute] = (),
 ) -> Starlette:
     """The Wartesaal on ``database_url`` (``sqlite:///FILE`` or ``postgresql://...``),
-    signing sessions with ``secret`` (every process of one room shares it)."""
+    signing sessions with ``secret`` (every process of one room shares it).  A front
+    end that serves a page for the room gives its ``page_routes`` and the ``drawing``
+    it adds to table and replay messages (``fechtbuch.web.wartesaal_page``)."""
     store = Store(database_url)
     room = Room(store, secret, hasher=hasher, presence_fresh=max(3.0, 5 * tick_seconds))
-    hall = Hall(room)
+    hall = Hall(room, drawing)
 
     @contextlib.asynccontextmanager
     async def lifespan(_app):
@@ -333,6 +356,7 @@ def build_app(
 
     app = Starlette(
         routes=[
+            *page_routes,
             Route("/health", health),
             Route("/register", session_route, methods=["POST"]),
             Route("/login", session_route, methods=["POST"]),

@@ -13,9 +13,22 @@ from wartesaal_helpers import CHEAP, SECRET
 from webserver import CHROMIUM_ARGS, _missing, chromium_path, free_port
 
 
+class MovableClock:
+    """The room's time: the wall clock plus an offset a test moves forward to reach a
+    deadline (the ten-minute Notbremse, a clock running out) without waiting."""
+
+    def __init__(self) -> None:
+        self.offset = 0.0
+
+    def __call__(self) -> float:
+        return time.time() + self.offset
+
+
 @contextmanager
-def room_server(data_folder, database_url: str | None = None, tick_seconds: float = 0.2):
-    """The page's server with the room; yields the room's page URL."""
+def room_server(
+    data_folder, database_url: str | None = None, tick_seconds: float = 0.2, clock=time.time
+):
+    """The page's server with the room; yields the room's page URL and its app."""
     import uvicorn
     from fechtbuch.web.server import Server, create_app, static_folder
     from fechtbuch.web.store import Store
@@ -30,6 +43,7 @@ def room_server(data_folder, database_url: str | None = None, tick_seconds: floa
         static_folder(),
         hasher=CHEAP,
         tick_seconds=tick_seconds,
+        clock=clock,
     )
     app = create_app(server, {"/wartesaal": room})
     port = free_port()

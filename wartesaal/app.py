@@ -23,6 +23,7 @@ import contextlib
 import functools
 import itertools
 import json
+import time
 from collections import defaultdict
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
@@ -286,13 +287,17 @@ def build_app(
     tick_seconds: float = 1.0,
     drawing: Drawing = _undrawn,
     page_routes: Sequence[BaseRoute] = (),
+    clock: Callable[[], float] = time.time,
 ) -> Starlette:
     """The Wartesaal on ``database_url`` (``sqlite:///FILE`` or ``postgresql://...``),
     signing sessions with ``secret`` (every process of one room shares it).  A front
     end that serves a page for the room gives its ``page_routes`` and the ``drawing``
-    it adds to table and replay messages (``fechtbuch.web.wartesaal_page``)."""
+    it adds to table and replay messages (``fechtbuch.web.wartesaal_page``); ``clock``
+    is the room's time (tests move it to reach a deadline)."""
     store = Store(database_url)
-    room = Room(store, secret, hasher=hasher, presence_fresh=max(3.0, 5 * tick_seconds))
+    room = Room(
+        store, secret, hasher=hasher, clock=clock, presence_fresh=max(3.0, 5 * tick_seconds)
+    )
     hall = Hall(room, drawing)
 
     @contextlib.asynccontextmanager

@@ -127,7 +127,6 @@ function showRoom() {
   Saal.mode = "room";
   $("room").hidden = false;
   $("table").hidden = true;
-  $("to-room").hidden = true;
   refreshRoom();
   clearInterval(Saal.pollTimer);
   Saal.pollTimer = setInterval(refreshRoom, 3000);
@@ -283,12 +282,13 @@ function onTable(msg) {
   if (msg.rematch && Saal.mode === "play" && msg.you !== null) watch(msg.rematch);
 }
 
-// The move list: each message holds the latest action; when one was missed (or taken
-// back) the public list is read again.
+// The move list: each message holds the latest action and the number of actions; a
+// takeback shortens the list, and when an action was missed the public list is read.
 function syncMoves(msg) {
   const last = msg.last_action;
   const known = Saal.moves.length;
   if (msg.actions === known) return;
+  if (msg.actions < known) { Saal.moves = Saal.moves.slice(0, msg.actions); return; }  // taken back
   if (last && msg.actions === known + 1 && (!known || Saal.moves[known - 1].number < last.number)) {
     Saal.moves.push({ number: last.number, seat: last.seat, action: last.action });
     return;
@@ -344,7 +344,6 @@ function showTable() {
   const msg = Saal.table;
   $("room").hidden = true;
   $("table").hidden = false;
-  $("to-room").hidden = false;
   const running = msg.status === "running";
   const mine = msg.you !== null;
   $("table-title").textContent = `${gameTitle(msg.game)} · ${variantText(msg.game, msg.variant)}`;
@@ -588,11 +587,11 @@ function showReplay() {
   const msg = {
     id: replay.id, game: replay.game, variant: replay.variant, seats: replay.seats, you: null,
     status: replay.status, result: replay.result, reason: replay.reason, to_act: null,
+    away: [], offers: {}, clocks: null,
   };
   Saal.table = msg;
   $("room").hidden = true;
   $("table").hidden = false;
-  $("to-room").hidden = false;
   $("table-title").textContent = `${gameTitle(replay.game)} · ${variantText(replay.game, replay.variant)}`;
   $("table-facts").textContent = t("saal.replay.ply", { ply, plies: replay.actions.length });
   const entry = ply > 0 ? replay.actions[ply - 1] : null;
@@ -636,7 +635,6 @@ $("abort").onclick = () => tableRequest("offer", { offer: "abort" });
 $("resign").onclick = () => { if (confirm(t("saal.resign.confirm"))) tableRequest("resign"); };
 $("rematch").onclick = () => tableRequest("offer", { offer: "rematch" });
 $("leave").onclick = () => showRoom();
-$("to-room").onclick = () => showRoom();
 $("dark").onchange = () => { document.body.dataset.theme = $("dark").checked ? "dark" : "light"; };
 $("aids").onchange = () => { if (Saal.table && Saal.mode !== "replay") showTable(); };
 $("lang").onchange = async () => {

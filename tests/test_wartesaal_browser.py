@@ -227,7 +227,6 @@ def rated_battleklinge_game(people, url=None) -> None:
     picker.page.wait_for_timeout(1200)
     clock = picker.page.inner_text(f"#clock-{first['to_act']}")
     assert clock < "5:00", clock  # the mover's clock ticks on the page
-    shot(picker, "kartenwahl")
     rng = random.Random(29)
     moves = 0
 
@@ -279,7 +278,6 @@ def rated_battleklinge_game(people, url=None) -> None:
     assert anna.page.inner_text("#table-facts") == f"Nachspielen: Zug 5 von {plies}"
     assert anna.page.locator(".bk-board").count() == 1
     assert anna.page.locator("#moves li.current").count() == 1
-    shot(anna, "replay")
 
 
 def test_a_rated_battleklinge_game_with_a_clock_and_the_kartenwahl(people):
@@ -324,7 +322,6 @@ def test_a_friendly_game_with_a_takeback(people):
     mover.page.click("#takeback")
     other.page.wait_for_selector("#offer:not([hidden]) #offer-yes:not([hidden])")
     assert "zurücknehmen" in other.page.inner_text("#offer-text")
-    shot(other, "takeback")
     other.page.click("#offer-yes")
     for person in seats.values():
         person.page.wait_for_function(
@@ -396,8 +393,8 @@ def spectator_saw_no_hidden_card(frames: list[str]) -> int:
     """Check every frame a spectator's page received; the number of duel views in them.
 
     A duel view is ``rules squares score mover phase hands discard pile``: a spectator's
-    must show both hands and the pile by their sizes only, and its drawing must hold no
-    hand and no legal action."""
+    must show both hands and the pile by their sizes only; no frame may hold a hand
+    (``"hand":``, the key of a seat's drawn hand) or a legal action."""
     views = 0
     for frame in frames:
         assert '"hand":' not in frame, frame
@@ -419,7 +416,6 @@ def spectator_saw_no_hidden_card(frames: list[str]) -> int:
                 views += 1
             assert item.get("you") is None
             assert not item.get("legal") and not item.get("legal_views")
-            assert "svg" not in json.dumps(item.get("board", {}))
     return views
 
 
@@ -466,7 +462,6 @@ def test_a_pyramids_game_of_three(people):
             break
         play(seats, choose, limit=1)
     assert acted == {0, 1, 2}
-    shot(seats[0], "pyramiden")
     seats[2].page.click("#resign")
     for seat, person in seats.items():
         message = wait_finished(person)
@@ -491,7 +486,6 @@ def test_the_last_minute_and_a_clock_running_out_in_the_kartenwahl(browser, tmp_
             assert re.search(
                 r"noch 0:[0-5]\d für diesen Zug", person.page.inner_text("#last-minute")
             )
-        shot(lena, "last-minute")
         clock.offset += 60
         for person in seats.values():
             message = wait_finished(person)

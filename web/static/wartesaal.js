@@ -329,8 +329,15 @@ function act(text) {
   ask("act", { table: msg.id, seq: msg.version, action: known.text }).catch(() => {});
 }
 
+// the seat the board is seen from: this person's, or in a replay of their own game the
+// seat they played; a spectator sees it from the first seat
+function perspective(msg) {
+  if (msg.you !== null && msg.you !== undefined) return msg.you;
+  return msg.played !== undefined && msg.played >= 0 ? msg.played : 0;
+}
+
 function shownMessage(msg, board, legal, last, moves, finished) {
-  const seat = msg.you !== null && msg.you !== undefined ? msg.you : 0;
+  const seat = perspective(msg);
   return {
     type: "table", table: msg.id, game: msg.game, mode: msg.you === null ? "watch" : "online",
     seat, names: msg.seats.map((_, s) => seatName(msg, s)), people: msg.you === null ? [] : [msg.you],
@@ -403,7 +410,7 @@ function renderActions(msg, legal, renderer) {
 
 // seats: the others above the board, this person below (a spectator: seat 0 below)
 function renderSeats(msg) {
-  const me = msg.you === null ? 0 : msg.you;
+  const me = perspective(msg);
   const top = $("seats-top");
   const bottom = $("seats-bottom");
   top.textContent = "";
@@ -587,7 +594,7 @@ function showReplay() {
   const msg = {
     id: replay.id, game: replay.game, variant: replay.variant, seats: replay.seats, you: null,
     status: replay.status, result: replay.result, reason: replay.reason, to_act: null,
-    away: [], offers: {}, clocks: null,
+    away: [], offers: {}, clocks: null, played: Saal.me ? replay.seats.indexOf(Saal.me.name) : -1,
   };
   Saal.table = msg;
   $("room").hidden = true;

@@ -31,7 +31,7 @@ from fechtbuch.engines.touche_duell.notation import (
     view_of,
 )
 from fechtbuch.engines.touche_duell.record import game_over, round_starter
-from fechtbuch.puzzles.touche_duell.board import board_svg
+from fechtbuch.puzzles.touche_duell.board import board_svg, track_svg
 from fechtbuch.web.webgame import Chooser, Start, seat_chooser, strength_setup
 
 RULESET_NAMES = tuple(r.name for r in RULESETS)
@@ -154,6 +154,7 @@ def public_board(text: str) -> dict:
     rules, squares, score, mover, phase, hands, _discard, pile = text.split(" ")
     return {
         "squares": [int(n) for n in squares.split("-")],
+        "svg": track_svg(tuple(int(n) for n in squares.split("-"))),
         "score": [int(n) for n in score.split(":")],
         "target": Ruleset.from_name(rules).target,
         "mover": PLAYER_CHARS.index(mover),

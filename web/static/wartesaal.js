@@ -189,6 +189,12 @@ async function acceptChallenge(id) {
 
 function renderTables(list, tables, label, open) {
   list.textContent = "";
+  if (!tables.length) {
+    const none = document.createElement("li");
+    none.className = "hint";
+    none.textContent = t("saal.none");
+    list.append(none);
+  }
   for (const table of tables) {
     const item = document.createElement("li");
     item.dataset.table = table.id;

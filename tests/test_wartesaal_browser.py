@@ -8,7 +8,8 @@ the spectator's page received is checked); a pyramids game of three; the Notbrem
 last minute shown to both and a clock running out during the Kartenwahl (the room's
 clock moved forward).  Screenshots go to docs/img/wartesaal-*.png when
 FECHTBUCH_SCREENSHOTS=1.  Against SQLite, and the rated game also against the
-PostgreSQL of ``WARTESAAL_POSTGRES_URL`` when it is set.
+PostgreSQL of ``WARTESAAL_POSTGRES_URL`` or of ``.ci/postgres`` (skipped without one,
+unless CI=true).
 
 Without Chromium the tests skip, except under CI=true where they fail.
 """
@@ -23,6 +24,7 @@ from pathlib import Path
 
 import pytest
 from wartesaal_page import MovableClock, Person, chromium, room_server
+from wartesaal_postgres import fresh_database
 
 IMAGES = Path(__file__).resolve().parent.parent / "docs" / "img"
 RUNNING = "Saal.table && Saal.table.status === 'running'"
@@ -284,16 +286,8 @@ def test_a_rated_battleklinge_game_with_a_clock_and_the_kartenwahl(people):
     rated_battleklinge_game(people)
 
 
-def test_the_rated_game_on_postgresql(browser, tmp_path):
-    database = os.environ.get("WARTESAAL_POSTGRES_URL")
-    if not database:
-        pytest.skip("WARTESAAL_POSTGRES_URL is not set (.ci/run sets it)")
-    from fechtbuch.wartesaal.store import Store, metadata
-
-    store = Store(database)
-    with store.transaction() as tx:
-        metadata.drop_all(tx.conn)
-    store.dispose()
+def test_the_rated_game_on_postgresql(browser, tmp_path, postgres_url):
+    fresh_database(postgres_url)
     made: list[Person] = []
 
     def make(count: int, url: str) -> list[Person]:
@@ -301,7 +295,7 @@ def test_the_rated_game_on_postgresql(browser, tmp_path):
         made.extend(fresh)
         return fresh
 
-    with room_server(tmp_path, database) as (url, _app):
+    with room_server(tmp_path, postgres_url) as (url, _app):
         rated_battleklinge_game(make, url)
     for person in made:
         assert person.errors == []

@@ -52,3 +52,41 @@ def test_two_processes_share_one_room(postgres_url):
         first.stop()
         second.stop()
     assert end["status"] == "finished" and turns > 5
+
+
+def test_the_listen_session_comes_back_after_it_drops(postgres_url):
+    import queue
+
+    import sqlalchemy as sa
+    from fechtbuch.wartesaal.events import LISTENER_NAME, PostgresEvents
+    from fechtbuch.wartesaal.store import Store
+
+    fresh_database(postgres_url)
+    store = Store(postgres_url)
+    received: queue.Queue[dict] = queue.Queue()
+    events = PostgresEvents(store, received.put)
+    events.start()
+    try:
+        with store.transaction() as tx:
+            tx.notify({"kind": "challenges"})
+        assert received.get(timeout=5) == {"kind": "challenges"}
+        # the database ends the LISTEN session (a restart, a failover, an administrator)
+        with store.engine.connect() as conn:
+            ended = conn.execute(
+                sa.text(
+                    "SELECT pg_terminate_backend(pid) FROM pg_stat_activity"
+                    " WHERE application_name = :name"
+                ),
+                {"name": LISTENER_NAME},
+            ).scalars()
+            assert list(ended) == [True]
+        # what was sent meanwhile is lost: the process is told to read everything again
+        assert received.get(timeout=10) == {"kind": "resync"}
+        assert events.reconnects == 1
+        with store.transaction() as tx:
+            tx.notify({"kind": "table", "id": "t1", "version": 3})
+        assert received.get(timeout=5) == {"kind": "table", "id": "t1", "version": 3}
+        assert received.empty()
+    finally:
+        events.stop()
+        store.dispose()

@@ -123,6 +123,13 @@ class Hall:
                 self.locks[key] = (lock, waiting - 1)
 
     async def _fan_out(self, event: dict) -> None:
+        if event["kind"] == "resync":
+            # events were lost: every table a client sees, and the challenges, again
+            shown = {table_id for c in self.clients.values() for table_id in c.watching}
+            for table_id in sorted(shown):
+                await self.queue.put({"kind": "table", "id": table_id})
+            await self.queue.put({"kind": "challenges"})
+            return
         if event["kind"] == "challenges":
             challenges = await run_in_threadpool(self.room.challenges)
             for client in list(self.clients.values()):

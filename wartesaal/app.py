@@ -37,6 +37,7 @@ from fechtbuch.wartesaal.room import Room
 from fechtbuch.wartesaal.sessions import Identity
 from fechtbuch.wartesaal.store import Store
 from fechtbuch.wartesaal.table import ABORTED, FINISHED, RUNNING, RoomError
+from fechtbuch.wartesaal.throttle import HASHING_AT_ONCE, MOST_WAITING, LoginThrottle
 from starlette.applications import Starlette
 from starlette.concurrency import run_in_threadpool
 from starlette.requests import Request
@@ -88,6 +89,12 @@ class Hall:
         """Per table: the lock that keeps its events in order, and how many wait for it."""
         self.running: set[asyncio.Task] = set()
         self.writes = None if room.store.postgres else anyio.CapacityLimiter(1)
+        self.throttle = LoginThrottle()
+        self.hashing = anyio.CapacityLimiter(HASHING_AT_ONCE)
+        """Password checks run here, a few at a time (``throttle.py``)."""
+        self.password_checks = 0
+        """Password checks running or queued (counted before the limiter is asked,
+        which may first yield to the other tasks)."""
 
     async def write(self, call, *args):
         """Run a room call that writes on a worker thread.  On SQLite the writers queue
@@ -95,6 +102,27 @@ class Hall:
         database's one write lock (a retry sleeps longer each time and starves some
         writers for seconds under load)."""
         return await anyio.to_thread.run_sync(functools.partial(call, *args), limiter=self.writes)
+
+    async def password_session(self, address: str, kind: str, request: dict) -> str:
+        """A session token for a ``login`` or ``register`` with a name and password,
+        counted and queued by ``throttle.py`` so that a flood of them cannot starve
+        the room."""
+        name, password = request.get("name"), request.get("password")
+        self.throttle.admit(address, name)
+        if self.password_checks >= HASHING_AT_ONCE + MOST_WAITING:
+            raise RoomError("login: the room is busy checking passwords; try again soon")
+        call = self.room.login if kind == "login" else self.room.register
+        self.password_checks += 1
+        try:
+            return await anyio.to_thread.run_sync(
+                functools.partial(call, name, password), limiter=self.hashing
+            )
+        except RoomError:
+            if kind == "login":
+                self.throttle.failed(name)
+            raise
+        finally:
+            self.password_checks -= 1
 
     # ---- events ---------------------------------------------------------------------------
     async def dispatch(self) -> None:
@@ -191,8 +219,7 @@ class Hall:
             await self.identify(client, room.identify(request.get("session")))
             return self._welcome(client, request.get("session"))
         if kind in ("login", "register"):
-            call = room.login if kind == "login" else room.register
-            token = await run_in_threadpool(call, request.get("name"), request.get("password"))
+            token = await self.password_session(_address(client.socket), kind, request)
             await self.identify(client, room.identify(token))
             return self._welcome(client, token)
         if kind == "guest":
@@ -342,11 +369,12 @@ def build_app(
             if request.url.path.endswith("guest"):
                 identity, token = room.guest()
             else:
-                call = room.login if request.url.path.endswith("login") else room.register
-                token = await run_in_threadpool(call, body.get("name"), body.get("password"))
+                kind = "login" if request.url.path.endswith("login") else "register"
+                token = await hall.password_session(_address(request), kind, body)
                 identity = room.identify(token)
         except RoomError as err:
-            return JSONResponse({"error": str(err)}, status_code=400)
+            status = 429 if str(err).startswith("login: ") else 400
+            return JSONResponse({"error": str(err)}, status_code=status)
         response = JSONResponse({"name": identity.name, "guest": identity.guest, "session": token})
         response.set_cookie(COOKIE, token, httponly=True, samesite="strict")
         return response
@@ -384,6 +412,11 @@ def build_app(
     app.state.room = room
     app.state.hall = hall
     return app
+
+
+def _address(connection: Request | WebSocket) -> str:
+    """The client's address, as the throttle counts it."""
+    return connection.client.host if connection.client else "unknown"
 
 
 async def _ticks(hall: Hall, seconds: float) -> None:

@@ -499,3 +499,19 @@ def test_the_last_minute_and_a_clock_running_out_in_the_kartenwahl(browser, tmp_
     for person in made:
         assert person.errors == []
         person.close()
+
+
+def test_logging_out_ends_the_session(people):
+    [paula] = people(1)
+    register(paula, "Paula")
+    token = paula.page.evaluate("sessionStorage.getItem('wartesaal-session')")
+    with paula.page.expect_navigation():  # the page starts afresh, logged out
+        paula.page.click("#logout")
+    paula.page.wait_for_selector("body[data-ready='1'] #login:not([hidden])")
+    assert paula.page.is_hidden("#me")
+    refused = paula.page.evaluate(
+        "t => ask('hello', {session: t}).then(() => 'accepted', (err) => err.message)", token
+    )
+    assert refused == "session: ended by logging out, log in again"
+    paula.page.wait_for_selector("#error:not([hidden])")  # the page says so
+    paula.errors.clear()  # (the refused promise is handled; nothing else may fail)

@@ -151,3 +151,34 @@ def test_after_lost_events_every_shown_table_is_sent_again(tmp_path):
 
 def _too_long(signum, frame):
     raise TimeoutError("the resync sent nothing within 20 s")
+
+
+def test_logging_out_ends_the_session_everywhere(tmp_path):
+    with TestClient(_serve(tmp_path)) as http:
+        token = http.post(
+            "/wartesaal/register", json={"name": "Anna", "password": "geheim-123"}
+        ).json()["session"]
+        with (
+            http.websocket_connect("/wartesaal/ws") as socket_a,
+            http.websocket_connect("/wartesaal/ws") as socket_b,
+        ):
+            a, b = Talk(socket_a), Talk(socket_b)
+            assert a.ask("account")["account"]["name"] == "Anna"  # by the cookie
+            assert b.ask("account")["account"]["name"] == "Anna"
+            assert a.ask("logout") == {"type": "logout", "ref": "logout"}
+            # the other connection of the same session is told, and speaks for no one
+            assert b.socket.receive_json() == {"type": "logout"}
+            assert b.ask("account")["error"].startswith("session: say hello")
+            assert b.ask("hello", session=token)["error"] == (
+                "session: ended by logging out, log in again"
+            )
+            # a new login is a new session
+            fresh = b.ask("login", name="Anna", password="geheim-123")
+            assert fresh["name"] == "Anna" and fresh["session"] != token
+        # over HTTP: the cookie's session ends, and the cookie is deleted
+        http.cookies.clear()
+        http.post("/wartesaal/login", json={"name": "Anna", "password": "geheim-123"})
+        ended = http.post("/wartesaal/logout")
+        assert ended.json() == {"ok": True} and "session" not in http.cookies
+        again = http.post("/wartesaal/logout", json={"session": token})
+        assert again.status_code == 400 and again.json()["error"].startswith("session: ended")

@@ -151,6 +151,17 @@ class Hall:
                 self.locks[key] = (lock, waiting - 1)
 
     async def _fan_out(self, event: dict) -> None:
+        if event["kind"] == "logout":
+            # the session ended: its connections on this process are anonymous again
+            ended = [
+                c
+                for c in list(self.clients.values())
+                if c.identity is not None and c.identity.session == event["session"]
+            ]
+            for client in ended:
+                await self.forget(client)
+                await client.send({"type": "logout"})
+            return
         if event["kind"] == "resync":
             # events were lost: every table a client sees, and the challenges, again
             shown = {table_id for c in self.clients.values() for table_id in c.watching}
@@ -200,13 +211,20 @@ class Hall:
 
     async def leave(self, client: Client) -> None:
         self.clients.pop(client.number, None)
+        await self.forget(client)
+
+    async def forget(self, client: Client) -> None:
+        """The connection no longer speaks for its name (closed, or logged out)."""
         if client.identity is None:
             return
-        names = self.by_name[client.identity.name]
+        name = client.identity.name
+        client.identity = None
+        client.watching.clear()
+        names = self.by_name[name]
         names.discard(client)
         if not names:
-            del self.by_name[client.identity.name]
-            await self.write(self.room.presence, client.identity.name, False)
+            del self.by_name[name]
+            await self.write(self.room.presence, name, False)
 
     # ---- requests -------------------------------------------------------------------------
     async def handle(self, client: Client, request: dict) -> dict:
@@ -216,11 +234,12 @@ class Hall:
             raise RoomError("session: say hello with a session, or log in, first")
         who = client.identity
         if kind == "hello":
-            await self.identify(client, room.identify(request.get("session")))
+            identity = await run_in_threadpool(room.identify, request.get("session"))
+            await self.identify(client, identity)
             return self._welcome(client, request.get("session"))
         if kind in ("login", "register"):
             token = await self.password_session(_address(client.socket), kind, request)
-            await self.identify(client, room.identify(token))
+            await self.identify(client, await run_in_threadpool(room.identify, token))
             return self._welcome(client, token)
         if kind == "guest":
             identity, token = room.guest()
@@ -271,6 +290,9 @@ class Hall:
             return {"tables": await run_in_threadpool(room.tables, status)}
         if kind == "online":
             return {"online": await run_in_threadpool(room.online)}
+        if kind == "logout":
+            await self.write(room.logout, who)
+            return {}
         if kind == "account":
             return {"account": await run_in_threadpool(room.account, who.name)}
         if kind == "ranking":
@@ -288,7 +310,7 @@ class Hall:
         try:
             if cookie:
                 with contextlib.suppress(RoomError):
-                    await self.identify(client, self.room.identify(cookie))
+                    await self.identify(client, await run_in_threadpool(self.room.identify, cookie))
             while True:
                 frame = await socket.receive()
                 if frame["type"] == "websocket.disconnect":
@@ -371,12 +393,28 @@ def build_app(
             else:
                 kind = "login" if request.url.path.endswith("login") else "register"
                 token = await hall.password_session(_address(request), kind, body)
-                identity = room.identify(token)
+                identity = await run_in_threadpool(room.identify, token)
         except RoomError as err:
             status = 429 if str(err).startswith("login: ") else 400
             return JSONResponse({"error": str(err)}, status_code=status)
         response = JSONResponse({"name": identity.name, "guest": identity.guest, "session": token})
         response.set_cookie(COOKIE, token, httponly=True, samesite="strict")
+        return response
+
+    async def logout(request: Request) -> JSONResponse:
+        """End the session of the ``session`` cookie (or of ``{"session": ...}``)."""
+        try:
+            body = await request.json() if await request.body() else {}
+        except ValueError:
+            return JSONResponse({"error": "message: not JSON"}, status_code=400)
+        token = body.get("session") if isinstance(body, dict) else None
+        try:
+            identity = await run_in_threadpool(room.identify, token or request.cookies.get(COOKIE))
+            await hall.write(room.logout, identity)
+        except RoomError as err:
+            return JSONResponse({"error": str(err)}, status_code=400)
+        response = JSONResponse({"ok": True})
+        response.delete_cookie(COOKIE, httponly=True, samesite="strict")
         return response
 
     async def health(_request: Request) -> JSONResponse:
@@ -401,6 +439,7 @@ def build_app(
             Route("/register", session_route, methods=["POST"]),
             Route("/login", session_route, methods=["POST"]),
             Route("/guest", session_route, methods=["POST"]),
+            Route("/logout", logout, methods=["POST"]),
             Route("/games", games),
             Route("/challenges", challenges),
             Route("/tables", tables),

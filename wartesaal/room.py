@@ -76,7 +76,23 @@ class Room:
         return self.sessions.guest()
 
     def identify(self, token: object) -> Identity:
-        return self.sessions.check(token)
+        """Who ``token`` names; a :class:`RoomError` if it is forged, expired or
+        ended by logging out (one read of the database)."""
+        identity = self.sessions.check(token)
+        if identity.session:
+            with self.store.read() as tx:
+                if tx.revoked(identity.session):
+                    raise RoomError("session: ended by logging out, log in again")
+        return identity
+
+    def logout(self, identity: Identity) -> None:
+        """End ``identity``'s session on every server process of the room."""
+        if not identity.session:
+            raise RoomError("session: this session cannot be ended early, it is too old")
+        now = self.clock()
+        with self.store.transaction() as tx:
+            tx.revoke(identity.session, now + self.sessions.max_age, now)
+            tx.notify({"kind": "logout", "session": identity.session})
 
     def account(self, name: str) -> dict | None:
         with self.store.read() as tx:

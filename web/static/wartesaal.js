@@ -58,6 +58,7 @@ function receive(msg) {
   }
   if (msg.type === "table") onTable(msg);
   else if (msg.type === "challenges") { Saal.challenges = msg.challenges; renderChallenges(); }
+  else if (msg.type === "logout") { sessionStorage.removeItem(SESSION_KEY); Saal.ws.onclose = null; location.reload(); }
   else if (msg.type === "error") showError(msg.error);
 }
 
@@ -91,7 +92,9 @@ async function logIn(type) {
 $("login-form").onsubmit = (event) => { event.preventDefault(); logIn("login"); };
 $("register-button").onclick = () => { if ($("login-form").reportValidity()) logIn("register"); };
 $("guest-button").onclick = () => logIn("guest");
+// logging out ends the session on the server too: its token is refused from now on
 $("logout").onclick = async () => {
+  try { await ask("logout"); } catch (err) { /* an old session: forget it here at least */ }
   sessionStorage.removeItem(SESSION_KEY);
   Saal.me = null;
   Saal.ws.onclose = null;

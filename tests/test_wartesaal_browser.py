@@ -350,6 +350,12 @@ def test_an_abort_by_consent_returns_the_stakes(people):
             "() => document.getElementById('me-rating').textContent.includes('100 Taler')"
         )
         assert header_numbers(person) == {"elo": 1200, "points": 0, "taler": 100}
+    # the same page in English, from the same catalogue mechanism as the rest of serve
+    frida.page.select_option("#lang", "en")
+    frida.page.wait_for_function(
+        "() => document.getElementById('result').textContent.includes('Aborted – unrated')"
+    )
+    assert frida.page.inner_text("#leave") == "Back to the room"
 
 
 def test_a_rematch_swaps_the_schools(people):
@@ -423,7 +429,7 @@ def test_a_spectator_of_a_touche_duel_never_receives_a_hidden_card(people):
     kim.page.wait_for_function("id => Saal.table && Saal.table.id === id", arg=table_id)
     assert "du schaust zu" in kim.page.inner_text("#table-facts")
     rng = random.Random(7)
-    end = play(seats, lambda person, message: click_action(person, message, rng), limit=40)
+    end = play(seats, lambda person, message: click_action(person, message, rng), limit=24)
     if end["status"] == "running":
         jan.page.click("#resign")
     final = wait_finished(ida)
@@ -515,3 +521,23 @@ def test_logging_out_ends_the_session(people):
     assert refused == "session: ended by logging out, log in again"
     paula.page.wait_for_selector("#error:not([hidden])")  # the page says so
     paula.errors.clear()  # (the refused promise is handled; nothing else may fail)
+
+
+def test_a_dropped_connection_comes_back_to_its_seat(people):
+    olga, paul = people(2)
+    seats = guests_at_table([olga, paul], "battleklinge", "verteidigung")
+    olga_seat = table_of(olga)["you"]
+    table_id = table_of(olga)["id"]
+    olga.page.evaluate("Saal.ws.close()")  # the network drops
+    # Olga's page takes up its seat again by itself and shows the table as it stands
+    olga.page.wait_for_function(
+        "id => Saal.reconnects === 1 && Saal.table && Saal.table.id === id", arg=table_id
+    )
+    paul.page.wait_for_function("Saal.table.away.length === 0")
+    assert olga.page.is_hidden("#error")
+    # Paul saw her away in between
+    pushed = [json.loads(frame) for frame in paul.frames]
+    assert any(m.get("type") == "table" and m["away"] == [olga_seat] for m in pushed)
+    mover, message = mover_ready(seats)
+    tap_battleklinge(mover, message["legal_views"][0])
+    wait_version(paul if mover is olga else olga, message["version"])

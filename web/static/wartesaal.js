@@ -36,10 +36,26 @@ function connect() {
   return new Promise((resolve) => {
     const base = location.pathname.replace(/\/$/, "");
     Saal.ws = new WebSocket(`${location.protocol === "https:" ? "wss" : "ws"}://${location.host}${base}/ws`);
-    Saal.ws.onopen = () => resolve();
+    Saal.ws.onopen = () => { Saal.retry = 500; resolve(); };
     Saal.ws.onmessage = (event) => receive(JSON.parse(event.data));
-    Saal.ws.onclose = () => showError(t("error.closed"));
+    Saal.ws.onclose = () => { showError(t("saal.reconnecting")); setTimeout(reconnect, Saal.retry); };
   });
+}
+
+// A dropped connection is taken up again, with the same session, before the room's
+// reconnect grace runs out: the seat is back, and the table or room shown is read anew.
+async function reconnect() {
+  for (const waiting of Object.values(Saal.pending)) waiting.reject(new Error("closed"));
+  Saal.pending = {};
+  Saal.retry = Math.min(2 * (Saal.retry || 500), 8000);
+  await connect();
+  const session = sessionStorage.getItem(SESSION_KEY);
+  if (!session || !Saal.me) return;
+  try { await ask("hello", { session }); } catch (err) { sessionStorage.removeItem(SESSION_KEY); location.reload(); return; }
+  $("error").hidden = true;
+  Saal.reconnects = (Saal.reconnects || 0) + 1;
+  if (Saal.mode === "play" || Saal.mode === "watch") { const id = Saal.table.id; Saal.table = null; watch(id); }
+  else if (Saal.mode === "room") refreshRoom();
 }
 
 function ask(type, fields) {

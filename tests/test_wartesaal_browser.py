@@ -326,6 +326,14 @@ def test_a_friendly_game_with_a_takeback(people):
     # the same seat is to move again, and its page offers the moves again
     again = mover_ready(seats)
     assert again[0] is mover
+    # how the page shows the Abbruch the room opens at a third repetition (a table
+    # message as the room sends it then: repetition true, an abort offer nobody made)
+    other.page.evaluate(
+        "() => onTable({...Saal.table, version: Saal.table.version + 1,"
+        " repetition: true, offers: {abort: []}})"
+    )
+    assert "zum dritten Mal" in other.page.inner_text("#offer-text")
+    assert other.page.is_visible("#offer-yes") and other.page.is_visible("#offer-no")
 
 
 def test_an_abort_by_consent_returns_the_stakes(people):

@@ -1,4 +1,5 @@
-"""Shared fixtures: seeded samples of positions for the differential tests."""
+"""Shared fixtures: seeded samples of positions for the differential tests, and the
+Wartesaal tests' PostgreSQL (tests/wartesaal_postgres.py)."""
 
 from __future__ import annotations
 
@@ -6,6 +7,7 @@ import random
 
 import pytest
 from fechtbuch.engines.battleklinge.sampling import random_game, random_placement
+from wartesaal_postgres import postgres_url  # noqa: F401  (the Wartesaal tests' PostgreSQL)
 
 
 @pytest.fixture(scope="session")

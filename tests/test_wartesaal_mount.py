@@ -6,6 +6,7 @@ for its opponent and back when it returns."""
 from __future__ import annotations
 
 import contextlib
+import signal
 
 from fechtbuch.wartesaal.app import build_app
 from starlette.applications import Starlette
@@ -110,3 +111,74 @@ def test_mounted_room_offers_and_presence(tmp_path):
                 answer = b.ask("offer", table=table_id, offer="rematch")
                 new = b.ask("watch", table=answer["rematch"])["table"]
                 assert new["seats"] == end["seats"][::-1]
+
+
+def test_after_lost_events_every_shown_table_is_sent_again(tmp_path):
+    """A resync (the LISTEN session came back: events may be lost) sends each client
+    the tables it sees once more, each as that client may see it."""
+    app = _serve(tmp_path)
+    wartesaal = app.routes[0].app
+    room = wartesaal.state.room
+    with TestClient(app) as http:
+        with (
+            http.websocket_connect("/wartesaal/ws") as socket_a,
+            http.websocket_connect("/wartesaal/ws") as socket_b,
+        ):
+            a, b = Talk(socket_a), Talk(socket_b)
+            tokens = [a.ask("guest")["session"], b.ask("guest")["session"]]
+            created = a.ask("challenge", game="touche-duell", variant="standard")
+            table_id = b.ask("accept", challenge=created["challenge"])["table"]
+            seen = a.ask("watch", table=table_id)["table"]
+            # an action whose event is lost: the room commits it with no listener
+            mover = room.identify(tokens[0] if seen["to_act"] == seen["you"] else tokens[1])
+            view = room.table_message(mover, table_id)
+            listeners = list(room.store.listeners)
+            room.store.listeners.clear()
+            room.act(mover, table_id, view["version"], view["legal"][0])
+            room.store.listeners.extend(listeners)
+            signal.signal(signal.SIGALRM, _too_long)
+            signal.alarm(20)
+            try:
+                http.portal.call(wartesaal.state.hall.queue.put, {"kind": "resync"})
+                newer = {
+                    t: t.table(table_id, lambda m: m["version"] > seen["version"]) for t in (a, b)
+                }
+            finally:
+                signal.alarm(0)
+            assert newer[a]["you"] == seen["you"] and newer[b]["you"] == 1 - seen["you"]
+            assert newer[a]["view"] != newer[b]["view"]  # each its own hand
+
+
+def _too_long(signum, frame):
+    raise TimeoutError("the resync sent nothing within 20 s")
+
+
+def test_logging_out_ends_the_session_everywhere(tmp_path):
+    with TestClient(_serve(tmp_path)) as http:
+        token = http.post(
+            "/wartesaal/register", json={"name": "Anna", "password": "geheim-123"}
+        ).json()["session"]
+        with (
+            http.websocket_connect("/wartesaal/ws") as socket_a,
+            http.websocket_connect("/wartesaal/ws") as socket_b,
+        ):
+            a, b = Talk(socket_a), Talk(socket_b)
+            assert a.ask("account")["account"]["name"] == "Anna"  # by the cookie
+            assert b.ask("account")["account"]["name"] == "Anna"
+            assert a.ask("logout") == {"type": "logout", "ref": "logout"}
+            # the other connection of the same session is told, and speaks for no one
+            assert b.socket.receive_json() == {"type": "logout"}
+            assert b.ask("account")["error"].startswith("session: say hello")
+            assert b.ask("hello", session=token)["error"] == (
+                "session: ended by logging out, log in again"
+            )
+            # a new login is a new session
+            fresh = b.ask("login", name="Anna", password="geheim-123")
+            assert fresh["name"] == "Anna" and fresh["session"] != token
+        # over HTTP: the cookie's session ends, and the cookie is deleted
+        http.cookies.clear()
+        http.post("/wartesaal/login", json={"name": "Anna", "password": "geheim-123"})
+        ended = http.post("/wartesaal/logout")
+        assert ended.json() == {"ok": True} and "session" not in http.cookies
+        again = http.post("/wartesaal/logout", json={"session": token})
+        assert again.status_code == 400 and again.json()["error"].startswith("session: ended")

@@ -8,57 +8,15 @@ unless ``CI=true``: then they fail."""
 from __future__ import annotations
 
 import asyncio
-import os
 import random
-import shutil
-import subprocess
-import tempfile
-from pathlib import Path
 
-import pytest
 from wartesaal_play import guests, play_turn, seat_clients
+from wartesaal_postgres import fresh_database
 from wartesaal_server import Server
-
-ROOT = Path(__file__).resolve().parents[1]
-
-
-@pytest.fixture(scope="module")
-def postgres_url():
-    url = os.environ.get("WARTESAAL_POSTGRES_URL")
-    if url:
-        yield url
-        return
-    # not under pytest's tmp_path: its parents admit only us, and the cluster runs as
-    # the user postgres when we are root
-    folder = Path(tempfile.mkdtemp(prefix="wartesaal-pg-"))
-    folder.chmod(0o755)
-    started = subprocess.run(
-        [str(ROOT / ".ci" / "postgres"), "start", str(folder)],
-        capture_output=True,
-        text=True,
-        timeout=600,
-    )
-    if started.returncode != 0:
-        reason = f"PostgreSQL is unavailable (.ci/postgres: {started.stderr.strip()[-300:]})"
-        if os.environ.get("CI") == "true":
-            pytest.fail(reason)
-        pytest.skip(reason)
-    yield started.stdout.strip()
-    subprocess.run([str(ROOT / ".ci" / "postgres"), "stop", str(folder)], timeout=60)
-    shutil.rmtree(folder, ignore_errors=True)
-
-
-def _fresh_database(url: str) -> None:
-    from fechtbuch.wartesaal.store import Store, metadata
-
-    store = Store(url)
-    with store.transaction() as tx:
-        metadata.drop_all(tx.conn)
-    store.dispose()
 
 
 def test_two_processes_share_one_room(postgres_url):
-    _fresh_database(postgres_url)
+    fresh_database(postgres_url)
     first = Server(postgres_url).start()
     second = Server(postgres_url).start()
 
@@ -94,3 +52,41 @@ def test_two_processes_share_one_room(postgres_url):
         first.stop()
         second.stop()
     assert end["status"] == "finished" and turns > 5
+
+
+def test_the_listen_session_comes_back_after_it_drops(postgres_url):
+    import queue
+
+    import sqlalchemy as sa
+    from fechtbuch.wartesaal.events import LISTENER_NAME, PostgresEvents
+    from fechtbuch.wartesaal.store import Store
+
+    fresh_database(postgres_url)
+    store = Store(postgres_url)
+    received: queue.Queue[dict] = queue.Queue()
+    events = PostgresEvents(store, received.put)
+    events.start()
+    try:
+        with store.transaction() as tx:
+            tx.notify({"kind": "challenges"})
+        assert received.get(timeout=5) == {"kind": "challenges"}
+        # the database ends the LISTEN session (a restart, a failover, an administrator)
+        with store.engine.connect() as conn:
+            ended = conn.execute(
+                sa.text(
+                    "SELECT pg_terminate_backend(pid) FROM pg_stat_activity"
+                    " WHERE application_name = :name"
+                ),
+                {"name": LISTENER_NAME},
+            ).scalars()
+            assert list(ended) == [True]
+        # what was sent meanwhile is lost: the process is told to read everything again
+        assert received.get(timeout=10) == {"kind": "resync"}
+        assert events.reconnects == 1
+        with store.transaction() as tx:
+            tx.notify({"kind": "table", "id": "t1", "version": 3})
+        assert received.get(timeout=5) == {"kind": "table", "id": "t1", "version": 3}
+        assert received.empty()
+    finally:
+        events.stop()
+        store.dispose()

@@ -23,7 +23,9 @@ import contextlib
 import functools
 import itertools
 import json
+import time
 from collections import defaultdict
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
 import anyio
@@ -34,12 +36,13 @@ from fechtbuch.wartesaal.protocol import BEFORE_LOGIN, MAX_MESSAGE_BYTES, error,
 from fechtbuch.wartesaal.room import Room
 from fechtbuch.wartesaal.sessions import Identity
 from fechtbuch.wartesaal.store import Store
-from fechtbuch.wartesaal.table import RUNNING, RoomError
+from fechtbuch.wartesaal.table import ABORTED, FINISHED, RUNNING, RoomError
+from fechtbuch.wartesaal.throttle import HASHING_AT_ONCE, MOST_WAITING, LoginThrottle
 from starlette.applications import Starlette
 from starlette.concurrency import run_in_threadpool
 from starlette.requests import Request
 from starlette.responses import JSONResponse
-from starlette.routing import Route, WebSocketRoute
+from starlette.routing import BaseRoute, Route, WebSocketRoute
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
 COOKIE = "session"
@@ -62,11 +65,22 @@ class Client:
                 await self.socket.send_text(json.dumps(message))
 
 
+Drawing = Callable[[dict], dict]
+"""What a front end adds to a ``table`` or ``replay`` message before it is sent (its
+board drawing).  It is given the message only, which holds only what its receiver may
+see, so a drawing cannot show more than the message does."""
+
+
+def _undrawn(message: dict) -> dict:
+    return message
+
+
 class Hall:
     """The clients of this process and the fan-out of room events to them."""
 
-    def __init__(self, room: Room) -> None:
+    def __init__(self, room: Room, drawing: Drawing = _undrawn) -> None:
         self.room = room
+        self.drawing = drawing
         self.clients: dict[int, Client] = {}
         self.by_name: dict[str, set[Client]] = defaultdict(set)
         self.numbers = itertools.count(1)
@@ -75,6 +89,12 @@ class Hall:
         """Per table: the lock that keeps its events in order, and how many wait for it."""
         self.running: set[asyncio.Task] = set()
         self.writes = None if room.store.postgres else anyio.CapacityLimiter(1)
+        self.throttle = LoginThrottle()
+        self.hashing = anyio.CapacityLimiter(HASHING_AT_ONCE)
+        """Password checks run here, a few at a time (``throttle.py``)."""
+        self.password_checks = 0
+        """Password checks running or queued (counted before the limiter is asked,
+        which may first yield to the other tasks)."""
 
     async def write(self, call, *args):
         """Run a room call that writes on a worker thread.  On SQLite the writers queue
@@ -82,6 +102,27 @@ class Hall:
         database's one write lock (a retry sleeps longer each time and starves some
         writers for seconds under load)."""
         return await anyio.to_thread.run_sync(functools.partial(call, *args), limiter=self.writes)
+
+    async def password_session(self, address: str, kind: str, request: dict) -> str:
+        """A session token for a ``login`` or ``register`` with a name and password,
+        counted and queued by ``throttle.py`` so that a flood of them cannot starve
+        the room."""
+        name, password = request.get("name"), request.get("password")
+        self.throttle.admit(address, name)
+        if self.password_checks >= HASHING_AT_ONCE + MOST_WAITING:
+            raise RoomError("login: the room is busy checking passwords; try again soon")
+        call = self.room.login if kind == "login" else self.room.register
+        self.password_checks += 1
+        try:
+            return await anyio.to_thread.run_sync(
+                functools.partial(call, name, password), limiter=self.hashing
+            )
+        except RoomError:
+            if kind == "login":
+                self.throttle.failed(name)
+            raise
+        finally:
+            self.password_checks -= 1
 
     # ---- events ---------------------------------------------------------------------------
     async def dispatch(self) -> None:
@@ -110,6 +151,24 @@ class Hall:
                 self.locks[key] = (lock, waiting - 1)
 
     async def _fan_out(self, event: dict) -> None:
+        if event["kind"] == "logout":
+            # the session ended: its connections on this process are anonymous again
+            ended = [
+                c
+                for c in list(self.clients.values())
+                if c.identity is not None and c.identity.session == event["session"]
+            ]
+            for client in ended:
+                await self.forget(client)
+                await client.send({"type": "logout"})
+            return
+        if event["kind"] == "resync":
+            # events were lost: every table a client sees, and the challenges, again
+            shown = {table_id for c in self.clients.values() for table_id in c.watching}
+            for table_id in sorted(shown):
+                await self.queue.put({"kind": "table", "id": table_id})
+            await self.queue.put({"kind": "challenges"})
+            return
         if event["kind"] == "challenges":
             challenges = await run_in_threadpool(self.room.challenges)
             for client in list(self.clients.values()):
@@ -126,7 +185,7 @@ class Hall:
         if not watchers:
             return
         messages = await run_in_threadpool(
-            self.room.table_messages, [c.identity for c in watchers], table_id
+            self._drawn_messages, [c.identity for c in watchers], table_id
         )
         for client, message in zip(watchers, messages, strict=True):
             # never send a version back (a watch may have answered a newer one)
@@ -134,6 +193,9 @@ class Hall:
                 continue
             client.versions[table_id] = message["version"]
             await client.send(message)
+
+    def _drawn_messages(self, viewers: list[Identity | None], table_id: object) -> list[dict]:
+        return [self.drawing(m) for m in self.room.table_messages(viewers, table_id)]
 
     # ---- connections ----------------------------------------------------------------------
     async def identify(self, client: Client, identity: Identity) -> None:
@@ -149,13 +211,20 @@ class Hall:
 
     async def leave(self, client: Client) -> None:
         self.clients.pop(client.number, None)
+        await self.forget(client)
+
+    async def forget(self, client: Client) -> None:
+        """The connection no longer speaks for its name (closed, or logged out)."""
         if client.identity is None:
             return
-        names = self.by_name[client.identity.name]
+        name = client.identity.name
+        client.identity = None
+        client.watching.clear()
+        names = self.by_name[name]
         names.discard(client)
         if not names:
-            del self.by_name[client.identity.name]
-            await self.write(self.room.presence, client.identity.name, False)
+            del self.by_name[name]
+            await self.write(self.room.presence, name, False)
 
     # ---- requests -------------------------------------------------------------------------
     async def handle(self, client: Client, request: dict) -> dict:
@@ -165,12 +234,12 @@ class Hall:
             raise RoomError("session: say hello with a session, or log in, first")
         who = client.identity
         if kind == "hello":
-            await self.identify(client, room.identify(request.get("session")))
+            identity = await run_in_threadpool(room.identify, request.get("session"))
+            await self.identify(client, identity)
             return self._welcome(client, request.get("session"))
         if kind in ("login", "register"):
-            call = room.login if kind == "login" else room.register
-            token = await run_in_threadpool(call, request.get("name"), request.get("password"))
-            await self.identify(client, room.identify(token))
+            token = await self.password_session(_address(client.socket), kind, request)
+            await self.identify(client, await run_in_threadpool(room.identify, token))
             return self._welcome(client, token)
         if kind == "guest":
             identity, token = room.guest()
@@ -201,7 +270,7 @@ class Hall:
             return await self.write(room.resign, who, request.get("table"))
         if kind == "watch":
             table_id = request.get("table")
-            message = await run_in_threadpool(room.table_message, who, table_id)
+            [message] = await run_in_threadpool(self._drawn_messages, [who], table_id)
             client.watching.add(table_id)
             client.versions[table_id] = message["version"]
             return {"table": message}
@@ -212,11 +281,18 @@ class Hall:
             client.watching.discard(table_id)
             return {}
         if kind == "replay":
-            return {"replay": await run_in_threadpool(room.replay, request.get("table"))}
+            replay = await run_in_threadpool(room.replay, request.get("table"))
+            return {"replay": await run_in_threadpool(self.drawing, replay)}
         if kind == "tables":
-            return {"tables": await run_in_threadpool(room.tables, RUNNING)}
+            status = request.get("status", RUNNING)
+            if status not in (RUNNING, FINISHED, ABORTED):
+                raise RoomError(f"status: one of {RUNNING}, {FINISHED}, {ABORTED}")
+            return {"tables": await run_in_threadpool(room.tables, status)}
         if kind == "online":
             return {"online": await run_in_threadpool(room.online)}
+        if kind == "logout":
+            await self.write(room.logout, who)
+            return {}
         if kind == "account":
             return {"account": await run_in_threadpool(room.account, who.name)}
         if kind == "ranking":
@@ -234,7 +310,7 @@ class Hall:
         try:
             if cookie:
                 with contextlib.suppress(RoomError):
-                    await self.identify(client, self.room.identify(cookie))
+                    await self.identify(client, await run_in_threadpool(self.room.identify, cookie))
             while True:
                 frame = await socket.receive()
                 if frame["type"] == "websocket.disconnect":
@@ -265,12 +341,20 @@ def build_app(
     secret: str,
     hasher: PasswordHasher | None = None,
     tick_seconds: float = 1.0,
+    drawing: Drawing = _undrawn,
+    page_routes: Sequence[BaseRoute] = (),
+    clock: Callable[[], float] = time.time,
 ) -> Starlette:
     """The Wartesaal on ``database_url`` (``sqlite:///FILE`` or ``postgresql://...``),
-    signing sessions with ``secret`` (every process of one room shares it)."""
+    signing sessions with ``secret`` (every process of one room shares it).  A front
+    end that serves a page for the room gives its ``page_routes`` and the ``drawing``
+    it adds to table and replay messages (``fechtbuch.web.wartesaal_page``); ``clock``
+    is the room's time (tests move it to reach a deadline)."""
     store = Store(database_url)
-    room = Room(store, secret, hasher=hasher, presence_fresh=max(3.0, 5 * tick_seconds))
-    hall = Hall(room)
+    room = Room(
+        store, secret, hasher=hasher, clock=clock, presence_fresh=max(3.0, 5 * tick_seconds)
+    )
+    hall = Hall(room, drawing)
 
     @contextlib.asynccontextmanager
     async def lifespan(_app):
@@ -307,13 +391,30 @@ def build_app(
             if request.url.path.endswith("guest"):
                 identity, token = room.guest()
             else:
-                call = room.login if request.url.path.endswith("login") else room.register
-                token = await run_in_threadpool(call, body.get("name"), body.get("password"))
-                identity = room.identify(token)
+                kind = "login" if request.url.path.endswith("login") else "register"
+                token = await hall.password_session(_address(request), kind, body)
+                identity = await run_in_threadpool(room.identify, token)
         except RoomError as err:
-            return JSONResponse({"error": str(err)}, status_code=400)
+            status = 429 if str(err).startswith("login: ") else 400
+            return JSONResponse({"error": str(err)}, status_code=status)
         response = JSONResponse({"name": identity.name, "guest": identity.guest, "session": token})
         response.set_cookie(COOKIE, token, httponly=True, samesite="strict")
+        return response
+
+    async def logout(request: Request) -> JSONResponse:
+        """End the session of the ``session`` cookie (or of ``{"session": ...}``)."""
+        try:
+            body = await request.json() if await request.body() else {}
+        except ValueError:
+            return JSONResponse({"error": "message: not JSON"}, status_code=400)
+        token = body.get("session") if isinstance(body, dict) else None
+        try:
+            identity = await run_in_threadpool(room.identify, token or request.cookies.get(COOKIE))
+            await hall.write(room.logout, identity)
+        except RoomError as err:
+            return JSONResponse({"error": str(err)}, status_code=400)
+        response = JSONResponse({"ok": True})
+        response.delete_cookie(COOKIE, httponly=True, samesite="strict")
         return response
 
     async def health(_request: Request) -> JSONResponse:
@@ -333,10 +434,12 @@ def build_app(
 
     app = Starlette(
         routes=[
+            *page_routes,
             Route("/health", health),
             Route("/register", session_route, methods=["POST"]),
             Route("/login", session_route, methods=["POST"]),
             Route("/guest", session_route, methods=["POST"]),
+            Route("/logout", logout, methods=["POST"]),
             Route("/games", games),
             Route("/challenges", challenges),
             Route("/tables", tables),
@@ -348,6 +451,11 @@ def build_app(
     app.state.room = room
     app.state.hall = hall
     return app
+
+
+def _address(connection: Request | WebSocket) -> str:
+    """The client's address, as the throttle counts it."""
+    return connection.client.host if connection.client else "unknown"
 
 
 async def _ticks(hall: Hall, seconds: float) -> None:

@@ -10,7 +10,11 @@ each of its clients' views there, so no hidden card travels through the channel.
 * PostgreSQL (any number of processes): the transaction calls ``pg_notify``, which
   PostgreSQL delivers to every listening session when, and only if, the transaction
   commits; :class:`PostgresEvents` is one ``LISTEN`` session per process, on a
-  thread of its own.
+  thread of its own.  When that session drops (a restarted or failed-over database, a
+  cut connection, an administrator's ``pg_terminate_backend``) it connects again,
+  waiting a little longer after each failure, and then delivers ``{"kind": "resync"}``:
+  the notifications sent while it was away are lost, so the process reads again
+  every table its clients see and the challenges.
 """
 
 from __future__ import annotations
@@ -36,6 +40,15 @@ class LocalEvents:
             self.store.listeners.remove(self.deliver)
 
 
+LISTENER_NAME = "wartesaal-listen"
+"""The LISTEN session's ``application_name`` (``pg_stat_activity`` shows it)."""
+RESYNC = {"kind": "resync"}
+"""Delivered after the LISTEN session came back: events may have been missed."""
+RECONNECT_FIRST_SECONDS = 0.2
+RECONNECT_MOST_SECONDS = 5.0
+"""The wait before connecting again doubles after each failure, up to this."""
+
+
 class PostgresEvents:
     """``LISTEN wartesaal`` on a thread; each notification is passed to ``deliver``."""
 
@@ -47,6 +60,8 @@ class PostgresEvents:
         self.ready = threading.Event()
         self.stopping = threading.Event()
         self.thread = threading.Thread(target=self._run, name="wartesaal-listen", daemon=True)
+        self.reconnects = 0
+        """How often the LISTEN session came back after it dropped."""
 
     def start(self) -> None:
         self.thread.start()
@@ -60,12 +75,35 @@ class PostgresEvents:
     def _run(self) -> None:
         import psycopg
 
-        with psycopg.connect(self.url, autocommit=True) as conn:
-            conn.execute(f"LISTEN {CHANNEL}")
-            self.ready.set()
-            while not self.stopping.is_set():
-                for note in conn.notifies(timeout=0.5):
-                    self.deliver(json.loads(note.payload))
+        wait = RECONNECT_FIRST_SECONDS
+        dropped = False
+        while not self.stopping.is_set():
+            try:
+                # keepalives notice a silently cut TCP connection (a Unix socket needs none)
+                with psycopg.connect(
+                    self.url,
+                    autocommit=True,
+                    application_name=LISTENER_NAME,
+                    keepalives=1,
+                    keepalives_idle=10,
+                    keepalives_interval=5,
+                    keepalives_count=3,
+                ) as conn:
+                    conn.execute(f"LISTEN {CHANNEL}")
+                    self.ready.set()
+                    wait = RECONNECT_FIRST_SECONDS
+                    if dropped:
+                        dropped = False
+                        self.reconnects += 1
+                        self.deliver(dict(RESYNC))
+                    while not self.stopping.is_set():
+                        for note in conn.notifies(timeout=0.5):
+                            self.deliver(json.loads(note.payload))
+            except psycopg.Error as err:
+                dropped = True
+                print(f"wartesaal: the LISTEN session dropped ({err}); again in {wait:.1f} s")
+                self.stopping.wait(wait)
+                wait = min(2 * wait, RECONNECT_MOST_SECONDS)
 
 
 def events_for(store: Store, deliver: Callable[[dict], None]):

@@ -36,6 +36,7 @@ REQUESTS = BEFORE_LOGIN | frozenset(
         "online",
         "account",
         "ranking",
+        "logout",
     }
 )
 

@@ -76,7 +76,23 @@ class Room:
         return self.sessions.guest()
 
     def identify(self, token: object) -> Identity:
-        return self.sessions.check(token)
+        """Who ``token`` names; a :class:`RoomError` if it is forged, expired or
+        ended by logging out (one read of the database)."""
+        identity = self.sessions.check(token)
+        if identity.session:
+            with self.store.read() as tx:
+                if tx.revoked(identity.session):
+                    raise RoomError("session: ended by logging out, log in again")
+        return identity
+
+    def logout(self, identity: Identity) -> None:
+        """End ``identity``'s session on every server process of the room."""
+        if not identity.session:
+            raise RoomError("session: this session cannot be ended early, it is too old")
+        now = self.clock()
+        with self.store.transaction() as tx:
+            tx.revoke(identity.session, now + self.sessions.max_age, now)
+            tx.notify({"kind": "logout", "session": identity.session})
 
     def account(self, name: str) -> dict | None:
         with self.store.read() as tx:
@@ -306,6 +322,7 @@ class Room:
         elo = None
         if counted:
             elo = roomrules.elo_changes([rows[n]["elo"] for n in table.seats], returns)
+        settlement = {}
         for seat, name in enumerate(table.seats):
             row = rows.get(name)
             if row is None:
@@ -316,6 +333,13 @@ class Room:
             if payout is not None:
                 values["taler"] = row["taler"] + payout[seat]
             tx.update_account(name, **values)
+            # the stake was escrowed when the table was dealt: the change is the payout less it
+            settlement[name] = {
+                "points": points[seat] if counted else 0,
+                "elo": elo[seat] if counted else 0.0,
+                "taler": payout[seat] - table.stake if payout is not None else 0,
+            }
+        table.settlement = settlement
         tx.notify({"kind": "ranking"})
 
     # ---- time and presence ------------------------------------------------------------------
@@ -455,14 +479,26 @@ class Room:
             entries = tx.entries(table_id)
         return views.replay(table, entries)
 
-    def tables(self, status: str = RUNNING) -> list[dict]:
-        """The tables to watch (or replay): id, game, seats, status."""
+    def tables(self, status: str = RUNNING, limit: int = 30) -> list[dict]:
+        """The tables to watch (or replay): id, game, variant, seats, status, rated,
+        clock and result; of the ended ones the ``limit`` that ended last."""
         with self.store.read() as tx:
-            found = [tx.table(i) for i in tx.table_ids(status)]
+            found = [t for t in map(tx.table, tx.table_ids(status)) if t is not None]
+        if status != RUNNING:
+            found = sorted(found, key=lambda t: -(t.finished_at or 0.0))[:limit]
         return [
-            {"id": t.id, "game": t.game, "variant": t.variant, "seats": t.seats, "status": t.status}
+            {
+                "id": t.id,
+                "game": t.game,
+                "variant": t.variant,
+                "seats": t.seats,
+                "status": t.status,
+                "rated": t.rated,
+                "clock_minutes": None if t.clock_seconds is None else t.clock_seconds / 60.0,
+                "result": t.result,
+                "reason": t.reason,
+            }
             for t in found
-            if t is not None
         ]
 
     def seats_of(self, table_id: str) -> list[str]:

@@ -1,8 +1,10 @@
 """Sessions of the room: signed, expiring tokens (itsdangerous, HMAC-SHA1 over the
 payload and a timestamp, keyed by the server's secret).
 
-A token names a member or a guest; it is sent as the ``session`` cookie or in the
-WebSocket's ``hello``.  A forged token and an expired one are refused with one line.
+A token names a member or a guest and carries a random session id; it is sent as the
+``session`` cookie or in the WebSocket's ``hello``.  A forged token and an expired one
+are refused with one line; a session ended by logging out is refused by the room,
+which keeps its id until the token would have expired (``Room.identify``).
 Servers that share a database must share the secret, so a token issued by one is
 good on every other.
 """
@@ -24,6 +26,9 @@ SESSION_SECONDS = 7 * 24 * 3600
 class Identity:
     name: str
     guest: bool
+    session: str = ""
+    """The id of the session it came from ("" for a token issued before sessions had
+    one: such a token cannot be ended early)."""
 
 
 class Sessions:
@@ -34,11 +39,14 @@ class Sessions:
         self.max_age = max_age
 
     def issue(self, identity: Identity) -> str:
-        return self.serializer.dumps({"name": identity.name, "guest": identity.guest})
+        session = secrets.token_hex(16)
+        return self.serializer.dumps(
+            {"name": identity.name, "guest": identity.guest, "session": session}
+        )
 
     def guest(self) -> tuple[Identity, str]:
-        identity = Identity(GUEST_PREFIX + secrets.token_hex(4), True)
-        return identity, self.issue(identity)
+        token = self.issue(Identity(GUEST_PREFIX + secrets.token_hex(4), True))
+        return self.check(token), token
 
     def check(self, token: object) -> Identity:
         """The identity a token names; a :class:`RoomError` if it is forged or expired."""
@@ -50,4 +58,4 @@ class Sessions:
             raise RoomError("session: expired, log in again") from None
         except BadSignature:
             raise RoomError("session: not signed by this room") from None
-        return Identity(data["name"], bool(data["guest"]))
+        return Identity(data["name"], bool(data["guest"]), str(data.get("session", "")))

@@ -105,6 +105,15 @@ presence = sa.Table(
 """Who has a connection open on which server process, refreshed by that process's
 tick: a name is online while one of its rows is fresh."""
 
+revoked = sa.Table(
+    "revoked",
+    metadata,
+    sa.Column("session", sa.String(32), primary_key=True),
+    sa.Column("expires", sa.Float, nullable=False, index=True),
+)
+"""Sessions ended by logging out, until their token would have expired anyway (an
+older database gains this table when a server opens it)."""
+
 
 def table_to_json(table: Table) -> str:
     return json.dumps(dataclasses.asdict(table), sort_keys=True)
@@ -226,6 +235,16 @@ class Tx:
     def online(self, fresh_since: float) -> set[str]:
         query = sa.select(presence.c.name).where(presence.c.seen >= fresh_since).distinct()
         return set(self.conn.execute(query).scalars())
+
+    # ---- sessions ended before their time --------------------------------------------
+    def revoke(self, session: str, expires: float, now: float) -> None:
+        self.conn.execute(revoked.delete().where(revoked.c.expires < now))
+        if not self.revoked(session):
+            self.conn.execute(revoked.insert().values(session=session, expires=expires))
+
+    def revoked(self, session: str) -> bool:
+        query = sa.select(revoked.c.session).where(revoked.c.session == session)
+        return self.conn.execute(query).first() is not None
 
     # ---- the action log -------------------------------------------------------------
     def add_entry(self, table_id: str, entry: Entry) -> None:

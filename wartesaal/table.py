@@ -83,6 +83,9 @@ class Table:
     last_minute: bool = False
     """Without a clock: the mover has entered the last minute of the Notbremse (the
     room then tells everyone at the table)."""
+    settlement: dict[str, dict[str, float]] | None = None
+    """Once the game is settled: per member (guests have no account) the change of
+    ``points``, ``elo`` and ``taler`` it brought, so the table can show it."""
 
     # ---- creation ---------------------------------------------------------------------
     @classmethod

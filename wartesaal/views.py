@@ -27,6 +27,7 @@ def _common(table: Table, now: float) -> dict:
         "unit": table.unit,
         "actions": table.actions,
         "to_act": table.to_act(),
+        "now": now,
         "clocks": table.clocks_at(now),
         "move_deadline": table.move_deadline(),
         "last_minute": table.last_minute,
@@ -36,6 +37,7 @@ def _common(table: Table, now: float) -> dict:
         "result": table.result,
         "reason": table.reason,
         "rematch": table.rematch,
+        "settlement": table.settlement,
     }
 
 
@@ -67,6 +69,7 @@ def replay(table: Table, entries: list[Entry]) -> dict:
     during the game and after it."""
     setup = table.setup
     game = table.rules
+    first = game.parse_state(entries[0].before) if entries else table.state
     return {
         "type": "replay",
         "id": table.id,
@@ -76,6 +79,7 @@ def replay(table: Table, entries: list[Entry]) -> dict:
         "status": table.status,
         "result": table.result,
         "reason": table.reason,
+        "start": setup.public_view(table.variant, first),
         "actions": [
             {
                 "number": e.number,

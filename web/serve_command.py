@@ -6,10 +6,15 @@ import logging
 import threading
 import webbrowser
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import click
 from fechtbuch.engines.clikit import StrictIntRange
 from fechtbuch.web.store import Store, default_store_path
+
+if TYPE_CHECKING:
+    from fechtbuch.web.server import Server
+    from starlette.applications import Starlette
 
 
 @click.command("serve")
@@ -79,8 +84,9 @@ def serve(
     store = Store(data_file or default_store_path())
     store.check()
     logging.basicConfig(level=logging.INFO, format="fechtbuch serve: %(message)s")
-    mounts = {} if wartesaal_url is None else {"/wartesaal": _wartesaal(wartesaal_url)}
-    app = create_app(Server(store, packs=packs), mounts)
+    page_server = Server(store, packs=packs)
+    mounts = {} if wartesaal_url is None else {"/wartesaal": _wartesaal(wartesaal_url, page_server)}
+    app = create_app(page_server, mounts)
     config = uvicorn.Config(app, host=host, port=port, log_level="warning", ws="websockets-sansio")
     server = uvicorn.Server(config)
     original_startup = server.startup
@@ -97,9 +103,10 @@ def serve(
     server.run()
 
 
-def _wartesaal(database_url: str):
-    """The Wartesaal's application on ``database_url``, or one line naming what is
-    missing (its extra, its secret)."""
+def _wartesaal(database_url: str, page_server: Server) -> Starlette:
+    """The Wartesaal's application on ``database_url`` with its page, drawn by the
+    games of ``page_server``; or one line naming what is missing (its extra, its
+    secret)."""
     import os
 
     from fechtbuch.engines.errors import InputError
@@ -108,12 +115,16 @@ def _wartesaal(database_url: str):
     if len(secret) < 16:
         raise InputError("--wartesaal: set WARTESAAL_SECRET to at least 16 characters")
     try:
-        from fechtbuch.wartesaal.app import build_app
+        import fechtbuch.wartesaal.app  # noqa: F401  (its extra's packages)
     except ImportError as err:
         raise InputError(
             f"--wartesaal: needs the wartesaal extra (pip install 'fechtbuch[wartesaal]'): {err}"
         ) from None
-    return build_app(database_url, secret)
+    from fechtbuch.web.server import static_folder
+    from fechtbuch.web.wartesaal_page import wartesaal_app
+
+    games = {slug: entry.web for slug, entry in page_server.games.items()}
+    return wartesaal_app(database_url, secret, games, static_folder())
 
 
 def _url_host(host: str) -> str:

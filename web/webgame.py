@@ -109,6 +109,18 @@ class WebGame(Protocol):
         its legal actions ``texts`` as the page draws them (each with its ``text``)."""
         ...
 
+    def room_board(self, variant: str, view: str, seat: int | None) -> dict:
+        """A Wartesaal table as the board script draws it, from the notation the room
+        sent: ``view`` is a seat's information state (``seat``) or the public view
+        (``seat`` is ``None``), so the drawing holds nothing its receiver may not see.
+        The keys are merged into the message the script is given (``view``, and
+        Battleklinge's ``prelude`` during the Kartenwahl)."""
+        ...
+
+    def room_action(self, action: str) -> dict:
+        """An action of a Wartesaal table (its notation) as the board draws it."""
+        ...
+
 
 def strength_setup(factory: PlayerFactory | None, default: str = "mittel") -> dict:
     """The menu's strength choice: every strength of the game's player factory."""

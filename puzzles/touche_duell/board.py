@@ -73,11 +73,10 @@ def _counts_row(y: float, label: str, counts: tuple[int, ...]) -> str:
     return "".join(cells)
 
 
-def board_svg(state: View | Pending) -> str:
-    """A self-contained SVG of the state (legible at phone width: scales to the page)."""
-    view, note = _split(state)
-    a, b = view.squares
-    me = view.viewer
+def _track(squares: tuple[int, int], me: int | None) -> list[str]:
+    """The track's squares and both fencers (the viewer's blue; with no viewer both
+    in their own colours)."""
+    a, b = squares
     parts = []
     for square in range(1, TRACK + 1):
         x = LEFT + (square - 1) * SQUARE
@@ -92,12 +91,35 @@ def board_svg(state: View | Pending) -> str:
             )
     for player, square in ((0, a), (1, b)):
         x = LEFT + (square - 0.5) * SQUARE
-        colour = "#1f5fbf" if player == me else "#b8322a"
+        if me is None:
+            colour = ("#1f5fbf", "#b8322a")[player]
+        else:
+            colour = "#1f5fbf" if player == me else "#b8322a"
         parts.append(f'<circle cx="{x}" cy="53" r="11" fill="{colour}"/>')
         parts.append(
             f'<text x="{x}" y="58" text-anchor="middle" font-size="13" fill="#fff" '
             f'font-weight="bold">{PLAYER_CHARS[player]}</text>'
         )
+    return parts
+
+
+def track_svg(squares: tuple[int, int]) -> str:
+    """The track with both fencers and nothing hidden: what everybody sees (a
+    spectator's board)."""
+    height = 76
+    body = "".join(_track(squares, None))
+    return (
+        f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {WIDTH} {height}" '
+        f'width="100%" role="img" font-family="sans-serif">'
+        f'<rect width="{WIDTH}" height="{height}" fill="#fffdf7"/>{body}</svg>'
+    )
+
+
+def board_svg(state: View | Pending) -> str:
+    """A self-contained SVG of the state (legible at phone width: scales to the page)."""
+    view, note = _split(state)
+    me = view.viewer
+    parts = _track(view.squares, me)
     status = draw(view).split("\n")[3]
     parts.append(f'<text x="{LEFT}" y="90" font-size="15">{escape(status)}</text>')
     y = 104

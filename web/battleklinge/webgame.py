@@ -16,6 +16,10 @@ import datetime as dt
 from collections.abc import Sequence
 
 from fechtbuch.engines.battleklinge.cards import CARD_SETS, CARDS, NUM_CARDS, card_id
+from fechtbuch.engines.battleklinge.kartenwahl import PICK as KARTENWAHL_PICK
+from fechtbuch.engines.battleklinge.kartenwahl import PICKS as KARTENWAHL_PICKS
+from fechtbuch.engines.battleklinge.kartenwahl import PREFIX as KARTENWAHL_PREFIX
+from fechtbuch.engines.battleklinge.kartenwahl import Draft as KartenwahlDraft
 from fechtbuch.engines.battleklinge.players import STRENGTH_NAMES
 from fechtbuch.engines.battleklinge.position import (
     BANNER,
@@ -34,6 +38,7 @@ from fechtbuch.web.webgame import Chooser, Start
 
 CARD_CHOICES = ("zufall", "einsteiger", "angriff", "verteidigung", "kartenwahl")
 SCHOOLS = ("g", "b")
+SIDE_FIELD = "seite"
 
 
 class BattleklingeWeb:
@@ -138,6 +143,18 @@ class BattleklingeWeb:
             {"text": text, **move_view(Move.from_text(text))} for text in texts
         ]
 
+    def room_board(self, variant: str, view: str, seat: int | None) -> dict:
+        if view.startswith(KARTENWAHL_PREFIX):
+            return {"prelude": kartenwahl_view(view)}
+        position = Position.from_text(view)
+        return {"view": position_view(position, position.turn if seat is None else seat)}
+
+    def room_action(self, action: str) -> dict:
+        pick, _, card = action.partition(":")
+        if pick == KARTENWAHL_PICK:
+            return {"card": card}
+        return move_view(Move.from_text(action))
+
 
 def _choice(options: dict, name: str, choices: Sequence[str], default: str) -> str:
     value = options.get(name, default)
@@ -155,6 +172,30 @@ def deal(cards_choice: str, seed: str) -> Position:
     else:
         cards = shuffled(CARD_SETS[cards_choice], label)
     return Position.start(cards[:2], cards[2:4], cards[4])
+
+
+def kartenwahl_view(text: str) -> dict:
+    """The Kartenwahl of a Wartesaal table as the draft board draws it (the page's
+    prelude).  The room writes the side card still to come as ``seite=?``: nobody may
+    know it, and the drawing does not use it, so any rank parses the rest."""
+    draft = KartenwahlDraft.from_text(text.replace(f"{SIDE_FIELD}=?", f"{SIDE_FIELD}=0"))
+    picks = len(draft.hands[0]) + len(draft.hands[1])
+    done = picks == 2 * KARTENWAHL_PICKS
+    return {
+        "open": [card_id(c) for c in draft.open],
+        "hands": [[card_id(c) for c in hand] for hand in draft.hands],
+        "to_choose": None if done else draft.picker,
+        # the schools alternate, so the first picker follows from who picks now
+        "first": draft.picker if picks % 2 == 0 else 1 - draft.picker,
+        "cards": {
+            card_id(c): {
+                "name": CARDS[c].name,
+                "offsets": [list(o) for o in CARDS[c].offsets],
+                "mark": CARDS[c].mark,
+            }
+            for c in range(NUM_CARDS)
+        },
+    }
 
 
 def move_view(move: Move) -> dict:

@@ -24,12 +24,14 @@ from fechtbuch.engines.touche_duell.notation import (
     Kind,
     Position,
     Ruleset,
+    View,
     format_action,
     parse_action,
+    parse_view,
     view_of,
 )
 from fechtbuch.engines.touche_duell.record import game_over, round_starter
-from fechtbuch.puzzles.touche_duell.board import board_svg
+from fechtbuch.puzzles.touche_duell.board import board_svg, track_svg
 from fechtbuch.web.webgame import Chooser, Start, seat_chooser, strength_setup
 
 RULESET_NAMES = tuple(r.name for r in RULESETS)
@@ -79,19 +81,7 @@ class ToucheDuellWeb:
             public["hand_sizes"] = [sum(hand) for hand in state.hands]
             public["pile_size"] = len(state.pile)
             return public
-        view = view_of(state, seat)
-        hand = [
-            value
-            for value, count in zip((1, 2, 3, 4, 5), view.hand, strict=True)
-            for _ in range(count)
-        ]
-        return {
-            **public,
-            "seat": seat,
-            "hand": hand,
-            "svg": board_svg(view),
-            "text": draw(view),
-        }
+        return {**public, **seat_board(view_of(state, seat))}
 
     def action_view(self, game: Game, state: Position, action: Action) -> dict:
         return action_words(action)
@@ -127,6 +117,51 @@ class ToucheDuellWeb:
         return {"svg": kind.board_svg(state), "text": kind.board_text(state, False)}, [
             {"text": text, **action_words(parse_action(text))} for text in texts
         ]
+
+    def room_board(self, variant: str, view: str, seat: int | None) -> dict:
+        if seat is None:
+            return {"view": public_board(view)}
+        shown = parse_view(view)
+        return {"view": seat_board(shown)}
+
+    def room_action(self, action: str) -> dict:
+        return action_words(parse_action(action))
+
+
+def seat_board(view: View) -> dict:
+    """A seat's view as the board draws it: the track, its own hand and the sizes of
+    the hidden rest."""
+    hand = [
+        value for value, count in zip((1, 2, 3, 4, 5), view.hand, strict=True) for _ in range(count)
+    ]
+    return {
+        "squares": list(view.squares),
+        "score": list(view.score),
+        "target": view.rules.target,
+        "mover": view.mover,
+        "phase": view.phase.value,
+        "seat": view.viewer,
+        "hand": hand,
+        "svg": board_svg(view),
+        "text": draw(view),
+    }
+
+
+def public_board(text: str) -> dict:
+    """The public view of a table (``TableSetup.public_view``: both hands and the pile
+    by their sizes) as the board draws it between turns."""
+    # rules, squares, score, mover, phase, hand sizes, discard, pile size
+    rules, squares, score, mover, phase, hands, _discard, pile = text.split(" ")
+    return {
+        "squares": [int(n) for n in squares.split("-")],
+        "svg": track_svg(tuple(int(n) for n in squares.split("-"))),
+        "score": [int(n) for n in score.split(":")],
+        "target": Ruleset.from_name(rules).target,
+        "mover": PLAYER_CHARS.index(mover),
+        "phase": phase,
+        "hand_sizes": [int(size.lstrip("?")) for size in hands.split("/")],
+        "pile_size": int(pile.lstrip("?")),
+    }
 
 
 def action_words(action: Action) -> dict:

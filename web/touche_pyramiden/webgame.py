@@ -14,7 +14,7 @@ from fechtbuch.engines.errors import InputError, quote
 from fechtbuch.engines.game import Game
 from fechtbuch.engines.players import PlayerFactory
 from fechtbuch.engines.touche_pyramiden import rules
-from fechtbuch.engines.touche_pyramiden.notation import view_of
+from fechtbuch.engines.touche_pyramiden.notation import View, parse_board, parse_view, view_of
 from fechtbuch.engines.touche_pyramiden.state import Config, State
 from fechtbuch.engines.touche_pyramiden.textboard import render
 from fechtbuch.puzzles.touche_pyramiden.svg import board_svg
@@ -50,23 +50,7 @@ class PyramidenWeb:
         return Start(state, (0,), "computer", {**facts, "strength": strength})
 
     def view(self, game: Game, state: State, seat: int | None) -> dict:
-        shown = view_of(state, 0 if seat is None else seat)
-        title = f"Runde {min(state.round, state.config.rounds)}"
-        out = {
-            "svg": board_svg(shown.own, shown.crowned, title),
-            "scores": list(state.scores),
-            "round": state.round,
-            "rounds": state.config.rounds,
-            "to_move": state.to_move,
-            "phase": state.phase.name.lower(),
-            "pattern": None if state.pattern is None else state.pattern.value,
-            "hand_sizes": list(shown.hand_sizes),
-            "text": render(shown, colour=False, show_hand=seat is not None),
-        }
-        if seat is not None:
-            out["seat"] = seat
-            out["hand"] = list(shown.hand)
-        return out
+        return board_of(view_of(state, 0 if seat is None else seat), seat is not None)
 
     def action_view(self, game: Game, state: State, action) -> dict:
         return {"label": game.format_action(state, action)}
@@ -96,6 +80,55 @@ class PyramidenWeb:
         return {"svg": kind.board_svg(state), "text": kind.board_text(state, False)}, [
             {"text": text, "label": text} for text in texts
         ]
+
+    def room_board(self, variant: str, view: str, seat: int | None) -> dict:
+        if seat is None:
+            return {"view": public_board(view)}
+        return {"view": board_of(parse_view(view), True)}
+
+    def room_action(self, action: str) -> dict:
+        return {"label": action}
+
+
+def board_of(shown: View, own_hand: bool) -> dict:
+    """A seat's view as the board draws it; without ``own_hand`` (between the turns of
+    a hotseat game) its hand is left out."""
+    out = {
+        "svg": board_svg(shown.own, shown.crowned, _title(shown.round, shown.config.rounds)),
+        "scores": list(shown.scores),
+        "round": shown.round,
+        "rounds": shown.config.rounds,
+        "to_move": shown.to_move,
+        "phase": shown.phase.name.lower(),
+        "pattern": None if shown.pattern is None else shown.pattern.value,
+        "hand_sizes": list(shown.hand_sizes),
+        "text": render(shown, colour=False, show_hand=own_hand),
+    }
+    if own_hand:
+        out["seat"] = shown.seat
+        out["hand"] = list(shown.hand)
+    return out
+
+
+def public_board(text: str) -> dict:
+    """The public view of a table (``TableSetup.public_view``: every hand and pile by
+    its size) as the board draws it: the board, the scores, the round and pattern."""
+    fields = dict(token.partition("=")[::2] for token in text.split(" ")[1:])
+    rounds = int(fields["runden"])
+    own, crowned = parse_board(fields["brett"], int(fields["teams"]))
+    return {
+        "svg": board_svg(own, crowned, _title(int(fields["runde"]), rounds)),
+        "scores": [int(n) for n in fields["punkte"].split(",")],
+        "round": int(fields["runde"]),
+        "rounds": rounds,
+        "pattern": None if fields["muster"] == "-" else fields["muster"],
+        "hand_sizes": [int(size.lstrip("#")) for size in fields["hand"].split("/")],
+        "text": "",
+    }
+
+
+def _title(round_number: int, rounds: int) -> str:
+    return f"Runde {min(round_number, rounds)}"
 
 
 def _count(options: dict, name: str, choices: Sequence[str], default: str) -> int:

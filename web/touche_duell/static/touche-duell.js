@@ -17,7 +17,8 @@
       board.className = "svg-board";
       board.innerHTML = view.svg;
       root.append(board);
-    } else if (view.hand_sizes) {
+    }
+    if (view.hand_sizes) {  // between the turns of a hotseat game, and for a spectator
       const hidden = document.createElement("p");
       hidden.textContent = api.t("td.hidden", { a: view.hand_sizes[0], b: view.hand_sizes[1], pile: view.pile_size, name: names[view.mover] });
       root.append(hidden);

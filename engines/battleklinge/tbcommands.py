@@ -236,18 +236,37 @@ CARDS_OPTION = click.option(
     show_default=True,
     help="K: up to K students per side.",
 )
+@click.option(
+    "--against",
+    type=click.Path(path_type=Path),
+    default=None,
+    help="The bitbase generator's table_base binary (LHolten/onitama-solver, built by "
+    "you): build with it too, in the same run, and print both side by side.",
+)
 @json_option()
-def bench_command(cards, students: int, as_json: bool) -> None:
+def bench_command(cards, students: int, against: Path | None, as_json: bool) -> None:
     """Build the tables into a temporary folder and print time, positions/s and peak memory.
 
     \b
       fechtbuch tb bench --cards einsteiger --students 2
+
+    With --against, both fechtbuch's build and the bitbase's run as child processes,
+    one after the other, and the table gives for each the wall and CPU seconds (all
+    threads), the cores busy (CPU / wall), the peak resident memory and the won
+    positions with Gold to move (they must agree: exit 1 if not), then the ratio of
+    the wall times:
+
+    \b
+      fechtbuch tb bench --students 2 --against ~/onitama-solver/target/release/table_base
     """
     import resource
     import tempfile
 
     from fechtbuch.engines.battleklinge.tablebase import build
 
+    if against is not None:
+        _bench_against(cards, students, against, as_json)
+        return
     with tempfile.TemporaryDirectory(prefix="fechtbuch-tb-") as folder:
         warm = time.perf_counter()
         build(cards, 0, Path(folder) / "warm")  # loads the compiled kernels
@@ -269,3 +288,66 @@ def bench_command(cards, students: int, as_json: bool) -> None:
         f"peak memory {peak_mb:,.0f} MB (resident); CPU time of the build {cpu:.2f} s "
         f"(all threads); kernel warm-up {warm:.2f} s"
     )
+
+
+def _bench_against(cards, students: int, binary: Path, as_json: bool) -> None:
+    """``tb bench --against``: fechtbuch's build and the bitbase's, side by side."""
+    import json
+    import tempfile
+
+    from fechtbuch.engines.battleklinge.cards import CARD_SETS
+    from fechtbuch.engines.battleklinge.tablebase import build
+    from fechtbuch.engines.battleklinge.tablebase import sidebyside as sbs
+
+    if tuple(sorted(cards)) != tuple(sorted(CARD_SETS["einsteiger"])):
+        raise InputError("cards: the bitbase builds only the einsteiger set; drop --cards")
+    bitbase_command = sbs.bitbase_command(binary, students)
+    ids = ",".join(card_id(c) for c in sorted(cards))
+    with tempfile.TemporaryDirectory(prefix="fechtbuch-tb-") as folder:
+        build(cards, 0, Path(folder) / "warm")  # compiles the kernels into the disk cache
+        load_before = os.getloadavg()[0]
+        try:
+            bitbase = sbs.run_measured("bitbase", bitbase_command)
+            ours = sbs.run_measured(
+                "fechtbuch",
+                sbs.fechtbuch_build_command(ids, students, Path(folder) / "tables"),
+            )
+            bitbase_won = sbs.bitbase_wins(bitbase.stdout)
+        except RuntimeError as err:
+            failed = click.ClickException(f"against: {err}")
+            failed.exit_code = 1
+            raise failed from None
+        load_after = os.getloadavg()[0]
+    report = json.loads(ours.stdout)
+    won = sum(split["won"] for split in report["splits"])
+    ratio = ours.wall_seconds / bitbase.wall_seconds if bitbase.wall_seconds > 0 else 0.0
+    figures = {
+        "students": students,
+        "fechtbuch": ours.to_json() | {"won": won, "build_seconds": report["seconds"]},
+        "bitbase": bitbase.to_json() | {"won": bitbase_won},
+        "wall_ratio": round(ratio, 3),
+        "load_average": [load_before, load_after],
+    }
+    if as_json:
+        emit_json(figures)
+    else:
+        click.echo(
+            f"{'K = ' + str(students):<10} {'wall s':>8} {'CPU s':>8} {'cores busy':>10} "
+            f"{'peak RSS MB':>12} {'won (Gold to move)':>20}"
+        )
+        for label, run, count in (("fechtbuch", ours, won), ("bitbase", bitbase, bitbase_won)):
+            click.echo(
+                f"{label:<10} {run.wall_seconds:>8.2f} {run.cpu_seconds:>8.2f} "
+                f"{run.cores_busy:>10.2f} {run.peak_rss_mb:>12,.0f} {count:>20,}"
+            )
+        click.echo(
+            f"wall ratio fechtbuch / bitbase: {ratio:.3f} (fechtbuch stores exact distances, "
+            f"the bitbase one bit); 1-minute load average {load_before:.2f} before, "
+            f"{load_after:.2f} after"
+        )
+    if won != bitbase_won:
+        failed = click.ClickException(
+            f"verification: fechtbuch counts {won:,} won positions, the bitbase {bitbase_won:,}"
+        )
+        failed.exit_code = 1
+        raise failed

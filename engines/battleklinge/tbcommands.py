@@ -250,11 +250,12 @@ def bench_command(cards, students: int, against: Path | None, as_json: bool) -> 
     \b
       fechtbuch tb bench --cards einsteiger --students 2
 
-    With --against, both fechtbuch's build and the bitbase's run as child processes,
-    one after the other, and the table gives for each the wall and CPU seconds (all
-    threads), the cores busy (CPU / wall), the peak resident memory and the won
-    positions with Gold to move (they must agree: exit 1 if not), then the ratio of
-    the wall times:
+    With --against (and the bitbase's card set, terz, stoss, quart, bindung,
+    traverse, unless --cards names it), both fechtbuch's build and the bitbase's run
+    as child processes, one after the other, and the table gives for each the wall
+    and CPU seconds (all threads), the cores busy (CPU / wall), the peak resident
+    memory and the won positions with Gold to move (they must agree: exit 1 if
+    not), then the ratio of the wall times:
 
     \b
       fechtbuch tb bench --students 2 --against ~/onitama-solver/target/release/table_base
@@ -295,12 +296,17 @@ def _bench_against(cards, students: int, binary: Path, as_json: bool) -> None:
     import json
     import tempfile
 
-    from fechtbuch.engines.battleklinge.cards import CARD_SETS
     from fechtbuch.engines.battleklinge.tablebase import build
     from fechtbuch.engines.battleklinge.tablebase import sidebyside as sbs
 
-    if tuple(sorted(cards)) != tuple(sorted(CARD_SETS["einsteiger"])):
-        raise InputError("cards: the bitbase builds only the einsteiger set; drop --cards")
+    bitbase_cards = tuple(sorted(parse_card_list(sbs.BITBASE_CARD_IDS)))
+    source = click.get_current_context().get_parameter_source("cards")
+    if source == click.core.ParameterSource.DEFAULT:
+        cards = bitbase_cards
+    elif tuple(sorted(cards)) != bitbase_cards:
+        raise InputError(
+            f"cards: the bitbase builds only {sbs.BITBASE_CARD_IDS}; leave --cards out"
+        )
     bitbase_command = sbs.bitbase_command(binary, students)
     ids = ",".join(card_id(c) for c in sorted(cards))
     with tempfile.TemporaryDirectory(prefix="fechtbuch-tb-") as folder:
@@ -322,6 +328,7 @@ def _bench_against(cards, students: int, binary: Path, as_json: bool) -> None:
     won = sum(split["won"] for split in report["splits"])
     ratio = ours.wall_seconds / bitbase.wall_seconds if bitbase.wall_seconds > 0 else 0.0
     figures = {
+        "cards": ids,
         "students": students,
         "fechtbuch": ours.to_json() | {"won": won, "build_seconds": report["seconds"]},
         "bitbase": bitbase.to_json() | {"won": bitbase_won},

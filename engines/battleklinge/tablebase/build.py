@@ -198,25 +198,33 @@ def solve_group_locally(job: GroupJob, on_step: Callable[[int, int], None]) -> i
     }
     won = {split: np.zeros(n, dtype=np.uint32) for split, n in boards.items()}
     lost = {split: np.zeros(n, dtype=np.uint32) for split, n in boards.items()}
-    empty = np.zeros(0, dtype=np.uint8)
+    empty = np.zeros(0, dtype=np.uint32)
+    capture_masks = {
+        split: (np.zeros(len(v) // 30, dtype=np.uint32), np.zeros(len(v) // 30, dtype=np.uint32))
+        for split, v in job.captures.items()
+    }
     step = resolved = 0
+    group_positions = sum(boards.values()) * ix.NUM_DEALS
+    changed = group_positions
     while True:
         step += 1
+        dense = changed * kernel.DENSE_SHARE >= group_positions
         changed = 0
+        for split, (lost_within, won_within) in capture_masks.items():
+            kernel.advance_capture_masks(
+                np.asarray(job.captures[split]), lost_within, won_within, step
+            )
         for kind in (kernel.WIN_SWEEP, kernel.LOSS_SWEEP):
             for a, b in job.group:
                 child = (b, a)
-                parallel = boards[(a, b)] >= kernel.PARALLEL_BOARDS
-                sweeper = kernel.sweep if parallel else kernel.sweep_serial
                 arrays = (
                     won[(a, b)],
                     lost[(a, b)],
                     np.asarray(values[(a, b)]),
                     lost[child] if kind == kernel.WIN_SWEEP else won[child],
-                    np.asarray(job.captures[(b - 1, a)]) if b else empty,
+                    capture_masks[(b - 1, a)][kind] if b else empty,
                 )
-                for first, stop in kernel.sweep_rows(lay_arrays, a, b):
-                    changed += sweeper(kind, step, a, b, arrays, tables, lay_arrays, first, stop)
+                changed += kernel.sweep_split(kind, step, a, b, arrays, tables, lay_arrays, dense)
         resolved += changed
         on_step(step, resolved)
         if step_is_last(step, changed, job.ext_max):

@@ -2,8 +2,9 @@
 
 The bitbase is LHolten/onitama-solver's ``table_base`` binary (win/loss only, one
 thread): ``table_base N`` builds every table with up to N pieces on the board (both
-masters and up to N/2 - 1 students a side) for its card set 0-4, which is the
-einsteiger set, and prints ``W total wins`` (positions won for the side to move,
+masters and up to N/2 - 1 students a side) for its card set 0-4, which is terz,
+stoss, quart, bindung, traverse (:data:`BITBASE_CARDS`: its won counts equal ours
+split by split), and prints ``W total wins`` (positions won for the side to move,
 Gold to move).  Both builds run as child processes of this one, one after the other;
 :func:`run_measured` takes each child's own resource usage from ``os.wait4``, so the
 CPU seconds count every thread of that child and the peak memory is that child's
@@ -22,6 +23,9 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from fechtbuch.engines.errors import InputError
+
+BITBASE_CARD_IDS = "terz,stoss,quart,bindung,traverse"
+"""The one card set the bitbase builds (its cards 0-4)."""
 
 BITBASE_WINS = re.compile(r"^(\d+) total wins$", re.MULTILINE)
 

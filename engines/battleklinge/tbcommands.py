@@ -270,7 +270,7 @@ def bench_command(cards, students: int, against: Path | None, as_json: bool) -> 
         return
     with tempfile.TemporaryDirectory(prefix="fechtbuch-tb-") as folder:
         warm = time.perf_counter()
-        build(cards, 0, Path(folder) / "warm")  # loads the compiled kernels
+        _warm_up(cards, Path(folder) / "warm")
         warm = time.perf_counter() - warm
         cpu = time.process_time()
         report = build(cards, students, Path(folder) / "tables")
@@ -291,12 +291,21 @@ def bench_command(cards, students: int, against: Path | None, as_json: bool) -> 
     )
 
 
+def _warm_up(cards, folder: Path) -> None:
+    """Compile every kernel of a build (or load it from the disk cache) before the timed
+    one: a K = 1 build (captures, one-core sweeps) and the two-core sweeps."""
+    from fechtbuch.engines.battleklinge.tablebase import build, kernel
+    from fechtbuch.engines.battleklinge.tablebase.build import sweep_tables
+
+    build(cards, 1, folder)
+    kernel.compile_parallel(*sweep_tables(tuple(sorted(cards))))
+
+
 def _bench_against(cards, students: int, binary: Path, as_json: bool) -> None:
     """``tb bench --against``: fechtbuch's build and the bitbase's, side by side."""
     import json
     import tempfile
 
-    from fechtbuch.engines.battleklinge.tablebase import build
     from fechtbuch.engines.battleklinge.tablebase import sidebyside as sbs
 
     bitbase_cards = tuple(sorted(parse_card_list(sbs.BITBASE_CARD_IDS)))
@@ -310,7 +319,7 @@ def _bench_against(cards, students: int, binary: Path, as_json: bool) -> None:
     bitbase_command = sbs.bitbase_command(binary, students)
     ids = ",".join(card_id(c) for c in sorted(cards))
     with tempfile.TemporaryDirectory(prefix="fechtbuch-tb-") as folder:
-        build(cards, 0, Path(folder) / "warm")  # compiles the kernels into the disk cache
+        _warm_up(cards, Path(folder) / "warm")  # the child loads them from the disk cache
         load_before = os.getloadavg()[0]
         try:
             bitbase = sbs.run_measured("bitbase", bitbase_command)

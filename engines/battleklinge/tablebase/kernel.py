@@ -606,6 +606,16 @@ def sweep_split(kind, step, a, b, arrays, tables, lay, dense: bool) -> int:
     return resolved
 
 
+def compile_parallel(tables, lay) -> None:
+    """Compile (or load from the disk cache) the two-core sweeps, which only splits of
+    :data:`PARALLEL_BOARDS` boards or more use, by calling them on no rows: a benchmark
+    that warms up on small tables then times the sweeps, not the compiler."""
+    masks = np.zeros(0, dtype=np.uint32)
+    arrays = (masks, masks, np.zeros(0, dtype=np.uint8), masks, masks)
+    sweep_columns(WIN_SWEEP, 1, 0, 0, arrays, tables, lay, 0, 0, 1)
+    sweep(WIN_SWEEP, 1, 0, 0, arrays, tables, lay, 0, 0)
+
+
 DENSE_SHARE = 200
 """A step is swept by columns while the previous step resolved at least 1/DENSE_SHARE of
 the group's positions (measured on (1, 2)/(2, 1): columns were faster until about the

@@ -260,6 +260,13 @@ def _evaluate_board(
     quiet_free = child_free & ~child_students
     remapped_own = remap(s1, quiet_flip)
     acc = np.int64(0) if kind == WIN_SWEEP else np.int64(ALL_DEALS)
+    # Only the cards held in an open deal matter: a move with another card changes
+    # the accumulator only for settled deals (and the pass only for deals whose cards
+    # are both held in them), so with few open deals most moves are never looked at.
+    relevant = 0
+    for slot in range(5):
+        if holds[slot] & open_deals:
+            relevant |= 1 << slot
     movable = 0
     settled = False  # the answer for every open deal is known: stop early
     pieces = own
@@ -269,10 +276,11 @@ def _evaluate_board(
         is_master = sq == m_sq
         union = np.int64(0)
         for slot in range(5):
-            tg = targets[slot, sq] & ~own
-            if tg:
-                movable |= 1 << slot
-                union |= tg
+            if (relevant >> slot) & 1:
+                tg = targets[slot, sq] & ~own
+                if tg:
+                    movable |= 1 << slot
+                    union |= tg
         while union and not settled:
             to = lowest_square(union)
             union &= union - 1
@@ -281,7 +289,7 @@ def _evaluate_board(
                 # a hit: won in 1 with every deal holding such a card (later steps
                 # find those deals settled), and never lost
                 for slot in range(5):
-                    if targets[slot, sq] & t_bit:
+                    if (relevant >> slot) & 1 and targets[slot, sq] & t_bit:
                         if kind == LOSS_SWEEP:
                             acc &= ~holds[slot]
                         elif step == 1:
@@ -316,7 +324,7 @@ def _evaluate_board(
                 child, flip = child_board(nm, ns1, o_sq, s2, pair_index, pair_flip, binom)
                 x = child_mask(child, flip, child_masks, mask_mirror, sigma_identity)
             for slot in range(5):
-                if targets[slot, sq] & t_bit:
+                if (relevant >> slot) & 1 and targets[slot, sq] & t_bit:
                     acc = _merge(kind, acc, permute(perm, slot, x), holds[slot])
             if kind == WIN_SWEEP:
                 settled = (acc & open_deals) == open_deals

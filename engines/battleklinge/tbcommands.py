@@ -13,6 +13,7 @@ from fechtbuch.engines.clikit import (
     emit_json,
     ensure_writable,
     int_range,
+    jobs_option,
     json_option,
     make_output_folder,
 )
@@ -57,14 +58,42 @@ def _print_report(report) -> None:
     )
 
 
+class SplitListType(click.ParamType):
+    """Material splits ``a,b`` (students of the side to move, of the other side),
+    separated by spaces or semicolons: ``'3,0 0,3'``."""
+
+    name = "SPLITS"
+
+    def convert(self, value, param, ctx):
+        if not isinstance(value, str):
+            return value
+        out = []
+        for word in value.replace(";", " ").split():
+            parts = word.split(",")
+            if len(parts) != 2 or not all(p.isdigit() for p in parts):
+                self.fail(f"{word!r} is not a split a,b such as 3,1", param, ctx)
+            out.append((int(parts[0]), int(parts[1])))
+        if not out:
+            self.fail("no split given", param, ctx)
+        return out
+
+
 @tb_group.command("build")
 @click.option("--cards", "cards", type=CardSetType(), required=True, help="Five card ids or a set.")
 @click.option(
     "--students",
-    type=int_range(0, 2),
+    type=int_range(0, 3),
     default=1,
     show_default=True,
     help="K: up to K students per side.",
+)
+@click.option(
+    "--splits",
+    "only",
+    type=SplitListType(),
+    multiple=True,
+    help="Build only these splits a,b (and the smaller ones their captures reach), e.g. "
+    "--splits '3,0 0,3 3,1 1,3'; repeatable.  Default: every split of K.",
 )
 @click.option(
     "-o",
@@ -77,28 +106,59 @@ def _print_report(report) -> None:
     "see --tables of probe).",
 )
 @click.option("--force", is_flag=True, help="Replace tables already in the folder.")
+@click.option(
+    "--ray",
+    "use_ray",
+    is_flag=True,
+    help="Solve each split group on Ray, its rows partitioned over -j workers (default: "
+    "the cluster's CPUs); a local Ray unless --ray-address names a cluster.  Needs pip "
+    "install 'fechtbuch[ray]'.  The bytes do not depend on it.",
+)
+@click.option(
+    "--ray-address",
+    default=None,
+    help="Build on the Ray cluster at this address (implies --ray), e.g. 10.0.0.5:6379.",
+)
+@jobs_option
 @json_option()
-def build_command(cards, students: int, out_dir: Path | None, force: bool, as_json: bool) -> None:
+def build_command(
+    cards,
+    students: int,
+    only,
+    out_dir: Path | None,
+    force: bool,
+    use_ray: bool,
+    ray_address: str | None,
+    jobs: int | None,
+    as_json: bool,
+) -> None:
     """Retrograde analysis of every position of one card set with both masters and up
     to K students per side, storing win/loss distances for the side to move.
 
     \b
       fechtbuch tb build --cards ausfall,volte,bindung,stoss,riposte --students 1
+      fechtbuch tb build --cards terz,stoss,quart,bindung,traverse --students 3 \\
+          --splits '3,0 0,3 3,1 1,3' --ray -j 2
 
     Prints per material split (students of the side to move, of the other side) the
     positions with Gold to move, how many are won, lost and drawn for the side to
-    move, the longest win and loss, the steps of the analysis and positions/s.
+    move, the longest win and loss, the steps of the analysis and positions/s.  A
+    folder that holds some splits already is extended: the splits its manifest lists
+    are kept (a build stopped midway resumes after the last finished split group).
     """
     from fechtbuch.engines.battleklinge.tablebase import build, table_folder
+    from fechtbuch.engines.battleklinge.tablebase import index as ix
+    from fechtbuch.engines.battleklinge.tablebase.build import plan_groups
     from tqdm import tqdm
 
     folder = out_dir or table_folder(cards)
-    _check_output_folder(folder, force)
-    from fechtbuch.engines.battleklinge.tablebase import index as ix
-
-    lay = ix.layout(tuple(sorted(cards)))
-    total = sum(lay.positions(*split) for split in ix.splits(students))
-    bar = tqdm(total=total, desc="retrograde", unit=" pos", disable=as_json, leave=False)
+    _check_output_folder(folder)
+    wanted = [split for group in only for split in group] or None
+    cards = tuple(sorted(cards))
+    groups = plan_groups(cards, students, folder, force, wanted)
+    lay = ix.layout(cards)
+    sizes = {group[0]: sum(lay.positions(*split) for split in group) for group in groups}
+    bar = tqdm(total=sum(sizes.values()), desc="retrograde", unit=" pos", disable=as_json)
     state = {"group": None, "seen": 0}
 
     def progress(split, step, resolved):
@@ -106,36 +166,36 @@ def build_command(cards, students: int, out_dir: Path | None, force: bool, as_js
         # draws are credited when the next group starts
         if state["group"] != split:
             if state["group"] is not None:
-                a, b = state["group"]
-                size = lay.positions(a, b) * (1 if a == b else 2)
-                bar.update(size - state["seen"])
+                bar.update(sizes[state["group"]] - state["seen"])
             state["group"], state["seen"] = split, 0
         bar.set_postfix_str(f"split {split[0]},{split[1]} step {step}")
         bar.update(resolved - state["seen"])
         state["seen"] = resolved
 
+    solver = None
+    if use_ray or ray_address is not None:
+        from fechtbuch.engines.battleklinge.tablebase.distributed import RaySolver
+
+        solver = RaySolver(ray_address, jobs)
     try:
-        report = build(cards, students, folder, progress=progress, force=force)
+        report = build(
+            cards, students, folder, progress=progress, force=force, only=wanted, solver=solver
+        )
     finally:  # clears the bar, so that an error (Ctrl-C) starts its own line
         bar.close()
+        if solver is not None:
+            solver.close()
     if as_json:
-        emit_json(report.to_json())
+        emit_json(report.to_json() | ({"ray_workers": solver.workers} if solver else {}))
     else:
         _print_report(report)
 
 
-def _check_output_folder(folder: Path, force: bool) -> None:
+def _check_output_folder(folder: Path) -> None:
     """Before the build spends its time: ``folder`` is (or becomes) a folder this user
-    can write, holding no tables unless ``force``; else one InputError line."""
-    from fechtbuch.engines.battleklinge.tablebase.build import MANIFEST
-
+    can write; else one InputError line (tables already there are checked by the build:
+    it extends them, or refuses them without --force when nothing is missing)."""
     make_output_folder(folder)
-    try:
-        held = os.path.lexists(folder / MANIFEST)
-    except ValueError:
-        raise InputError(f"output: cannot write {quote(folder)} (bad file name)") from None
-    if held and not force:
-        raise InputError(f"output: {quote(folder)} already holds tables (use --force to replace)")
     ensure_writable(folder / ".fechtbuch-write-test", force=True)
 
 

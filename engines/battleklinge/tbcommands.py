@@ -33,6 +33,7 @@ def tb_group() -> None:
 
     \b
       fechtbuch tb build --cards einsteiger --students 1
+      fechtbuch tb info
       fechtbuch tb probe '2m2/5/1s3/1S3/2M2 g ausfall,volte bindung,stoss riposte'
     """
 
@@ -274,6 +275,82 @@ def probe_command(position, tables: Path | None, as_json: bool) -> None:
         moves, key=lambda item: (tuple(-x for x in item[1].rank()), item[0].to_text())
     ):
         click.echo(f"  {move.to_text():<18} {after}")
+
+
+def tables_inventory(root: Path) -> list[dict]:
+    """Every card set's tables under a tables root (or the one card set's folder given):
+    folder, cards, K, the splits its sealed manifest lists (each with its file's size
+    on disk) and the splits still under way (part files, phase checkpoints).  Reads
+    the manifests (schema, seal, layout), not the table bytes: ``tb probe`` and the
+    Meister hash every file before the first probe."""
+    from fechtbuch.engines.battleklinge.tablebase.build import MANIFEST
+    from fechtbuch.engines.battleklinge.tablebase.probe import read_manifest
+
+    folders = [root] if (root / MANIFEST).exists() else sorted(root.glob(f"*/{MANIFEST}"))
+    out = []
+    for folder in [f if f.is_dir() else f.parent for f in folders]:
+        manifest = read_manifest(folder)
+        splits = []
+        for entry in manifest["splits"]:
+            path = folder / entry["file"]
+            size = path.stat().st_size if path.is_file() else None
+            keep = ("split", "positions", "bytes", "sha256", "won", "lost", "drawn")
+            splits.append({k: entry[k] for k in keep} | {"file_bytes": size})
+        under_way = sorted(p.name for p in folder.glob("split-*-*.bin.part"))
+        under_way += sorted(p.name for p in folder.glob(".steps-*-*"))
+        out.append(
+            {
+                "folder": str(folder),
+                "cards": manifest["cards"],
+                "max_students": manifest["max_students"],
+                "mirror": manifest["mirror"],
+                "splits": splits,
+                "bytes": sum(s["bytes"] for s in splits),
+                "under_way": under_way,
+            }
+        )
+    return out
+
+
+@tb_group.command("info")
+@tables_option
+@json_option()
+def info_command(tables: Path | None, as_json: bool) -> None:
+    """List the tables built under the tables root: per card set its folder, K, and
+    every split with its positions, bytes, SHA-256 and won/lost/drawn counts.
+
+    \b
+      fechtbuch tb info
+      fechtbuch tb info --tables /work/tables-k3 --json
+
+    Splits still under way (a build stopped midway: part files, phase checkpoints of a
+    Ray build) are named; a build run again resumes them.
+    """
+    from fechtbuch.engines.battleklinge.tablebase import default_root
+
+    root = tables if tables is not None else default_root()
+    if not root.is_dir():
+        raise InputError(f"tables: {quote(root)} is not a folder")
+    inventory = tables_inventory(root)
+    if as_json:
+        emit_json({"root": str(root), "tables": inventory})
+        return
+    if not inventory:
+        click.echo(f"No tables under {root} (build them with 'fechtbuch tb build').")
+    for entry in inventory:
+        click.echo(
+            f"{','.join(entry['cards'])}: K = {entry['max_students']}, "
+            f"{len(entry['splits'])} splits, {entry['bytes']:,} bytes in {entry['folder']}"
+        )
+        for s in entry["splits"]:
+            missing = "" if s["file_bytes"] == s["bytes"] else "  (file missing or resized)"
+            click.echo(
+                f"  {s['split'][0]},{s['split'][1]}  {s['positions']:>14,} positions "
+                f"{s['bytes']:>14,} bytes  won {s['won']:,} lost {s['lost']:,} "
+                f"drawn {s['drawn']:,}  sha256 {s['sha256']}{missing}"
+            )
+        if entry["under_way"]:
+            click.echo(f"  under way: {', '.join(entry['under_way'])}")
 
 
 CARDS_OPTION = click.option(

@@ -311,7 +311,7 @@ def write_manifest(out: Path, cards: tuple[Card, ...], entries: list[dict]) -> N
     a reader sees the former list or the new one, never a split half written."""
     lay = ix.layout(cards)
     k = max(max(entry["split"]) for entry in entries)
-    order = {split: i for i, split in enumerate(ix.splits(k))}
+    order = {split: i for i, split in enumerate(ix.build_order(k))}
     entries = sorted(entries, key=lambda entry: order[tuple(entry["split"])])
     manifest = {
         "format": FORMAT,

@@ -142,7 +142,7 @@ def scale(cards_text: str, folder: str, split_text: str, workers: list[int]) -> 
     split = tuple(int(x) for x in split_text.split(","))
     root = Path(folder)
     cluster, _, temp = start_cluster(0, [1] * max(workers))
-    figures: dict = {"split": list(split), "seconds": {}, "sha256": {}}
+    figures: dict = {"split": list(split), "seconds": {}, "sha256": {}, "frontier_bytes": {}}
     try:
         for count in workers:
             target = root / f"ray-{count}"
@@ -152,6 +152,7 @@ def scale(cards_text: str, folder: str, split_text: str, workers: list[int]) -> 
             started = time.perf_counter()
             build(cards, max(split), target, solver=solver, only=[split])
             figures["seconds"][count] = round(time.perf_counter() - started, 2)
+            figures["frontier_bytes"][count] = solver.frontier_bytes
             figures["sha256"][count] = hashlib.sha256(
                 (target / split_file(*split)).read_bytes()
             ).hexdigest()

@@ -268,7 +268,8 @@ class RaySolver:
     cluster's CPUs) on the cluster at ``address``, the one this process is connected
     to, or a local Ray started here.  ``restarts`` counts replaced workers;
     ``nodes`` the Ray nodes the first workers of the last group ran on,
-    ``resumed_phases`` the checkpointed phases the last group started from."""
+    ``resumed_phases`` the checkpointed phases the last group started from,
+    ``frontier_bytes`` the merged frontiers sent out so far (12 bytes an entry)."""
 
     def __init__(self, address: str | None = None, workers: int | None = None):
         self.ray = import_ray("--ray-address" if address is not None else "--ray")
@@ -277,6 +278,7 @@ class RaySolver:
         self.restarts = 0
         self.nodes: list[str] = []
         self.resumed_phases = 0
+        self.frontier_bytes = 0
 
     def close(self) -> None:
         if self.started_here:
@@ -337,6 +339,7 @@ class RaySolver:
                 merged = merge([results[w] for w in range(parts)], job.group)
                 checkpoint.save(phase, merged)
                 previous = [ray.put(merged)]
+                self.frontier_bytes += sum(b.nbytes + m.nbytes for b, m in merged.values())
                 progress.add(phase, resolved(merged))
                 phase += 1
                 if kind == kernel.LOSS_SWEEP:

@@ -60,12 +60,11 @@ DISTANCES = range(BALANCED_MAX_N, 3, -1)
 MAX_N = KIND_MAX_N
 """The pack's declared range: the deep studies of three students go past 10."""
 DEEP_SPLIT = (3, 1)
-"""Material of the deep studies: three students against one, the largest split whose
-tables verification builds on demand (:data:`ON_DEMAND_POSITIONS`)."""
-ON_DEMAND_POSITIONS = 1_500_000_000
-"""Tables verification may build into a temporary folder when no built ones cover a
-study: every split the study's split needs up to this many Gold-to-move positions
-((3, 1) needs 1.42 G: minutes on two cores; one student a side: K = 1, seconds)."""
+"""Material of the deep studies: three students against one.  Verification builds
+their tables on demand when none are built (:func:`on_demand_splits`: (3, 1) and every
+split it needs, 1.42 G positions, minutes on two cores), as it builds K = 1 for the
+balanced ones (seconds); any other material needs built tables."""
+
 DFPN_NODES = 5_000_000
 """df-pn's node limit per study in verification (seconds): every shipped study up to
 its bound of 8 own moves needed at most 2.5 M nodes; the tables cover the rest."""
@@ -100,18 +99,15 @@ def _split_of(pos: Position) -> tuple[int, int]:
 
 
 def on_demand_splits(pos: Position) -> list[tuple[int, int]] | None:
-    """The splits verification builds when no built tables cover ``pos``: K = 1 for one
-    student a side, else every split its own split needs, if they hold at most
-    :data:`ON_DEMAND_POSITIONS` positions; None beyond."""
-    a, b = _split_of(pos)
-    if max(a, b) <= 1:
+    """The splits verification builds when no built tables cover ``pos``: K = 1 for at
+    most one student a side, :data:`DEEP_SPLIT` and what it needs for the material of
+    the deep studies; None for any other material (built tables only)."""
+    split = _split_of(pos)
+    if max(split) <= 1:
         return ix.splits(1)
-    if max(a, b) > ix.MAX_STUDENTS:
-        return None
-    needed = ix.required_splits([(a, b)])
-    if sum(ix.covered_positions(*split) for split in needed) > ON_DEMAND_POSITIONS:
-        return None
-    return needed
+    if split in ix.group_of(DEEP_SPLIT):
+        return ix.required_splits([DEEP_SPLIT])
+    return None
 
 
 def study_tables(pos: Position) -> Tablebase | None:

@@ -57,6 +57,9 @@ def _print_report(report) -> None:
         f"{report.positions_per_second:,.0f} positions/s; total {report.seconds:.2f} s; "
         f"{report.bytes:,} bytes in {report.out_dir}"
     )
+    if report.kept:
+        kept = ", ".join(f"{a},{b}" for a, b in report.kept)
+        click.echo(f"Kept from a former run (not built again): {kept}")
 
 
 class SplitListType(click.ParamType):

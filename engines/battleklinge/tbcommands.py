@@ -13,6 +13,7 @@ from fechtbuch.engines.clikit import (
     emit_json,
     ensure_writable,
     int_range,
+    jobs_option,
     json_option,
     make_output_folder,
 )
@@ -32,6 +33,7 @@ def tb_group() -> None:
 
     \b
       fechtbuch tb build --cards einsteiger --students 1
+      fechtbuch tb info
       fechtbuch tb probe '2m2/5/1s3/1S3/2M2 g ausfall,volte bindung,stoss riposte'
     """
 
@@ -55,16 +57,47 @@ def _print_report(report) -> None:
         f"{report.positions_per_second:,.0f} positions/s; total {report.seconds:.2f} s; "
         f"{report.bytes:,} bytes in {report.out_dir}"
     )
+    if report.kept:
+        kept = ", ".join(f"{a},{b}" for a, b in report.kept)
+        click.echo(f"Kept from a former run (not built again): {kept}")
+
+
+class SplitListType(click.ParamType):
+    """Material splits ``a,b`` (students of the side to move, of the other side),
+    separated by spaces or semicolons: ``'3,0 0,3'``."""
+
+    name = "SPLITS"
+
+    def convert(self, value, param, ctx):
+        if not isinstance(value, str):
+            return value
+        out = []
+        for word in value.replace(";", " ").split():
+            parts = word.split(",")
+            if len(parts) != 2 or not all(p.isdigit() for p in parts):
+                self.fail(f"{word!r} is not a split a,b such as 3,1", param, ctx)
+            out.append((int(parts[0]), int(parts[1])))
+        if not out:
+            self.fail("no split given", param, ctx)
+        return out
 
 
 @tb_group.command("build")
 @click.option("--cards", "cards", type=CardSetType(), required=True, help="Five card ids or a set.")
 @click.option(
     "--students",
-    type=int_range(0, 2),
+    type=int_range(0, 3),
     default=1,
     show_default=True,
     help="K: up to K students per side.",
+)
+@click.option(
+    "--splits",
+    "only",
+    type=SplitListType(),
+    multiple=True,
+    help="Build only these splits a,b (and the smaller ones their captures reach), e.g. "
+    "--splits '3,0 0,3 3,1 1,3'; repeatable.  Default: every split of K.",
 )
 @click.option(
     "-o",
@@ -77,28 +110,59 @@ def _print_report(report) -> None:
     "see --tables of probe).",
 )
 @click.option("--force", is_flag=True, help="Replace tables already in the folder.")
+@click.option(
+    "--ray",
+    "use_ray",
+    is_flag=True,
+    help="Solve each split group on Ray, its rows partitioned over -j workers (default: "
+    "the cluster's CPUs); a local Ray unless --ray-address names a cluster.  Needs pip "
+    "install 'fechtbuch[ray]'.  The bytes do not depend on it.",
+)
+@click.option(
+    "--ray-address",
+    default=None,
+    help="Build on the Ray cluster at this address (implies --ray), e.g. 10.0.0.5:6379.",
+)
+@jobs_option
 @json_option()
-def build_command(cards, students: int, out_dir: Path | None, force: bool, as_json: bool) -> None:
+def build_command(
+    cards,
+    students: int,
+    only,
+    out_dir: Path | None,
+    force: bool,
+    use_ray: bool,
+    ray_address: str | None,
+    jobs: int | None,
+    as_json: bool,
+) -> None:
     """Retrograde analysis of every position of one card set with both masters and up
     to K students per side, storing win/loss distances for the side to move.
 
     \b
       fechtbuch tb build --cards ausfall,volte,bindung,stoss,riposte --students 1
+      fechtbuch tb build --cards terz,stoss,quart,bindung,traverse --students 3 \\
+          --splits '3,0 0,3 3,1 1,3' --ray -j 2
 
     Prints per material split (students of the side to move, of the other side) the
     positions with Gold to move, how many are won, lost and drawn for the side to
-    move, the longest win and loss, the steps of the analysis and positions/s.
+    move, the longest win and loss, the steps of the analysis and positions/s.  A
+    folder that holds some splits already is extended: the splits its manifest lists
+    are kept (a build stopped midway resumes after the last finished split group).
     """
     from fechtbuch.engines.battleklinge.tablebase import build, table_folder
+    from fechtbuch.engines.battleklinge.tablebase import index as ix
+    from fechtbuch.engines.battleklinge.tablebase.build import plan_groups
     from tqdm import tqdm
 
     folder = out_dir or table_folder(cards)
-    _check_output_folder(folder, force)
-    from fechtbuch.engines.battleklinge.tablebase import index as ix
-
-    lay = ix.layout(tuple(sorted(cards)))
-    total = sum(lay.positions(*split) for split in ix.splits(students))
-    bar = tqdm(total=total, desc="retrograde", unit=" pos", disable=as_json, leave=False)
+    _check_output_folder(folder)
+    wanted = [split for group in only for split in group] or None
+    cards = tuple(sorted(cards))
+    groups = plan_groups(cards, students, folder, force, wanted)
+    lay = ix.layout(cards)
+    sizes = {group[0]: sum(lay.positions(*split) for split in group) for group in groups}
+    bar = tqdm(total=sum(sizes.values()), desc="retrograde", unit=" pos", disable=as_json)
     state = {"group": None, "seen": 0}
 
     def progress(split, step, resolved):
@@ -106,36 +170,36 @@ def build_command(cards, students: int, out_dir: Path | None, force: bool, as_js
         # draws are credited when the next group starts
         if state["group"] != split:
             if state["group"] is not None:
-                a, b = state["group"]
-                size = lay.positions(a, b) * (1 if a == b else 2)
-                bar.update(size - state["seen"])
+                bar.update(sizes[state["group"]] - state["seen"])
             state["group"], state["seen"] = split, 0
         bar.set_postfix_str(f"split {split[0]},{split[1]} step {step}")
         bar.update(resolved - state["seen"])
         state["seen"] = resolved
 
+    solver = None
+    if use_ray or ray_address is not None:
+        from fechtbuch.engines.battleklinge.tablebase.distributed import RaySolver
+
+        solver = RaySolver(ray_address, jobs)
     try:
-        report = build(cards, students, folder, progress=progress, force=force)
+        report = build(
+            cards, students, folder, progress=progress, force=force, only=wanted, solver=solver
+        )
     finally:  # clears the bar, so that an error (Ctrl-C) starts its own line
         bar.close()
+        if solver is not None:
+            solver.close()
     if as_json:
-        emit_json(report.to_json())
+        emit_json(report.to_json() | ({"ray_workers": solver.workers} if solver else {}))
     else:
         _print_report(report)
 
 
-def _check_output_folder(folder: Path, force: bool) -> None:
+def _check_output_folder(folder: Path) -> None:
     """Before the build spends its time: ``folder`` is (or becomes) a folder this user
-    can write, holding no tables unless ``force``; else one InputError line."""
-    from fechtbuch.engines.battleklinge.tablebase.build import MANIFEST
-
+    can write; else one InputError line (tables already there are checked by the build:
+    it extends them, or refuses them without --force when nothing is missing)."""
     make_output_folder(folder)
-    try:
-        held = os.path.lexists(folder / MANIFEST)
-    except ValueError:
-        raise InputError(f"output: cannot write {quote(folder)} (bad file name)") from None
-    if held and not force:
-        raise InputError(f"output: {quote(folder)} already holds tables (use --force to replace)")
     ensure_writable(folder / ".fechtbuch-write-test", force=True)
 
 
@@ -214,6 +278,82 @@ def probe_command(position, tables: Path | None, as_json: bool) -> None:
         moves, key=lambda item: (tuple(-x for x in item[1].rank()), item[0].to_text())
     ):
         click.echo(f"  {move.to_text():<18} {after}")
+
+
+def tables_inventory(root: Path) -> list[dict]:
+    """Every card set's tables under a tables root (or the one card set's folder given):
+    folder, cards, K, the splits its sealed manifest lists (each with its file's size
+    on disk) and the splits still under way (part files, phase checkpoints).  Reads
+    the manifests (schema, seal, layout), not the table bytes: ``tb probe`` and the
+    Meister hash every file before the first probe."""
+    from fechtbuch.engines.battleklinge.tablebase.build import MANIFEST
+    from fechtbuch.engines.battleklinge.tablebase.probe import read_manifest
+
+    folders = [root] if (root / MANIFEST).exists() else sorted(root.glob(f"*/{MANIFEST}"))
+    out = []
+    for folder in [f if f.is_dir() else f.parent for f in folders]:
+        manifest = read_manifest(folder)
+        splits = []
+        for entry in manifest["splits"]:
+            path = folder / entry["file"]
+            size = path.stat().st_size if path.is_file() else None
+            keep = ("split", "positions", "bytes", "sha256", "won", "lost", "drawn")
+            splits.append({k: entry[k] for k in keep} | {"file_bytes": size})
+        under_way = sorted(p.name for p in folder.glob("split-*-*.bin.part"))
+        under_way += sorted(p.name for p in folder.glob(".steps-*-*"))
+        out.append(
+            {
+                "folder": str(folder),
+                "cards": manifest["cards"],
+                "max_students": manifest["max_students"],
+                "mirror": manifest["mirror"],
+                "splits": splits,
+                "bytes": sum(s["bytes"] for s in splits),
+                "under_way": under_way,
+            }
+        )
+    return out
+
+
+@tb_group.command("info")
+@tables_option
+@json_option()
+def info_command(tables: Path | None, as_json: bool) -> None:
+    """List the tables built under the tables root: per card set its folder, K, and
+    every split with its positions, bytes, SHA-256 and won/lost/drawn counts.
+
+    \b
+      fechtbuch tb info
+      fechtbuch tb info --tables /work/tables-k3 --json
+
+    Splits still under way (a build stopped midway: part files, phase checkpoints of a
+    Ray build) are named; a build run again resumes them.
+    """
+    from fechtbuch.engines.battleklinge.tablebase import default_root
+
+    root = tables if tables is not None else default_root()
+    if not root.is_dir():
+        raise InputError(f"tables: {quote(root)} is not a folder")
+    inventory = tables_inventory(root)
+    if as_json:
+        emit_json({"root": str(root), "tables": inventory})
+        return
+    if not inventory:
+        click.echo(f"No tables under {root} (build them with 'fechtbuch tb build').")
+    for entry in inventory:
+        click.echo(
+            f"{','.join(entry['cards'])}: K = {entry['max_students']}, "
+            f"{len(entry['splits'])} splits, {entry['bytes']:,} bytes in {entry['folder']}"
+        )
+        for s in entry["splits"]:
+            missing = "" if s["file_bytes"] == s["bytes"] else "  (file missing or resized)"
+            click.echo(
+                f"  {s['split'][0]},{s['split'][1]}  {s['positions']:>14,} positions "
+                f"{s['bytes']:>14,} bytes  won {s['won']:,} lost {s['lost']:,} "
+                f"drawn {s['drawn']:,}  sha256 {s['sha256']}{missing}"
+            )
+        if entry["under_way"]:
+            click.echo(f"  under way: {', '.join(entry['under_way'])}")
 
 
 CARDS_OPTION = click.option(

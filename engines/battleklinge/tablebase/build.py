@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import hashlib
 import os
+import shutil
 import time
 from collections.abc import Callable
 from dataclasses import asdict, dataclass, field
@@ -276,10 +277,19 @@ def _kept_entries(out: Path, cards: tuple[Card, ...], force: bool) -> list[dict]
     return manifest["splits"]
 
 
-def _clear_folder(out: Path, kept: list[dict]) -> None:
+def checkpoint_folder(out: Path, group: list[tuple[int, int]]) -> Path:
+    """Where a distributed build keeps the finished phases of a group (:mod:`.distributed`)."""
+    a, b = group[0]
+    return out / f".steps-{a}-{b}"
+
+
+def _clear_folder(out: Path, kept: list[dict], force: bool) -> None:
     """Remove the split files of a former build that the manifest does not keep (and the
-    part files of an interrupted one)."""
+    part files of an interrupted one); with ``force`` also the phase checkpoints."""
     keep = {entry["file"] for entry in kept}
+    if force:
+        for folder in out.glob(".steps-*-*"):
+            shutil.rmtree(folder)
     if not kept:
         (out / MANIFEST).unlink(missing_ok=True)
     for stale in [*out.glob("split-*-*.bin"), *out.glob("split-*-*.bin.part")]:
@@ -309,7 +319,7 @@ def write_manifest(out: Path, cards: tuple[Card, ...], entries: list[dict]) -> N
     a reader sees the former list or the new one, never a split half written."""
     lay = ix.layout(cards)
     k = max(max(entry["split"]) for entry in entries)
-    order = {split: i for i, split in enumerate(ix.splits(k))}
+    order = {split: i for i, split in enumerate(ix.build_order(k))}
     entries = sorted(entries, key=lambda entry: order[tuple(entry["split"])])
     manifest = {
         "format": FORMAT,
@@ -346,6 +356,31 @@ def _split_report(
     )
 
 
+def plan_groups(
+    cards: tuple[Card, ...],
+    max_students: int,
+    out: Path,
+    force: bool = False,
+    only: list[tuple[int, int]] | None = None,
+) -> list[list[tuple[int, int]]]:
+    """The split groups a build will solve, in order: those of K (or of ``only`` and
+    what their captures reach) that ``out`` does not hold yet (all of them with
+    ``force``).  One InputError line when nothing is missing."""
+    cards = _parse_cards(cards)
+    wanted = _wanted_splits(max_students, only)
+    held = {tuple(entry["split"]) for entry in _kept_entries(out, cards, force)}
+    groups = [
+        group
+        for group in ix.split_groups(max(max(split) for split in wanted))
+        if group[0] in wanted and group[0] not in held
+    ]
+    if not groups:
+        raise InputError(
+            f"output: {str(out)!r} already holds every split asked for (use --force to rebuild)"
+        )
+    return groups
+
+
 def build(
     cards: tuple[Card, ...],
     max_students: int,
@@ -366,16 +401,12 @@ def build(
     from fechtbuch.engines.battleklinge.tablebase.probe import verified_values
 
     cards = _parse_cards(cards)
-    wanted = _wanted_splits(max_students, only)
     out = Path(out_dir)
-    out.mkdir(parents=True, exist_ok=True)
+    groups = plan_groups(cards, max_students, out, force, only)
     kept = _kept_entries(out, cards, force)
     held = {tuple(entry["split"]) for entry in kept}
-    if kept and all(split in held for split in wanted):
-        raise InputError(
-            f"output: {str(out)!r} already holds every split asked for (use --force to rebuild)"
-        )
-    _clear_folder(out, kept)
+    out.mkdir(parents=True, exist_ok=True)
+    _clear_folder(out, kept, force)
     solve = solver or solve_group_locally
     started = time.perf_counter()
     lay = ix.layout(cards)
@@ -390,9 +421,7 @@ def build(
             finished[split] = verified_values(out, entry)
         return finished[split]
 
-    for group in ix.split_groups(max(max(split) for split in wanted)):
-        if group[0] not in wanted or group[0] in held:
-            continue
+    for group in groups:
         group_start = time.perf_counter()
         captures = {split: values_of(split) for split in ix.capture_splits(group)}
         ext_max = max(
@@ -421,6 +450,7 @@ def build(
             report.splits.append(split_report)
             entries.append(_manifest_entry(lay, split_report))
         write_manifest(out, cards, entries)
+        shutil.rmtree(checkpoint_folder(out, group), ignore_errors=True)
     report.bytes = sum((out / split_file(*s.split)).stat().st_size for s in report.splits)
     report.seconds = time.perf_counter() - started
     return report

@@ -44,6 +44,7 @@ from fechtbuch.engines.battleklinge.tablebase import index as ix
 from fechtbuch.engines.battleklinge.tablebase import kernel
 from fechtbuch.engines.battleklinge.tablebase.build import (
     GroupJob,
+    checkpoint_folder,
     part_file,
     step_is_last,
     sweep_tables,
@@ -198,8 +199,7 @@ class Checkpoint:
     in ``.steps-<a>-<b>/`` beside the tables (``meta.json`` names the group)."""
 
     def __init__(self, out: Path, cards: tuple[Card, ...], group: list[tuple[int, int]]):
-        a, b = group[0]
-        self.folder = out / f".steps-{a}-{b}"
+        self.folder = checkpoint_folder(out, group)
         self.group = group
         meta = {"cards": [card_id(c) for c in cards], "group": [list(s) for s in group]}
         meta_path = self.folder / "meta.json"
@@ -267,7 +267,9 @@ class RaySolver:
     """A :data:`~.build.GroupSolver` on Ray: ``workers`` partitions (default: the
     cluster's CPUs) on the cluster at ``address``, the one this process is connected
     to, or a local Ray started here.  ``restarts`` counts replaced workers;
-    ``nodes`` the Ray nodes the first workers of the last group ran on."""
+    ``nodes`` the Ray nodes the first workers of the last group ran on,
+    ``resumed_phases`` the checkpointed phases the last group started from,
+    ``frontier_bytes`` the merged frontiers sent out so far (12 bytes an entry)."""
 
     def __init__(self, address: str | None = None, workers: int | None = None):
         self.ray = import_ray("--ray-address" if address is not None else "--ray")
@@ -275,6 +277,8 @@ class RaySolver:
         self.workers = workers or max(1, int(self.ray.cluster_resources().get("CPU", 1)))
         self.restarts = 0
         self.nodes: list[str] = []
+        self.resumed_phases = 0
+        self.frontier_bytes = 0
 
     def close(self) -> None:
         if self.started_here:
@@ -304,12 +308,15 @@ class RaySolver:
 
         progress = _Progress(job.ext_max)
         phase = 0
-        while phase < checkpoint.finished() and not progress.ended:  # a resumed build
+        self.resumed_phases = checkpoint.finished()
+        while phase < self.resumed_phases and not progress.ended:  # a resumed build
             progress.add(phase, resolved(checkpoint.load(phase)))
             phase += 1
-        if not progress.ended:
-            actors = [start(w, phase) for w in range(parts)]
-            self.nodes = ray.get([actor.node.remote() for actor in actors])
+        actors: list = []
+        try:
+            if not progress.ended:
+                actors = [start(w, phase) for w in range(parts)]
+                self.nodes = ray.get([actor.node.remote() for actor in actors])
             previous: list = []
             while not progress.ended:
                 step, kind = phase // 2 + 1, phase_kind(phase)
@@ -332,10 +339,12 @@ class RaySolver:
                 merged = merge([results[w] for w in range(parts)], job.group)
                 checkpoint.save(phase, merged)
                 previous = [ray.put(merged)]
+                self.frontier_bytes += sum(b.nbytes + m.nbytes for b, m in merged.values())
                 progress.add(phase, resolved(merged))
+                phase += 1
                 if kind == kernel.LOSS_SWEEP:
                     on_step(step, progress.total)
-                phase += 1
+        finally:  # a stopped driver frees its workers' CPUs; the checkpoint stays
             for actor in actors:
                 ray.kill(actor)
         write_values(job, checkpoint, phase, lay)

@@ -263,6 +263,12 @@ def split_groups(max_students: int) -> list[list[tuple[int, int]]]:
     return groups
 
 
+def build_order(max_students: int) -> list[tuple[int, int]]:
+    """The splits of K in the order the builder finishes them (group by group) and the
+    manifest lists them."""
+    return [split for group in split_groups(max_students) for split in group]
+
+
 def capture_splits(group: list[tuple[int, int]]) -> list[tuple[int, int]]:
     """The finished splits a capture from the group's splits leads to: a capture turns
     (a, b) into (b - 1, a) (the other side, one student less, moves next)."""
@@ -281,7 +287,7 @@ def group_of(split: tuple[int, int]) -> list[tuple[int, int]]:
 
 def required_splits(wanted: list[tuple[int, int]]) -> list[tuple[int, int]]:
     """The splits a build of ``wanted`` must hold: their groups and every split their
-    captures reach, recursively, in build order (:func:`splits`)."""
+    captures reach, recursively, in build order (:func:`build_order`)."""
     needed: set[tuple[int, int]] = set()
     todo = list(wanted)
     while todo:
@@ -291,7 +297,7 @@ def required_splits(wanted: list[tuple[int, int]]) -> list[tuple[int, int]]:
                 needed.add(member)
                 todo.extend(capture_splits([member]))
     k = max(max(split) for split in needed)
-    return [split for split in splits(k) if split in needed]
+    return [split for split in build_order(k) if split in needed]
 
 
 # ---- plain-Python rank/unrank (the probe path; the kernel has compiled twins) ----

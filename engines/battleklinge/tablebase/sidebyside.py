@@ -22,7 +22,7 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
-from fechtbuch.engines.errors import InputError
+from fechtbuch.engines.errors import InputError, quote
 
 BITBASE_CARD_IDS = "terz,stoss,quart,bindung,traverse"
 """The one card set the bitbase builds (its cards 0-4)."""
@@ -79,8 +79,9 @@ def run_measured(label: str, command: list[str]) -> Measured:
 
 def bitbase_command(binary: Path, max_students: int) -> list[str]:
     """The bitbase's command line for tables with up to ``max_students`` a side."""
-    if not (binary.is_file() and os.access(binary, os.X_OK)):
-        raise InputError(f"against: {str(binary)!r} is not an executable file")
+    # os.path.isfile answers False for every path the system refuses (too long, a loop)
+    if not (os.path.isfile(binary) and os.access(binary, os.X_OK)):
+        raise InputError(f"against: {quote(binary)} is not an executable file")
     return [str(binary), str(2 * max_students + 2)]
 
 

@@ -59,6 +59,7 @@ def file_commands(path: Path, tmp: Path) -> list[list[str]]:
         ["touche-duell", "bench", "rating-start", "--db", p],
         ["serve", "--pack", p, "--port", "0", "--data", str(tmp / "web.sqlite3")],
         ["db", "export", "--game", "battleklinge", "--db", p, "-o", str(tmp / "db-pack.json")],
+        ["tb", "bench", "--students", "0", "--against", p],
     ]
 
 

@@ -22,11 +22,29 @@ from fechtbuch.engines.battleklinge.cards import parse_card_list
 from fechtbuch.engines.battleklinge.position import Position
 from fechtbuch.engines.clikit import dump_json
 from fechtbuch.engines.paths import data_path
-from fechtbuch.puzzles.battleklinge.studies import MAX_N, mine_pack, study_tables, verify_study
+from fechtbuch.puzzles.battleklinge.studies import (
+    BALANCED_MAX_N,
+    DEEP_SPLIT,
+    MAX_N,
+    mine_pack,
+    study_tables,
+    verify_study,
+)
 from fechtbuch.puzzles.pack import PackTerms, SolutionMode, verify_pack
 from fechtbuch.puzzles.treeplay import play_pack_puzzle
 
 PACK = orjson.loads(data_path("packs", "meisterstudien.json").read_bytes())
+
+
+def _students(puzzle) -> tuple[int, int]:
+    pos = Position.from_text(puzzle["position"])
+    return pos.students[pos.turn].bit_count(), pos.students[1 - pos.turn].bit_count()
+
+
+BALANCED = [p for p in PACK["puzzles"] if _students(p) == (1, 1)]
+"""The studies of one student a side (K = 1 tables: built in seconds)."""
+DEEP = [p for p in PACK["puzzles"] if _students(p) != (1, 1)]
+"""The deep studies of three students against one (their tables take minutes)."""
 
 
 @pytest.fixture(autouse=True)
@@ -42,6 +60,7 @@ def _recorded() -> dict:
     return {
         "cards": options["--cards"],
         "count": int(options["--count"]),
+        "deep": int(options.get("--deep", 0)),
         "seed": int(options["--seed"]),
     }
 
@@ -49,20 +68,22 @@ def _recorded() -> dict:
 def test_pack_envelope_says_what_it_holds():
     terms = PackTerms.of(PACK)
     assert PACK["version"] == 2 and PACK["rules"] == "battleklinge"
-    assert terms.max_n == MAX_N == 10 and PACK["order"] == "-n,difficulty,id"
+    assert PACK["order"] == "-n,difficulty,id"
     assert terms.solution is SolutionMode.PRUNED
-    assert len(PACK["puzzles"]) == _recorded()["count"] == 24
+    assert len(BALANCED) == _recorded()["count"] == 24
+    assert len(DEEP) == _recorded()["deep"]
+    assert terms.max_n == (MAX_N if DEEP else BALANCED_MAX_N)
     ns = [p["n"] for p in PACK["puzzles"]]
-    assert ns == sorted(ns, reverse=True) and max(ns) == 10 and min(ns) >= 4
-    for puzzle in PACK["puzzles"]:  # balanced material: one student a side
-        pos = Position.from_text(puzzle["position"])
-        assert pos.students[0].bit_count() == pos.students[1].bit_count() == 1
+    assert ns == sorted(ns, reverse=True) and min(ns) >= 4
+    assert max(p["n"] for p in BALANCED) == BALANCED_MAX_N == 10
+    assert all(_students(p) == DEEP_SPLIT and p["n"] > BALANCED_MAX_N for p in DEEP)
+    assert len({p["n"] for p in DEEP}) == len(DEEP)  # one each at the longest distances
 
 
 def test_deepest_studies_re_mine_byte_for_byte():
     recorded = _recorded()
-    deepest = [p for p in PACK["puzzles"] if p["n"] == 10]
-    position = Position.from_text(PACK["puzzles"][0]["position"])
+    deepest = [p for p in BALANCED if p["n"] == 10]
+    position = Position.from_text(BALANCED[0]["position"])
     tables = study_tables(position)
     assert tables is not None and tables.cards == tuple(sorted(parse_card_list(recorded["cards"])))
     again = mine_pack(
@@ -78,14 +99,14 @@ def test_deepest_studies_re_mine_byte_for_byte():
 def test_studies_verify_with_tables_and_dfpn():
     """Every third study (n = 10 down to 5: the tables alone beyond 8, with df-pn up
     to 8), through `pack verify`'s path (the kind's pruned check)."""
-    chosen = PACK["puzzles"][::3]
+    chosen = BALANCED[::3]
     assert {p["n"] for p in chosen} >= {10, 8, 5}
     subset = dict(PACK, puzzles=chosen)
     assert verify_pack(subset) == []
 
 
 def test_verification_catches_wrong_claims():
-    study = PACK["puzzles"][0]
+    study = BALANCED[0]
     wrong_n = dict(study, n=study["n"] - 1)
     assert any(p.startswith("n:") for p in verify_study(wrong_n, MAX_N))
     wrong_line = dict(study, line=study["line"][:-2])
@@ -95,16 +116,17 @@ def test_verification_catches_wrong_claims():
     dropped = sorted(defender)[0]
     del defender[dropped]
     assert any("defender replies differ" in p for p in verify_study(cut, MAX_N))
-    assert verify_study(dict(study, n=11), MAX_N) == [
-        f"n: 11 is outside this pack's range 1-{MAX_N}"
+    assert verify_study(dict(study, n=MAX_N + 1), MAX_N) == [
+        f"n: {MAX_N + 1} is outside this pack's range 1-{MAX_N}"
     ]
 
 
 def test_playing_a_study_main_line_solves_it():
     out: list[str] = []
-    study = PACK["puzzles"][0]
+    study = BALANCED[0]
     lines = "".join(f"{m}\n" for m in study["line"][0::2])
-    result = play_pack_puzzle(PACK, "1", io.StringIO(lines), out.append)
+    number = str(PACK["puzzles"].index(study) + 1)
+    result = play_pack_puzzle(PACK, number, io.StringIO(lines), out.append)
     assert result.solved and result.actions == study["line"], "\n".join(out)
 
 
@@ -118,8 +140,24 @@ def test_play_and_viewer_commands_take_the_shipped_pack(tmp_path, monkeypatch):
     # the viewer re-verifies every puzzle of its pack: two of the deepest studies
     # (tables only) keep this test short; the page is the same for all 24
     subset = tmp_path / "two-studies.json"
-    subset.write_bytes(dump_json(dict(PACK, puzzles=PACK["puzzles"][:2])))
+    subset.write_bytes(dump_json(dict(PACK, puzzles=BALANCED[:2])))
     page = tmp_path / "studien.html"
     made = runner.invoke(cli.main, ["pack", "html", str(subset), "-o", str(page)])
     assert made.exit_code == 0, made.output
-    assert PACK["puzzles"][0]["id"] in page.read_text()
+    assert BALANCED[0]["id"] in page.read_text()
+
+
+@pytest.mark.skipif(not DEEP, reason="the pack has no deep studies")
+def test_deep_studies_verify_with_tables_built_on_demand():
+    """The deepest study of three students against one: its tables (split (3, 1) and
+    what it needs, 1.42 G positions) are built into a temporary folder, then the study
+    is re-derived from them; a wrong n and a wrong key are caught."""
+    study = DEEP[0]
+    assert verify_study(study, MAX_N) == []
+    assert any(p.startswith("n:") for p in verify_study(dict(study, n=study["n"] - 1), MAX_N))
+    pos = Position.from_text(study["position"])
+    tables = study_tables(pos)
+    assert tables is not None and DEEP_SPLIT in tables.splits
+    other = sorted(m.to_text() for m, r in tables.move_results(pos) if m.to_text() != study["key"])
+    wrong_key = dict(study, key=other[0])
+    assert verify_study(wrong_key, MAX_N) != []

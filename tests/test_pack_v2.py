@@ -18,6 +18,7 @@ from fechtbuch.engines.clikit import dump_json
 from fechtbuch.engines.errors import InputError
 from fechtbuch.engines.paths import data_path
 from fechtbuch.puzzles.battleklinge.packkind import KIND
+from fechtbuch.puzzles.battleklinge.packkind import MAX_N as KIND_MAX_N
 from fechtbuch.puzzles.pack import (
     FULL_DEFENCES,
     PackError,
@@ -127,7 +128,7 @@ BROKEN = [
     (_set(("puzzles", 0, "attacker"), "x"), "attacker"),
     (_set(("puzzles", 1, "cards"), ["volte"] * 5), "cards"),
     (_set(("puzzles", 1, "id"), "id-of-puzzle-1"), "id"),
-    (_set(("max_n",), 11), "max_n"),
+    (_set(("max_n",), KIND_MAX_N + 1), "max_n"),
     (_set(("max_n",), 2), "n"),
     (_set(("order",), "difficulty"), "order"),
     (_set(("order",), "n,difficulty,id"), "puzzles: not ordered by n, difficulty, id"),

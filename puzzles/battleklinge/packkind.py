@@ -45,9 +45,11 @@ from fechtbuch.solver.battleklinge.verify import (
 )
 from fechtbuch.solver.battleklinge.verify import main_line as verifier_main_line
 
-MAX_N = 10
+MAX_N = 64
 """The largest N a version-2 Battleklinge pack may declare (the deepest tablebase
-studies); the verifier's work grows steeply with N, so the bound is checked first."""
+studies: three students against one reach past 40 own moves); beyond the reach of
+endgame tables the verifier's work grows steeply with N, so the bound is checked
+first (:data:`TABLELESS_MAX_N`)."""
 PUZZLE_FIELDS = (
     "id",
     "n",

@@ -33,11 +33,12 @@ import tempfile
 from collections.abc import Callable
 from pathlib import Path
 
-from fechtbuch.engines.battleklinge.cards import Card
+import numpy as np
 from fechtbuch.engines.battleklinge.position import Move, NotationError, Position
 from fechtbuch.engines.battleklinge.reach import ReachBudget, find_witness
 from fechtbuch.engines.battleklinge.reference import play
 from fechtbuch.engines.battleklinge.tablebase import Outcome, Tablebase, build, find_tables
+from fechtbuch.engines.battleklinge.tablebase import index as ix
 from fechtbuch.engines.battleklinge.tablebase.studies import Study, mine_studies
 from fechtbuch.puzzles.battleklinge.packkind import (
     HIT,
@@ -48,13 +49,22 @@ from fechtbuch.puzzles.battleklinge.packkind import (
     identity_problems,
     parse_claim,
 )
+from fechtbuch.puzzles.battleklinge.packkind import MAX_N as KIND_MAX_N
 from fechtbuch.puzzles.pack import FULL_DEFENCES, PackOrder, SolutionMode, build_pack_v2
 from fechtbuch.puzzles.packkind import Puzzle
 
-MAX_N = 10
-"""The deepest study (own moves)."""
-DISTANCES = range(MAX_N, 3, -1)
-"""Distances mined, deepest first."""
+BALANCED_MAX_N = 10
+"""The deepest study with one student a side (own moves)."""
+DISTANCES = range(BALANCED_MAX_N, 3, -1)
+"""Distances mined with one student a side, deepest first."""
+MAX_N = KIND_MAX_N
+"""The pack's declared range: the deep studies of three students go past 10."""
+DEEP_SPLIT = (3, 1)
+"""Material of the deep studies: three students against one.  Verification builds
+their tables on demand when none are built (:func:`on_demand_splits`: (3, 1) and every
+split it needs, 1.42 G positions, minutes on two cores), as it builds K = 1 for the
+balanced ones (seconds); any other material needs built tables."""
+
 DFPN_NODES = 5_000_000
 """df-pn's node limit per study in verification (seconds): every shipped study up to
 its bound of 8 own moves needed at most 2.5 M nodes; the tables cover the rest."""
@@ -81,25 +91,43 @@ def study_witness(pos: Position) -> dict | None:
     return {"start": start.to_text(), "moves": [m.to_text() for m in moves]}
 
 
-_BUILT: dict[tuple[Card, ...], Tablebase] = {}
+_BUILT: dict[tuple, Tablebase] = {}
+
+
+def _split_of(pos: Position) -> tuple[int, int]:
+    return pos.students[pos.turn].bit_count(), pos.students[1 - pos.turn].bit_count()
+
+
+def on_demand_splits(pos: Position) -> list[tuple[int, int]] | None:
+    """The splits verification builds when no built tables cover ``pos``: K = 1 for at
+    most one student a side, :data:`DEEP_SPLIT` and what it needs for the material of
+    the deep studies; None for any other material (built tables only)."""
+    split = _split_of(pos)
+    if max(split) <= 1:
+        return ix.splits(1)
+    if split in ix.group_of(DEEP_SPLIT):
+        return ix.required_splits([DEEP_SPLIT])
+    return None
 
 
 def study_tables(pos: Position) -> Tablebase | None:
-    """Tables covering ``pos``: the default folder's, else K = 1 tables built once per
-    process into a temporary folder (None if the position has more than one student
-    a side and no built tables cover it)."""
+    """Tables covering ``pos``: the default folder's, else built once per process into a
+    temporary folder (:func:`on_demand_splits`; None when too large)."""
     found = find_tables(pos)
     if found is not None:
         return found
+    needed = on_demand_splits(pos)
+    if needed is None:
+        return None
     cards = pos.cards
-    if cards not in _BUILT:
-        if max(pos.students[0].bit_count(), pos.students[1].bit_count()) > 1:
-            return None
+    key = (cards, needed[-1])
+    if key not in _BUILT:
         folder = Path(tempfile.mkdtemp(prefix="fechtbuch-study-tables-"))
         atexit.register(shutil.rmtree, folder, ignore_errors=True)
-        build(cards, 1, folder / "tables")
-        _BUILT[cards] = Tablebase.open(folder / "tables")
-    tables = _BUILT[cards]
+        k = max(max(split) for split in needed)
+        build(cards, k, folder / "tables", only=None if k <= 1 else [needed[-1]])
+        _BUILT[key] = Tablebase.open(folder / "tables")
+    tables = _BUILT[key]
     return tables if tables.covers(pos) else None
 
 
@@ -121,6 +149,13 @@ def dfpn_check(pos: Position, n: int, key: Move) -> list[str] | None:
     return []
 
 
+def longest_win(tables: Tablebase, split: tuple[int, int]) -> int:
+    """The longest win (own moves) of a split of the tables."""
+    codes = np.unique(tables.split_values(split))
+    wins = codes[codes % 2 == 1]
+    return int(wins.max() + 1) // 2 if wins.size else 0
+
+
 def mine_pack(
     tables: Tablebase,
     count: int,
@@ -128,12 +163,27 @@ def mine_pack(
     command: str,
     distances: range = DISTANCES,
     verify: Callable[[Position, int, Move], list[str] | None] | None = dfpn_check,
+    deep: int = 0,
 ) -> dict:
-    """A version-2 pack of ``count`` studies (deepest first), each with a witness game
-    (a study no game reaches within :data:`WITNESS_BUDGET` is passed over for the
-    next candidate).  A study df-pn refutes is an error (the tables and df-pn
+    """A version-2 pack of ``count`` studies with one student a side and ``deep``
+    studies of :data:`DEEP_SPLIT` (one each at the longest distances of that split,
+    beyond :data:`BALANCED_MAX_N`; ``tables`` must hold it), deepest first, each with a
+    witness game (a study no game reaches within :data:`WITNESS_BUDGET` is passed over
+    for the next candidate).  A study df-pn refutes is an error (the tables and df-pn
     disagree), never shipped."""
-    studies = mine_studies(
+    studies = []
+    if deep:
+        longest = longest_win(tables, DEEP_SPLIT)
+        studies += mine_studies(
+            tables,
+            count=deep,
+            distances=range(longest, BALANCED_MAX_N, -1),
+            split=DEEP_SPLIT,
+            label=f"meisterstudien-deep/{seed}",
+            full_tree_limit=0,
+            witness=study_witness,
+        )
+    studies += mine_studies(
         tables,
         count=count,
         distances=distances,
@@ -154,7 +204,7 @@ def mine_pack(
         puzzles,
         seed=seed,
         command=command,
-        max_n=MAX_N,
+        max_n=MAX_N if deep else BALANCED_MAX_N,
         order=PackOrder.DEEPEST_FIRST,
         solution=SolutionMode.PRUNED,
     )
@@ -291,13 +341,12 @@ def _walk(view: _TableView, pos: Position, node, budget: int, full: int, path: s
 
 
 def covered_by_tables(puzzle: Puzzle) -> bool:
-    """True if the puzzle's position has at most one student a side (tables can be built
-    at once) or built tables cover it: :func:`verify_study` applies."""
+    """True if tables for the puzzle's position can be built on demand
+    (:func:`on_demand_splits`) or built tables cover it: :func:`verify_study` applies."""
     try:
         pos = Position.from_text(puzzle["position"])
     except NotationError:
         return False
     if pos.winner() is not None:
         return False
-    small = max(pos.students[0].bit_count(), pos.students[1].bit_count()) <= 1
-    return small or find_tables(pos) is not None
+    return on_demand_splits(pos) is not None or find_tables(pos) is not None

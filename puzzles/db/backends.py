@@ -21,6 +21,7 @@ from typing import TYPE_CHECKING, Any
 
 from fechtbuch.engines.errors import InputError
 from fechtbuch.engines.plugin import load
+from fechtbuch.engines.raykit import connect_ray, import_ray
 from fechtbuch.engines.registry import plugin
 from fechtbuch.puzzles.minekit import DbCandidate, MiningKind, RoundYield, init_worker
 
@@ -100,18 +101,6 @@ class LocalBackend:
             self._pool = None
 
 
-def import_ray(option: str = "--ray"):
-    """The ``ray`` module, imported only when asked for; one line naming ``option``
-    when it is not installed."""
-    try:
-        import ray
-    except ImportError:
-        raise InputError(
-            f"{option}: Ray is not installed; install it with pip install 'fechtbuch[ray]'"
-        ) from None
-    return ray
-
-
 class RayBackend:
     """Tasks on a Ray cluster: the one at ``address``, an already connected one, or a
     local Ray started here with ``jobs`` CPUs.  Results are taken in submission order
@@ -121,21 +110,8 @@ class RayBackend:
     name = "ray"
 
     def __init__(self, address: str | None, jobs: int | None) -> None:
-        ray = import_ray()
-        self._ray = ray
-        self._started_here = False
-        if not ray.is_initialized():
-            options: dict[str, Any] = {"include_dashboard": False, "log_to_driver": False}
-            if address is None:
-                options["num_cpus"] = jobs or os.cpu_count() or 1
-            else:
-                options["address"] = address
-            try:
-                ray.init(**options)
-            except (ConnectionError, RuntimeError, ValueError) as err:
-                first = str(err).strip().splitlines()[0] if str(err).strip() else type(err).__name__
-                raise InputError(f"--ray-address: cannot connect to Ray ({first})") from None
-            self._started_here = True
+        self._ray = import_ray("--ray-address" if address is not None else "--ray")
+        self._started_here = connect_ray(address, jobs)
         self._remotes: dict[Work, Any] = {}
 
     def workers(self) -> int:

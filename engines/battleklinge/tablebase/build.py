@@ -3,13 +3,17 @@
 Files (in the output folder): one ``split-<a>-<b>.bin`` per split, the value
 bytes of :mod:`.kernel` in index order (:mod:`.index`), and ``manifest.json``
 (card set, K, sizes, format version, SHA-256 of every file, the counts, and the
-seal: a SHA-256 of the manifest itself).  The manifest is written last, atomically:
-a folder without it is an unfinished build that no reader uses.
+seal: a SHA-256 of the manifest itself).  A split grows in ``split-<a>-<b>.bin.part``
+(a memory map on disk, so a split larger than memory still builds) and is renamed when
+finished; the manifest is rewritten atomically after every split group and lists only
+finished splits: readers use those, and a build run again resumes after them.
 """
 
 from __future__ import annotations
 
 import hashlib
+import os
+import shutil
 import time
 from collections.abc import Callable
 from dataclasses import asdict, dataclass, field
@@ -57,6 +61,8 @@ class SplitReport:
     iterations: int
     seconds: float
     sha256: str = ""
+    peak_rss_mb: int = 0
+    """Peak resident memory of the building process when the split was finished."""
 
     @property
     def positions_per_second(self) -> float:
@@ -76,6 +82,8 @@ class BuildReport:
     out_dir: str
     mirrored: bool = False
     splits: list[SplitReport] = field(default_factory=list)
+    kept: list[tuple[int, int]] = field(default_factory=list)
+    """Splits a former run had built: kept, not built again."""
     seconds: float = 0.0
     retro_seconds: float = 0.0
     bytes: int = 0
@@ -109,6 +117,7 @@ class BuildReport:
             "retro_seconds": round(self.retro_seconds, 3),
             "positions_per_second": round(self.positions_per_second),
             "stored_per_second": round(self.stored_per_second),
+            "kept": [list(split) for split in self.kept],
             "splits": [
                 asdict(s) | {"split": list(s.split), "seconds": round(s.seconds, 3)}
                 for s in self.splits
@@ -128,16 +137,102 @@ def _sha256(path: Path) -> str:
     return digest.hexdigest()
 
 
-class _Split:
-    """One split under construction: memory-mapped values and the two mask arrays."""
+def _peak_rss_mb() -> int:
+    """The peak resident memory of this process so far (MB)."""
+    import resource
 
-    def __init__(self, out: Path, lay: ix.Layout, a: int, b: int):
-        self.a, self.b = a, b
-        self.boards = lay.boards(a, b)
-        self.path = out / split_file(a, b)
-        self.values = np.memmap(self.path, dtype=np.uint8, mode="w+", shape=(self.boards * 30,))
-        self.won = np.zeros(self.boards, dtype=np.uint32)
-        self.lost = np.zeros(self.boards, dtype=np.uint32)
+    return round(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024)
+
+
+def part_file(a: int, b: int) -> str:
+    """The file a split's value bytes grow in; renamed to :func:`split_file` when done."""
+    return split_file(a, b) + ".part"
+
+
+@dataclass
+class GroupJob:
+    """One split group to solve: what a group solver (local or on Ray) needs.
+
+    ``captures`` holds the value bytes of every finished split a capture leads to
+    (:func:`~.index.capture_splits`); ``ext_max`` is their longest distance, so the
+    steps go on until every result a capture brings in has been passed.  The solver
+    writes each split's value bytes into ``out / part_file(a, b)``."""
+
+    cards: tuple[Card, ...]
+    group: list[tuple[int, int]]
+    out: Path
+    captures: dict[tuple[int, int], np.ndarray]
+    ext_max: int
+
+
+GroupSolver = Callable[[GroupJob, Callable[[int, int], None]], int]
+"""``solve(job, on_step) -> steps``: fills the group's part files, calls
+``on_step(step, resolved_so_far)`` after every step."""
+
+
+def sweep_tables(cards: tuple[Card, ...]) -> tuple[tuple, tuple]:
+    """The kernel's card tables and layout arrays of a sorted card set."""
+    card_tables = ix.card_tables(cards)
+    tables = (card_tables.targets, card_tables.holds, card_tables.perm, ix.BINOM, ix.COMBO)
+    return tables, kernel.layout_arrays(ix.layout(cards))
+
+
+def step_is_last(step: int, changed: int, ext_max: int) -> bool:
+    """The analysis of a group ends after a step that changed nothing, once every
+    distance of the finished tables a capture reaches has been passed; past 127 own
+    moves the value byte would overflow."""
+    if step >= 127 and changed:
+        raise RuntimeError("distance beyond 127 own moves: the value byte overflows")
+    return changed == 0 and step >= ext_max + 1
+
+
+def solve_group_locally(job: GroupJob, on_step: Callable[[int, int], None]) -> int:
+    """Retrograde analysis of one split group on this machine (both cores for large
+    splits): value bytes in memory-mapped part files on disk, 8 bytes of deal masks
+    per board in memory."""
+    lay = ix.layout(job.cards)
+    tables, lay_arrays = sweep_tables(job.cards)
+    boards = {split: lay.boards(*split) for split in job.group}
+    values = {
+        split: np.memmap(job.out / part_file(*split), dtype=np.uint8, mode="w+", shape=(n * 30,))
+        for split, n in boards.items()
+    }
+    won = {split: np.zeros(n, dtype=np.uint32) for split, n in boards.items()}
+    lost = {split: np.zeros(n, dtype=np.uint32) for split, n in boards.items()}
+    empty = np.zeros(0, dtype=np.uint32)
+    capture_masks = {
+        split: (np.zeros(len(v) // 30, dtype=np.uint32), np.zeros(len(v) // 30, dtype=np.uint32))
+        for split, v in job.captures.items()
+    }
+    step = resolved = 0
+    group_positions = sum(boards.values()) * ix.NUM_DEALS
+    changed = group_positions
+    while True:
+        step += 1
+        dense = changed * kernel.DENSE_SHARE >= group_positions
+        changed = 0
+        for split, (lost_within, won_within) in capture_masks.items():
+            kernel.advance_capture_masks(
+                np.asarray(job.captures[split]), lost_within, won_within, step
+            )
+        for kind in (kernel.WIN_SWEEP, kernel.LOSS_SWEEP):
+            for a, b in job.group:
+                child = (b, a)
+                arrays = (
+                    won[(a, b)],
+                    lost[(a, b)],
+                    np.asarray(values[(a, b)]),
+                    lost[child] if kind == kernel.WIN_SWEEP else won[child],
+                    capture_masks[(b - 1, a)][kind] if b else empty,
+                )
+                changed += kernel.sweep_split(kind, step, a, b, arrays, tables, lay_arrays, dense)
+        resolved += changed
+        on_step(step, resolved)
+        if step_is_last(step, changed, job.ext_max):
+            break
+    for memmap in values.values():
+        memmap.flush()
+    return step
 
 
 def _max_distance(values: np.ndarray, boards: int) -> int:
@@ -146,126 +241,216 @@ def _max_distance(values: np.ndarray, boards: int) -> int:
     return int((codes.max() + 1) // 2) if codes.size else 0
 
 
+def _parse_cards(cards: tuple[Card, ...]) -> tuple[Card, ...]:
+    cards = tuple(sorted(cards))
+    if len(cards) != 5 or len(set(cards)) != 5:
+        raise InputError(f"cards: need five distinct cards, got {[card_id(c) for c in cards]!r}")
+    return cards
+
+
+def _wanted_splits(max_students: int, only: list[tuple[int, int]] | None) -> list[tuple[int, int]]:
+    if not 0 <= max_students <= ix.MAX_STUDENTS:
+        raise InputError(f"students: must be 0 to {ix.MAX_STUDENTS}, got {max_students}")
+    if not only:
+        return ix.splits(max_students)
+    for a, b in only:
+        if not (0 <= a <= max_students and 0 <= b <= max_students):
+            raise InputError(
+                f"splits: {a},{b} has more than --students {max_students} students a side"
+            )
+    return ix.required_splits(list(only))
+
+
+def _kept_entries(out: Path, cards: tuple[Card, ...], force: bool) -> list[dict]:
+    """The manifest entries of the splits already built in ``out`` (none with ``force``):
+    a resumed build keeps them; a folder of another card set is refused."""
+    from fechtbuch.engines.battleklinge.tablebase.probe import read_manifest
+
+    if force or not (out / MANIFEST).exists():
+        return []
+    manifest = read_manifest(out)
+    if manifest["cards"] != [card_id(c) for c in cards]:
+        held = ",".join(manifest["cards"])
+        raise InputError(
+            f"output: {str(out)!r} holds the tables of {held} (use --force to replace them)"
+        )
+    return manifest["splits"]
+
+
+def checkpoint_folder(out: Path, group: list[tuple[int, int]]) -> Path:
+    """Where a distributed build keeps the finished phases of a group (:mod:`.distributed`)."""
+    a, b = group[0]
+    return out / f".steps-{a}-{b}"
+
+
+def _clear_folder(out: Path, kept: list[dict], force: bool) -> None:
+    """Remove the split files of a former build that the manifest does not keep (and the
+    part files of an interrupted one); with ``force`` also the phase checkpoints."""
+    keep = {entry["file"] for entry in kept}
+    if force:
+        for folder in out.glob(".steps-*-*"):
+            shutil.rmtree(folder)
+    if not kept:
+        (out / MANIFEST).unlink(missing_ok=True)
+    for stale in [*out.glob("split-*-*.bin"), *out.glob("split-*-*.bin.part")]:
+        if stale.name not in keep:
+            stale.unlink()
+
+
+def _manifest_entry(lay: ix.Layout, s: SplitReport) -> dict:
+    return {
+        "split": list(s.split),
+        "file": split_file(*s.split),
+        "boards": lay.boards(*s.split),
+        "positions": s.positions,
+        "bytes": s.stored,
+        "sha256": s.sha256,
+        "won": s.won,
+        "lost": s.lost,
+        "drawn": s.drawn,
+        "longest_win": s.longest_win,
+        "longest_loss": s.longest_loss,
+        "iterations": s.iterations,
+    }
+
+
+def write_manifest(out: Path, cards: tuple[Card, ...], entries: list[dict]) -> None:
+    """The sealed manifest of the splits built so far, in build order, written atomically:
+    a reader sees the former list or the new one, never a split half written."""
+    lay = ix.layout(cards)
+    k = max(max(entry["split"]) for entry in entries)
+    order = {split: i for i, split in enumerate(ix.build_order(k))}
+    entries = sorted(entries, key=lambda entry: order[tuple(entry["split"])])
+    manifest = {
+        "format": FORMAT,
+        "version": FORMAT_VERSION,
+        "cards": [card_id(c) for c in cards],
+        "max_students": k,
+        "mirror": lay.mirrored,
+        "index": "board * 30 + deal; see docs/tablebase.md",
+        "value": "uint8: 0 no forced result, 2d-1 won in d, 2d lost in d (side to move)",
+        "splits": entries,
+    }
+    manifest["seal"] = manifest_seal(manifest)
+    atomic_write(out / MANIFEST, dump_json(manifest), force=True)
+
+
+def _split_report(
+    lay: ix.Layout, split: tuple[int, int], values: np.ndarray, steps: int
+) -> SplitReport:
+    a, b = split
+    hist = kernel.value_counts(np.asarray(values), lay.boards(a, b), lay.doubled_boards(a, b))
+    wins = hist[1::2]
+    losses = hist[2::2]
+    return SplitReport(
+        split=split,
+        positions=ix.covered_positions(a, b),
+        stored=lay.positions(a, b),
+        won=int(wins.sum()),
+        lost=int(losses.sum()),
+        drawn=int(hist[0]),
+        longest_win=int(np.nonzero(wins)[0].max() + 1) if wins.any() else 0,
+        longest_loss=int(np.nonzero(losses)[0].max() + 1) if losses.any() else 0,
+        iterations=steps,
+        seconds=0.0,
+    )
+
+
+def plan_groups(
+    cards: tuple[Card, ...],
+    max_students: int,
+    out: Path,
+    force: bool = False,
+    only: list[tuple[int, int]] | None = None,
+) -> list[list[tuple[int, int]]]:
+    """The split groups a build will solve, in order: those of K (or of ``only`` and
+    what their captures reach) that ``out`` does not hold yet (all of them with
+    ``force``).  One InputError line when nothing is missing."""
+    cards = _parse_cards(cards)
+    wanted = _wanted_splits(max_students, only)
+    held = {tuple(entry["split"]) for entry in _kept_entries(out, cards, force)}
+    groups = [
+        group
+        for group in ix.split_groups(max(max(split) for split in wanted))
+        if group[0] in wanted and group[0] not in held
+    ]
+    if not groups:
+        raise InputError(
+            f"output: {str(out)!r} already holds every split asked for (use --force to rebuild)"
+        )
+    return groups
+
+
 def build(
     cards: tuple[Card, ...],
     max_students: int,
     out_dir: str | Path,
     progress: Progress | None = None,
     force: bool = False,
+    only: list[tuple[int, int]] | None = None,
+    solver: GroupSolver | None = None,
 ) -> BuildReport:
     """Retrograde analysis of every position of ``cards`` with up to ``max_students``
-    students per side; writes the tables and the manifest into ``out_dir``."""
-    cards = tuple(sorted(cards))
-    if len(cards) != 5 or len(set(cards)) != 5:
-        raise InputError(f"cards: need five distinct cards, got {[card_id(c) for c in cards]!r}")
-    if not 0 <= max_students <= ix.MAX_STUDENTS:
-        raise InputError(f"students: must be 0 to {ix.MAX_STUDENTS}, got {max_students}")
+    students per side (or of the splits ``only`` and the splits they depend on);
+    writes the tables and the manifest into ``out_dir``.
+
+    Resumable split by split: the manifest is rewritten after every split group, and a
+    split it lists (file and SHA-256 checked) is kept, not built again; ``force`` starts
+    over.  ``solver`` solves one group (default :func:`solve_group_locally`; Ray:
+    :mod:`.distributed`): the bytes do not depend on it."""
+    from fechtbuch.engines.battleklinge.tablebase.probe import verified_values
+
+    cards = _parse_cards(cards)
     out = Path(out_dir)
-    if (out / MANIFEST).exists() and not force:
-        raise InputError(f"output: {str(out)!r} already holds tables (use --force to replace)")
+    groups = plan_groups(cards, max_students, out, force, only)
+    kept = _kept_entries(out, cards, force)
+    held = {tuple(entry["split"]) for entry in kept}
     out.mkdir(parents=True, exist_ok=True)
-    (out / MANIFEST).unlink(missing_ok=True)
-    for stale in out.glob("split-*-*.bin"):  # a former build, maybe with a larger K
-        stale.unlink()
+    _clear_folder(out, kept, force)
+    solve = solver or solve_group_locally
     started = time.perf_counter()
-    card_tables = ix.card_tables(cards)
-    tables = (card_tables.targets, card_tables.holds, card_tables.perm, ix.BINOM, ix.COMBO)
     lay = ix.layout(cards)
-    lay_arrays = kernel.layout_arrays(lay)
     report = BuildReport(cards, max_students, str(out), mirrored=lay.mirrored)
-    done: dict[tuple[int, int], np.ndarray] = {}
-    empty = np.zeros(0, dtype=np.uint8)
-    for group in ix.split_groups(max_students):
+    report.kept = sorted(held)
+    entries = list(kept)
+    finished: dict[tuple[int, int], np.ndarray] = {}
+
+    def values_of(split: tuple[int, int]) -> np.ndarray:
+        if split not in finished:  # a kept split: its bytes must match the manifest
+            entry = next(e for e in entries if tuple(e["split"]) == split)
+            finished[split] = verified_values(out, entry)
+        return finished[split]
+
+    for group in groups:
         group_start = time.perf_counter()
-        work = {split: _Split(out, lay, *split) for split in group}
-        # a capture leads from (a, b) to (b - 1, a), finished before this group
-        ext_max = 0
-        for a, b in group:
-            if b:
-                ext_max = max(ext_max, _max_distance(done[(b - 1, a)], lay.boards(b - 1, a)))
-        step = 0
-        resolved = 0
-        while True:
-            step += 1
-            if step > 127:
-                raise RuntimeError("distance beyond 127 own moves: the value byte overflows")
-            changed = 0
-            for kind in (kernel.WIN_SWEEP, kernel.LOSS_SWEEP):
-                for (a, b), s in work.items():
-                    child = work[(b, a)]
-                    sweeper = (
-                        kernel.sweep if s.boards >= kernel.PARALLEL_BOARDS else kernel.sweep_serial
-                    )
-                    arrays = (
-                        s.won,
-                        s.lost,
-                        np.asarray(s.values),
-                        child.lost if kind == kernel.WIN_SWEEP else child.won,
-                        np.asarray(done[(b - 1, a)]) if b else empty,
-                    )
-                    for first, stop in kernel.sweep_rows(lay_arrays, a, b):
-                        changed += sweeper(
-                            kind, step, a, b, arrays, tables, lay_arrays, first, stop
-                        )
-            resolved += changed
+        captures = {split: values_of(split) for split in ix.capture_splits(group)}
+        ext_max = max(
+            (_max_distance(v, lay.boards(*split)) for split, v in captures.items()), default=0
+        )
+        job = GroupJob(cards, group, out, captures, ext_max)
+
+        def on_step(step: int, resolved: int, first=group[0]) -> None:
             if progress is not None:
-                progress(group[0], step, resolved)
-            if changed == 0 and step >= ext_max + 1:
-                break
+                progress(first, step, resolved)
+
+        steps = solve(job, on_step)
         seconds = time.perf_counter() - group_start
         report.retro_seconds += seconds
         group_positions = sum(lay.positions(*split) for split in group)
-        for (a, b), s in work.items():
-            hist = kernel.value_counts(np.asarray(s.values), s.boards, lay.doubled_boards(a, b))
-            s.values.flush()
-            del s.won, s.lost
-            wins = hist[1::2]
-            losses = hist[2::2]
-            split_report = SplitReport(
-                split=(a, b),
-                positions=ix.covered_positions(a, b),
-                stored=lay.positions(a, b),
-                won=int(wins.sum()),
-                lost=int(losses.sum()),
-                drawn=int(hist[0]),
-                longest_win=int(np.nonzero(wins)[0].max() + 1) if wins.any() else 0,
-                longest_loss=int(np.nonzero(losses)[0].max() + 1) if losses.any() else 0,
-                iterations=step,
-                seconds=seconds * lay.positions(a, b) / group_positions,
-            )
+        for split in group:
+            part = out / part_file(*split)
+            values = np.memmap(part, dtype=np.uint8, mode="r")
+            split_report = _split_report(lay, split, values, steps)
+            split_report.seconds = seconds * lay.positions(*split) / group_positions
+            split_report.sha256 = _sha256(part)
+            split_report.peak_rss_mb = _peak_rss_mb()
+            del values
+            os.replace(part, out / split_file(*split))
+            finished[split] = np.memmap(out / split_file(*split), dtype=np.uint8, mode="r")
             report.splits.append(split_report)
-            done[(a, b)] = s.values
-    for split_report in report.splits:
-        path = out / split_file(*split_report.split)
-        split_report.sha256 = _sha256(path)
-        report.bytes += path.stat().st_size
+            entries.append(_manifest_entry(lay, split_report))
+        write_manifest(out, cards, entries)
+        shutil.rmtree(checkpoint_folder(out, group), ignore_errors=True)
+    report.bytes = sum((out / split_file(*s.split)).stat().st_size for s in report.splits)
     report.seconds = time.perf_counter() - started
-    manifest = {
-        "format": FORMAT,
-        "version": FORMAT_VERSION,
-        "cards": [card_id(c) for c in cards],
-        "max_students": max_students,
-        "mirror": lay.mirrored,
-        "index": "board * 30 + deal; see docs/tablebase.md",
-        "value": "uint8: 0 no forced result, 2d-1 won in d, 2d lost in d (side to move)",
-        "splits": [
-            {
-                "split": list(s.split),
-                "file": split_file(*s.split),
-                "boards": lay.boards(*s.split),
-                "positions": s.positions,
-                "bytes": s.stored,
-                "sha256": s.sha256,
-                "won": s.won,
-                "lost": s.lost,
-                "drawn": s.drawn,
-                "longest_win": s.longest_win,
-                "longest_loss": s.longest_loss,
-                "iterations": s.iterations,
-            }
-            for s in report.splits
-        ],
-    }
-    manifest["seal"] = manifest_seal(manifest)
-    atomic_write(out / MANIFEST, dump_json(manifest), force=True)
     return report

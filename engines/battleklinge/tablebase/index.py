@@ -224,8 +224,9 @@ def _colex_table(max_k: int) -> np.ndarray:
     return table
 
 
-MAX_STUDENTS = 2
-"""The largest K the builder accepts (K = 3 would need about 45 G positions)."""
+MAX_STUDENTS = 3
+"""The largest K the index covers: K = 3 is about 4.7 * 10^10 Gold-to-move positions per
+card set (docs/tablebase.md); its largest splits build on Ray (:mod:`.distributed`)."""
 
 COMBO = _colex_table(MAX_STUDENTS)
 
@@ -242,7 +243,8 @@ def covered_positions(a: int, b: int) -> int:
 
 def splits(max_students: int) -> list[tuple[int, int]]:
     """Every split of a build with up to ``max_students`` per side, in build order:
-    smaller material first, and (a, b) next to (b, a) (they are children of each other)."""
+    smaller material first (a capture leads to a split with one student less, so it is
+    finished before), and (a, b) next to (b, a) (they are children of each other)."""
     out = []
     for total in range(2 * max_students + 1):
         for a in range(max_students + 1):
@@ -259,6 +261,43 @@ def split_groups(max_students: int) -> list[list[tuple[int, int]]]:
         if a <= b:
             groups.append([(a, b)] if a == b else [(a, b), (b, a)])
     return groups
+
+
+def build_order(max_students: int) -> list[tuple[int, int]]:
+    """The splits of K in the order the builder finishes them (group by group) and the
+    manifest lists them."""
+    return [split for group in split_groups(max_students) for split in group]
+
+
+def capture_splits(group: list[tuple[int, int]]) -> list[tuple[int, int]]:
+    """The finished splits a capture from the group's splits leads to: a capture turns
+    (a, b) into (b - 1, a) (the other side, one student less, moves next)."""
+    out = []
+    for a, b in group:
+        if b and (b - 1, a) not in out:
+            out.append((b - 1, a))
+    return out
+
+
+def group_of(split: tuple[int, int]) -> list[tuple[int, int]]:
+    """The split group (built together) holding ``split``: {(a, b), (b, a)}."""
+    a, b = split
+    return [(a, b)] if a == b else [(min(a, b), max(a, b)), (max(a, b), min(a, b))]
+
+
+def required_splits(wanted: list[tuple[int, int]]) -> list[tuple[int, int]]:
+    """The splits a build of ``wanted`` must hold: their groups and every split their
+    captures reach, recursively, in build order (:func:`build_order`)."""
+    needed: set[tuple[int, int]] = set()
+    todo = list(wanted)
+    while todo:
+        split = todo.pop()
+        for member in group_of(split):
+            if member not in needed:
+                needed.add(member)
+                todo.extend(capture_splits([member]))
+    k = max(max(split) for split in needed)
+    return [split for split in build_order(k) if split in needed]
 
 
 # ---- plain-Python rank/unrank (the probe path; the kernel has compiled twins) ----

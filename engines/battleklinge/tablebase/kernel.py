@@ -30,6 +30,7 @@ from __future__ import annotations
 
 import math
 
+import numba
 import numpy as np
 from fechtbuch.engines.battleklinge.fast import lowest_square, popcount
 from fechtbuch.engines.compiled import njit
@@ -92,6 +93,17 @@ def deposit(compressed, free):
 
 
 @njit(inline="always")
+def board_number(pair, mover_master, other_master, mover_students, other_students, binom):
+    """The board number of a stored placement (master pair ``pair``) within its split."""
+    a = popcount(mover_students)
+    b = popcount(other_students)
+    free = ALL_SQUARES & ~((np.int64(1) << mover_master) | (np.int64(1) << other_master))
+    r1 = colex_rank(mover_students, free, binom)
+    r2 = colex_rank(other_students, free & ~mover_students, binom)
+    return (pair * binom[FREE, a] + r1) * binom[FREE - a, b] + r2
+
+
+@njit(inline="always")
 def child_board(
     mover_master,
     mover_students,
@@ -111,13 +123,8 @@ def child_board(
     new_other_master = to_child(mover_master, flip)
     s1 = remap(other_students, flip)
     s2 = remap(mover_students, flip)
-    a = popcount(s1)
-    b = popcount(s2)
-    free = ALL_SQUARES & ~((np.int64(1) << new_master) | (np.int64(1) << new_other_master))
-    r1 = colex_rank(s1, free, binom)
-    r2 = colex_rank(s2, free & ~s1, binom)
     pair = pair_index[new_master, new_other_master]
-    return (pair * binom[FREE, a] + r1) * binom[FREE - a, b] + r2, flip
+    return board_number(pair, new_master, new_other_master, s1, s2, binom), flip
 
 
 @njit(inline="always")
@@ -167,7 +174,11 @@ def child_mask(board, flip, masks, mask_mirror, sigma_identity):
 
 @njit(inline="always")
 def capture_mask(board, flip, values, low_code, high_code, parity, mask_mirror, sigma_identity):
-    """The same for a capture's child, read from the value bytes of a finished table."""
+    """The same for a capture's child, from the finished table the capture leads to:
+    its value bytes, or (an array of 32-bit masks, :func:`advance_capture_masks`) the
+    mask of the deals that count in this step, read like a quiet child's."""
+    if values.itemsize == 4:
+        return child_mask(board, flip, values, mask_mirror, sigma_identity)
     x = mask_from_values(values, board, low_code, high_code, parity)
     if flip and not sigma_identity:
         x = permute_mask(mask_mirror, x)
@@ -184,6 +195,170 @@ def _merge(kind, acc, child_deals, holding):
     if kind == WIN_SWEEP:
         return acc | child_deals
     return acc & (child_deals | ~holding)
+
+
+@njit(inline="always")
+def _step_codes(kind, step):
+    """The value byte a sweep writes, and the codes of a capture's finished child that
+    count for it (lost within step - 1 for a win, won within step for a loss)."""
+    if kind == WIN_SWEEP:
+        return np.uint8(2 * step - 1), 2, 2 * step - 2, 0
+    return np.uint8(2 * step), 1, 2 * step - 1, 1
+
+
+@njit(inline="always")
+def _evaluate_board(
+    board,
+    open_deals,
+    kind,
+    code,
+    cap_low,
+    cap_high,
+    cap_parity,
+    step,
+    m_sq,
+    s1,
+    o_sq,
+    s2,
+    won,
+    lost,
+    values,
+    child_masks,
+    capture_values,
+    targets,
+    holds,
+    perm,
+    binom,
+    pair_index,
+    pair_flip,
+    mask_mirror,
+    sigma_identity,
+):
+    """One board of a sweep: the open deals it wins (or loses) in this step, written to
+    its mask and value bytes; returns how many.  Arrays are passed one by one: tuples of
+    arrays in the hot loop cost a reference count update per use (and square maps are
+    arithmetic, :func:`to_child`: a lookup table here doubled the sweep time)."""
+    hits_only = step == 1 and kind == WIN_SWEEP  # nothing is lost yet: only hits win in 1
+    m_bit = np.int64(1) << m_sq
+    own = m_bit | s1
+    # The children of the quiet student moves and of the pass share the masters and the
+    # child's mover students (our other students): their numbers differ only in the
+    # rank of the child's other students (ours, one of them moved), so the rest of the
+    # number (:func:`board_number`) is computed once per board.
+    quiet_flip = pair_flip[24 - o_sq, 24 - m_sq]
+    child_master = to_child(o_sq, quiet_flip)
+    child_other_master = to_child(m_sq, quiet_flip)
+    child_students = remap(s2, quiet_flip)
+    child_free = ALL_SQUARES & ~(
+        (np.int64(1) << child_master) | (np.int64(1) << child_other_master)
+    )
+    b = popcount(s2)
+    quiet_base = (
+        pair_index[child_master, child_other_master] * binom[FREE, b]
+        + colex_rank(child_students, child_free, binom)
+    ) * binom[FREE - b, popcount(s1)]
+    quiet_free = child_free & ~child_students
+    remapped_own = remap(s1, quiet_flip)
+    acc = np.int64(0) if kind == WIN_SWEEP else np.int64(ALL_DEALS)
+    # Only the cards held in an open deal matter: a move with another card changes
+    # the accumulator only for settled deals (and the pass only for deals whose cards
+    # are both held in them), so with few open deals most moves are never looked at.
+    relevant = 0
+    for slot in range(5):
+        if holds[slot] & open_deals:
+            relevant |= 1 << slot
+    movable = 0
+    settled = False  # the answer for every open deal is known: stop early
+    pieces = own
+    while pieces and not settled:
+        sq = lowest_square(pieces)
+        pieces &= pieces - 1
+        is_master = sq == m_sq
+        union = np.int64(0)
+        for slot in range(5):
+            if (relevant >> slot) & 1:
+                tg = targets[slot, sq] & ~own
+                if tg:
+                    movable |= 1 << slot
+                    union |= tg
+        while union and not settled:
+            to = lowest_square(union)
+            union &= union - 1
+            t_bit = np.int64(1) << to
+            if to == o_sq or (is_master and to == ENEMY_BANNER):
+                # a hit: won in 1 with every deal holding such a card (later steps
+                # find those deals settled), and never lost
+                for slot in range(5):
+                    if (relevant >> slot) & 1 and targets[slot, sq] & t_bit:
+                        if kind == LOSS_SWEEP:
+                            acc &= ~holds[slot]
+                        elif step == 1:
+                            acc |= holds[slot]
+                continue
+            if hits_only:
+                continue
+            if is_master:
+                nm, ns1 = to, s1
+            else:
+                nm, ns1 = m_sq, (s1 ^ (np.int64(1) << sq)) | t_bit
+            if not is_master and not (s2 & t_bit):
+                # a quiet student move: only the child's last index component changes
+                moved = (np.int64(1) << to_child(sq, quiet_flip)) | (
+                    np.int64(1) << to_child(to, quiet_flip)
+                )
+                child = quiet_base + colex_rank(remapped_own ^ moved, quiet_free, binom)
+                x = child_mask(child, quiet_flip, child_masks, mask_mirror, sigma_identity)
+            elif s2 & t_bit:
+                child, flip = child_board(nm, ns1, o_sq, s2 ^ t_bit, pair_index, pair_flip, binom)
+                x = capture_mask(
+                    child,
+                    flip,
+                    capture_values,
+                    cap_low,
+                    cap_high,
+                    cap_parity,
+                    mask_mirror,
+                    sigma_identity,
+                )
+            else:
+                child, flip = child_board(nm, ns1, o_sq, s2, pair_index, pair_flip, binom)
+                x = child_mask(child, flip, child_masks, mask_mirror, sigma_identity)
+            for slot in range(5):
+                if (relevant >> slot) & 1 and targets[slot, sq] & t_bit:
+                    acc = _merge(kind, acc, permute(perm, slot, x), holds[slot])
+            if kind == WIN_SWEEP:
+                settled = (acc & open_deals) == open_deals
+            else:
+                settled = (acc & open_deals) == 0
+    if settled:
+        if kind == LOSS_SWEEP:
+            return 0
+        # every open deal is won; a deal that must pass has no move, so
+        # it cannot be among them: no pass check needed
+        movable = 0x1F
+    passing = np.int64(ALL_DEALS)
+    for slot in range(5):
+        if (movable >> slot) & 1:
+            passing &= ~holds[slot]
+    if passing & open_deals and not hits_only:
+        child = quiet_base + colex_rank(remapped_own, quiet_free, binom)
+        x = child_mask(child, quiet_flip, child_masks, mask_mirror, sigma_identity)
+        for slot in range(5):
+            acc = _merge(kind, acc, permute(perm, slot, x) & passing, holds[slot] & passing)
+    new = acc & open_deals
+    if new:
+        if kind == WIN_SWEEP:
+            won[board] = np.uint32(np.int64(won[board]) | new)
+        else:
+            lost[board] = np.uint32(np.int64(lost[board]) | new)
+        base = board * 30
+        rest = new
+        while rest:
+            d = lowest_square(rest)
+            rest &= rest - 1
+            values[base + d] = code
+        return popcount(new)
+    return 0
 
 
 @njit(inline="always")
@@ -213,117 +388,94 @@ def _sweep_row(
     sigma_identity,
 ):
     """One outer row of a sweep (one master pair and mover student set, every other
-    student set); returns the positions it resolved.  Arrays are passed one by one:
-    tuples of arrays in the hot loop cost a reference count update per use (and square
-    maps are arithmetic, :func:`to_child`: a lookup table here doubled the sweep time)."""
-    if kind == WIN_SWEEP:
-        code = np.uint8(2 * step - 1)
-        cap_low, cap_high, cap_parity = 2, 2 * step - 2, 0
-    else:
-        code = np.uint8(2 * step)
-        cap_low, cap_high, cap_parity = 1, 2 * step - 1, 1
-    hits_only = step == 1 and kind == WIN_SWEEP  # nothing is lost yet: only hits win in 1
+    student set: consecutive boards); returns the positions it resolved."""
+    code, cap_low, cap_high, cap_parity = _step_codes(kind, step)
     total = 0
     pair = outer // c1
     m_sq = pair_mover[pair]
     o_sq = pair_other[pair]
-    m_bit = np.int64(1) << m_sq
-    free = ALL_SQUARES & ~(m_bit | (np.int64(1) << o_sq))
+    free = ALL_SQUARES & ~((np.int64(1) << m_sq) | (np.int64(1) << o_sq))
     s1 = deposit(combo[a, outer % c1], free)
     free2 = free & ~s1
-    own = m_bit | s1
     for r2 in range(c2):
         board = outer * c2 + r2
         open_deals = ALL_DEALS & ~(np.int64(won[board]) | np.int64(lost[board]))
         if open_deals == 0:
             continue
         s2 = deposit(combo[b, r2], free2)
-        acc = np.int64(0) if kind == WIN_SWEEP else np.int64(ALL_DEALS)
-        movable = 0
-        settled = False  # the answer for every open deal is known: stop early
-        pieces = own
-        while pieces and not settled:
-            sq = lowest_square(pieces)
-            pieces &= pieces - 1
-            is_master = sq == m_sq
-            union = np.int64(0)
-            for slot in range(5):
-                tg = targets[slot, sq] & ~own
-                if tg:
-                    movable |= 1 << slot
-                    union |= tg
-            while union and not settled:
-                to = lowest_square(union)
-                union &= union - 1
-                t_bit = np.int64(1) << to
-                if to == o_sq or (is_master and to == ENEMY_BANNER):
-                    # a hit: won in 1 with every deal holding such a card (later steps
-                    # find those deals settled), and never lost
-                    for slot in range(5):
-                        if targets[slot, sq] & t_bit:
-                            if kind == LOSS_SWEEP:
-                                acc &= ~holds[slot]
-                            elif step == 1:
-                                acc |= holds[slot]
-                    continue
-                if hits_only:
-                    continue
-                if is_master:
-                    nm, ns1 = to, s1
-                else:
-                    nm, ns1 = m_sq, (s1 ^ (np.int64(1) << sq)) | t_bit
-                if s2 & t_bit:
-                    child, flip = child_board(
-                        nm, ns1, o_sq, s2 ^ t_bit, pair_index, pair_flip, binom
-                    )
-                    x = capture_mask(
-                        child,
-                        flip,
-                        capture_values,
-                        cap_low,
-                        cap_high,
-                        cap_parity,
-                        mask_mirror,
-                        sigma_identity,
-                    )
-                else:
-                    child, flip = child_board(nm, ns1, o_sq, s2, pair_index, pair_flip, binom)
-                    x = child_mask(child, flip, child_masks, mask_mirror, sigma_identity)
-                for slot in range(5):
-                    if targets[slot, sq] & t_bit:
-                        acc = _merge(kind, acc, permute(perm, slot, x), holds[slot])
-                if kind == WIN_SWEEP:
-                    settled = (acc & open_deals) == open_deals
-                else:
-                    settled = (acc & open_deals) == 0
-        if settled:
-            if kind == LOSS_SWEEP:
-                continue
-            # every open deal is won; a deal that must pass has no move, so
-            # it cannot be among them: no pass check needed
-            movable = 0x1F
-        passing = np.int64(ALL_DEALS)
-        for slot in range(5):
-            if (movable >> slot) & 1:
-                passing &= ~holds[slot]
-        if passing & open_deals and not hits_only:
-            child, flip = child_board(m_sq, s1, o_sq, s2, pair_index, pair_flip, binom)
-            x = child_mask(child, flip, child_masks, mask_mirror, sigma_identity)
-            for slot in range(5):
-                acc = _merge(kind, acc, permute(perm, slot, x) & passing, holds[slot] & passing)
-        new = acc & open_deals
-        if new:
-            if kind == WIN_SWEEP:
-                won[board] = np.uint32(np.int64(won[board]) | new)
-            else:
-                lost[board] = np.uint32(np.int64(lost[board]) | new)
-            base = board * 30
-            rest = new
-            while rest:
-                d = lowest_square(rest)
-                rest &= rest - 1
-                values[base + d] = code
-            total += popcount(new)
+        total += _evaluate_board(
+            board, open_deals, kind, code, cap_low, cap_high, cap_parity, step,
+            m_sq, s1, o_sq, s2,
+            won, lost, values, child_masks, capture_values,
+            targets, holds, perm, binom, pair_index, pair_flip, mask_mirror, sigma_identity,
+        )  # fmt: skip
+    return total
+
+
+@njit(inline="always")
+def _sweep_column(
+    column,
+    kind,
+    step,
+    a,
+    b,
+    won,
+    lost,
+    values,
+    child_masks,
+    capture_values,
+    targets,
+    holds,
+    perm,
+    binom,
+    combo,
+    pair_mover,
+    pair_other,
+    pair_index,
+    pair_flip,
+    mask_mirror,
+    sigma_identity,
+    squares,
+):
+    """One column of a sweep: one master pair and one set of the *other* side's students,
+    every placement of the mover's students; returns the positions it resolved.
+
+    A column's boards are not consecutive, but their children are: after a student
+    move the child's mover students (this column's other students) and masters are the
+    column's, so the children differ only in the child's last index component and lie
+    in one block of C(23 - b, a) boards; each master destination adds one such block.
+    So a column reads its children from a few kilobytes that stay in cache, where a
+    row's children lie far apart (one cache miss each).  ``squares``: scratch, 25."""
+    code, cap_low, cap_high, cap_parity = _step_codes(kind, step)
+    cb = binom[FREE, b]
+    pair = column // cb
+    m_sq = pair_mover[pair]
+    o_sq = pair_other[pair]
+    free = ALL_SQUARES & ~((np.int64(1) << m_sq) | (np.int64(1) << o_sq))
+    s2 = deposit(combo[b, column % cb], free)
+    avail = free & ~s2
+    n = 0
+    while avail:
+        squares[n] = lowest_square(avail)
+        avail &= avail - 1
+        n += 1
+    total = 0
+    for j in range(binom[n, a]):
+        picked = combo[a, j]  # colex: the first C(n, a) subsets use only the first n squares
+        s1 = np.int64(0)
+        while picked:
+            s1 |= np.int64(1) << squares[lowest_square(picked)]
+            picked &= picked - 1
+        board = board_number(pair, m_sq, o_sq, s1, s2, binom)
+        open_deals = ALL_DEALS & ~(np.int64(won[board]) | np.int64(lost[board]))
+        if open_deals == 0:
+            continue
+        total += _evaluate_board(
+            board, open_deals, kind, code, cap_low, cap_high, cap_parity, step,
+            m_sq, s1, o_sq, s2,
+            won, lost, values, child_masks, capture_values,
+            targets, holds, perm, binom, pair_index, pair_flip, mask_mirror, sigma_identity,
+        )  # fmt: skip
     return total
 
 
@@ -359,6 +511,123 @@ sweep_serial = njit(_sweep)
 """The same sweep on one core (``prange`` runs as ``range``): for small splits, where
 starting the threads and their barrier cost more than the work (and a preempted
 thread on a shared machine stalls the other)."""
+
+
+COLUMN_BLOCK = 8
+"""Consecutive columns one thread sweeps together (they share the master pair, so the
+mover's own masks they touch stay in cache)."""
+
+
+def _sweep_columns(kind, step, a, b, arrays, tables, lay, first_column, stop_column, threads):
+    """One win or loss sweep of step ``step`` over columns ``first_column`` to
+    ``stop_column`` - 1 of split (a, b) (:func:`_sweep_column`; a column: one master pair
+    and one set of the other side's students), the same results as :func:`_sweep` over
+    the same boards; returns the number of positions resolved.  Blocks of
+    :data:`COLUMN_BLOCK` columns are dealt to the threads round-robin, so that both get
+    a share of every region of the split (regions resolve at different steps);
+    ``threads``: how many (numba.get_num_threads(): read inside, it would keep the
+    function out of the disk cache)."""
+    won, lost, values, child_masks, capture_values = arrays
+    targets, holds, perm, binom, combo = tables
+    pair_mover, pair_other, pair_index, pair_flip, mask_mirror, sigma_identity = lay
+    blocks = (stop_column - first_column + COLUMN_BLOCK - 1) // COLUMN_BLOCK
+    threads = max(1, min(blocks, threads))
+    resolved = np.zeros(threads, dtype=np.int64)
+    for thread in prange(threads):
+        squares = np.zeros(25, dtype=np.int64)
+        for block in range(thread, blocks, threads):
+            start = first_column + block * COLUMN_BLOCK
+            for column in range(start, min(start + COLUMN_BLOCK, stop_column)):
+                resolved[thread] += _sweep_column(
+                    column, kind, step, a, b,
+                    won, lost, values, child_masks, capture_values,
+                    targets, holds, perm, binom, combo,
+                    pair_mover, pair_other, pair_index, pair_flip, mask_mirror, sigma_identity,
+                    squares,
+                )  # fmt: skip
+    return resolved.sum()
+
+
+sweep_columns = njit(parallel=True)(_sweep_columns)
+"""The column sweep on both cores."""
+
+sweep_columns_serial = njit(_sweep_columns)
+"""The column sweep on one core (small splits)."""
+
+
+def column_ranges(lay, a: int, b: int) -> list[tuple[int, int]]:
+    """The column ranges of split (a, b) that one compiled call sweeps (about
+    :data:`CHUNK_BOARDS` boards each, like :func:`sweep_rows`)."""
+    pairs, _, _, _, _, _ = lay
+    per_column = math.comb(FREE - b, a)
+    columns = pairs.shape[0] * math.comb(FREE, b)
+    step = max(1, CHUNK_BOARDS // per_column)
+    return [(first, min(first + step, columns)) for first in range(0, columns, step)]
+
+
+@njit(parallel=True)
+def advance_capture_masks(values, lost_within, won_within, step):
+    """Bring the capture masks of a finished table to step ``step``: ``lost_within``
+    gains the deals lost in ``step`` - 1 (a win sweep of the step counts captures into
+    positions lost within step - 1), ``won_within`` those won in ``step`` (a loss sweep
+    counts those won within step).  Called once per step, in order, from zero masks,
+    they hold what :func:`mask_from_values` would find, as one 4-byte read."""
+    lost_code = 2 * (step - 1)
+    won_code = 2 * step - 1
+    for board in prange(lost_within.shape[0]):
+        lost = np.int64(0)
+        won = np.int64(0)
+        base = board * 30
+        for d in range(30):
+            v = np.int64(values[base + d])
+            if v == won_code:
+                won |= np.int64(1) << d
+            elif v == lost_code and v > 0:
+                lost |= np.int64(1) << d
+        if lost:
+            lost_within[board] = np.uint32(np.int64(lost_within[board]) | lost)
+        if won:
+            won_within[board] = np.uint32(np.int64(won_within[board]) | won)
+
+
+def sweep_split(kind, step, a, b, arrays, tables, lay, dense: bool) -> int:
+    """One win or loss sweep of step ``step`` over all of split (a, b), in compiled calls
+    of :data:`CHUNK_BOARDS` boards; returns the positions resolved.
+
+    ``dense``: most boards are still open, so sweep by columns (children read from
+    cache, :func:`_sweep_column`); else by rows, which skip a resolved board by reading
+    its two masks in order, where a column would first compute its number.  Both give
+    the same results: a sweep reads only the other kind's masks, so the order of its
+    boards does not matter."""
+    boards = lay[0].shape[0] * math.comb(FREE, a) * math.comb(FREE - a, b)
+    parallel = boards >= PARALLEL_BOARDS
+    resolved = 0
+    if dense:
+        sweeper = sweep_columns if parallel else sweep_columns_serial
+        threads = numba.get_num_threads() if parallel else 1
+        for first, stop in column_ranges(lay, a, b):
+            resolved += sweeper(kind, step, a, b, arrays, tables, lay, first, stop, threads)
+    else:
+        sweeper = sweep if parallel else sweep_serial
+        for first, stop in sweep_rows(lay, a, b):
+            resolved += sweeper(kind, step, a, b, arrays, tables, lay, first, stop)
+    return resolved
+
+
+def compile_parallel(tables, lay) -> None:
+    """Compile (or load from the disk cache) the two-core sweeps, which only splits of
+    :data:`PARALLEL_BOARDS` boards or more use, by calling them on no rows: a benchmark
+    that warms up on small tables then times the sweeps, not the compiler."""
+    masks = np.zeros(0, dtype=np.uint32)
+    arrays = (masks, masks, np.zeros(0, dtype=np.uint8), masks, masks)
+    sweep_columns(WIN_SWEEP, 1, 0, 0, arrays, tables, lay, 0, 0, 1)
+    sweep(WIN_SWEEP, 1, 0, 0, arrays, tables, lay, 0, 0)
+
+
+DENSE_SHARE = 200
+"""A step is swept by columns while the previous step resolved at least 1/DENSE_SHARE of
+the group's positions (measured on (1, 2)/(2, 1): columns were faster until about the
+step where fewer than 0.5 % were resolved, rows after it)."""
 
 
 PARALLEL_BOARDS = 1_000_000

@@ -163,12 +163,13 @@ def _check_layout(path: Path, manifest: dict) -> None:
     lay = ix.layout(cards)
     if manifest["mirror"] != lay.mirrored:
         raise _damaged(path, f"mirror: {manifest['mirror']} does not fit the card set")
-    expected = ix.splits(manifest["max_students"])
     listed = [tuple(entry["split"]) for entry in manifest["splits"]]
-    if listed != expected:
-        k = manifest["max_students"]
-        raise _damaged(path, f"splits: {listed} are not the splits of K = {k}")
-    for entry, (a, b) in zip(manifest["splits"], expected, strict=True):
+    k = manifest["max_students"]
+    if listed != ix.required_splits(listed) or k != max(max(split) for split in listed):
+        raise _damaged(
+            path, f"splits: {listed} are not the splits of a K = {k} build in build order"
+        )
+    for entry, (a, b) in zip(manifest["splits"], listed, strict=True):
         wanted = {
             "file": split_file(a, b),
             "boards": lay.boards(a, b),
@@ -182,7 +183,7 @@ def _check_layout(path: Path, manifest: dict) -> None:
             raise _damaged(path, f"split {a},{b}: won + lost + drawn is not its positions")
 
 
-def _verified_values(folder: Path, entry: dict) -> np.ndarray:
+def verified_values(folder: Path, entry: dict) -> np.ndarray:
     """One split's bytes, memory-mapped read-only after their size and SHA-256 matched
     the manifest (the hash is taken over the very mapping that probes read)."""
     path = folder / entry["file"]
@@ -220,7 +221,7 @@ class Tablebase:
         self.max_students: int = manifest["max_students"]
         self.layout = ix.layout(self.cards)
         self._values: dict[tuple[int, int], np.ndarray] = {
-            (entry["split"][0], entry["split"][1]): _verified_values(folder, entry)
+            (entry["split"][0], entry["split"][1]): verified_values(folder, entry)
             for entry in manifest["splits"]
         }
 

@@ -85,6 +85,7 @@ def test_every_puzzle_verifies(pack):
         assert KIND.verify_pruned(puzzle, pack["max_n"]) == [], puzzle["id"]
 
 
+@pytest.mark.slow
 def test_recorded_command_remakes_the_pack_on_a_prefix(pack):
     options = _options(pack["command"])
     found = mine(

@@ -81,7 +81,12 @@ def bitbase_command(binary: Path, max_students: int) -> list[str]:
     """The bitbase's command line for tables with up to ``max_students`` a side."""
     # os.path.isfile answers False for every path the system refuses (too long, a loop)
     if not (os.path.isfile(binary) and os.access(binary, os.X_OK)):
-        raise InputError(f"against: {quote(binary)} is not an executable file")
+        kind = "not an executable file"
+        if os.path.isdir(binary):
+            kind = "a folder, not an executable file"
+        elif os.path.exists(binary):
+            kind = "not an executable regular file (a FIFO, device or socket?)"
+        raise InputError(f"--against: {quote(binary)} is {kind}")
     return [str(binary), str(2 * max_students + 2)]
 
 

@@ -42,6 +42,7 @@ def compiled_answer(pos, bound):
     return result.distance, sorted(m.to_text() for m in result.keys), result.loss_in
 
 
+@pytest.mark.slow
 def test_generic_prover_agrees_with_the_compiled_solver(sample):
     hits = losses = 0
     for pos in sample:

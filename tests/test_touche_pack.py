@@ -54,6 +54,7 @@ def test_the_pack_is_version_2_with_count_per_n_or_what_its_rounds_gave():
     assert PACK_PATH.read_bytes() == dump_json(PACK)  # written by the one JSON writer
 
 
+@pytest.mark.slow
 def test_pack_verify_re_proves_every_exercise():
     result = CliRunner().invoke(cli.main, ["pack", "verify", "touche-uebungen"])
     assert result.exit_code == 0, result.output

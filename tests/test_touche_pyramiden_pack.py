@@ -80,6 +80,7 @@ def test_the_unreachable_positions_of_the_old_pack_are_rejected(pack):
         assert entry["position"] not in shipped
 
 
+@pytest.mark.slow
 def test_every_puzzle_verifies(pack):
     for puzzle in pack["puzzles"]:
         assert KIND.verify_pruned(puzzle, pack["max_n"]) == [], puzzle["id"]

@@ -23,8 +23,9 @@ import re
 from pathlib import Path
 
 import pytest
-from wartesaal_page import MovableClock, Person, chromium, room_server
+from wartesaal_page import MovableClock, Person, room_server
 from wartesaal_postgres import fresh_database
+from webserver import chromium
 
 IMAGES = Path(__file__).resolve().parent.parent / "docs" / "img"
 RUNNING = "Saal.table && Saal.table.status === 'running'"

@@ -5,12 +5,11 @@ person (each context has its own cookies and storage: a person of their own)."""
 
 from __future__ import annotations
 
-import threading
 import time
 from contextlib import contextmanager
 
 from wartesaal_helpers import CHEAP, SECRET
-from webserver import CHROMIUM_ARGS, _missing, chromium_path, free_port
+from webserver import serve_app
 
 
 class MovableClock:
@@ -29,7 +28,6 @@ def room_server(
     data_folder, database_url: str | None = None, tick_seconds: float = 0.2, clock=time.time
 ):
     """The page's server with the room; yields the room's page URL and its app."""
-    import uvicorn
     from fechtbuch.web.server import Server, create_app, static_folder
     from fechtbuch.web.store import Store
     from fechtbuch.web.wartesaal_page import wartesaal_app
@@ -46,40 +44,8 @@ def room_server(
         clock=clock,
     )
     app = create_app(server, {"/wartesaal": room})
-    port = free_port()
-    uv = uvicorn.Server(
-        uvicorn.Config(
-            app, host="127.0.0.1", port=port, log_level="warning", ws="websockets-sansio"
-        )
-    )
-    thread = threading.Thread(target=uv.run, daemon=True)
-    thread.start()
-    deadline = time.monotonic() + 30
-    while not uv.started:
-        if time.monotonic() > deadline:
-            raise RuntimeError("the test server did not start")
-        time.sleep(0.02)
-    try:
+    with serve_app(app, start_seconds=30) as port:
         yield f"http://127.0.0.1:{port}/wartesaal/", room
-    finally:
-        uv.should_exit = True
-        thread.join(timeout=10)
-
-
-@contextmanager
-def chromium():
-    """One headless system Chromium (never a downloaded browser)."""
-    try:
-        from playwright.sync_api import sync_playwright
-    except ImportError:
-        _missing("playwright (pip install -e '.[test]')")
-    binary = chromium_path()
-    with sync_playwright() as playwright:
-        browser = playwright.chromium.launch(executable_path=binary, args=CHROMIUM_ARGS)
-        try:
-            yield browser
-        finally:
-            browser.close()
 
 
 class Person:

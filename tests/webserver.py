@@ -52,15 +52,11 @@ def free_port() -> int:
 
 
 @contextmanager
-def running_server(data: Path, today=TODAY, seeds=None):
-    """A served app on 127.0.0.1; yields its base URL and the Store."""
+def serve_app(app, start_seconds: float):
+    """``app`` served by a real uvicorn on a free port of 127.0.0.1 in a thread; yields
+    the port, and stops the server afterwards."""
     import uvicorn
-    from fechtbuch.web.server import Server, create_app
-    from fechtbuch.web.store import Store
 
-    counter = iter(seeds or (f"test-seed-{n}" for n in range(1000)))
-    store = Store(data)
-    app = create_app(Server(store, today=lambda: today, seed=lambda: next(counter)))
     port = free_port()
     server = uvicorn.Server(
         uvicorn.Config(
@@ -69,20 +65,34 @@ def running_server(data: Path, today=TODAY, seeds=None):
     )
     thread = threading.Thread(target=server.run, daemon=True)
     thread.start()
-    deadline = time.monotonic() + 20
+    deadline = time.monotonic() + start_seconds
     while not server.started:
         if time.monotonic() > deadline:
             raise RuntimeError("the test server did not start")
         time.sleep(0.02)
     try:
-        yield f"http://127.0.0.1:{port}/", store
+        yield port
     finally:
         server.should_exit = True
         thread.join(timeout=10)
 
 
 @contextmanager
-def browser_page(viewport=None):
+def running_server(data: Path, today=TODAY, seeds=None):
+    """A served app on 127.0.0.1; yields its base URL and the Store."""
+    from fechtbuch.web.server import Server, create_app
+    from fechtbuch.web.store import Store
+
+    counter = iter(seeds or (f"test-seed-{n}" for n in range(1000)))
+    store = Store(data)
+    app = create_app(Server(store, today=lambda: today, seed=lambda: next(counter)))
+    with serve_app(app, start_seconds=20) as port:
+        yield f"http://127.0.0.1:{port}/", store
+
+
+@contextmanager
+def chromium():
+    """One headless system Chromium through Playwright (never a downloaded browser)."""
     try:
         from playwright.sync_api import sync_playwright
     except ImportError:
@@ -91,9 +101,15 @@ def browser_page(viewport=None):
     with sync_playwright() as playwright:
         browser = playwright.chromium.launch(executable_path=binary, args=CHROMIUM_ARGS)
         try:
-            page = browser.new_page(viewport=viewport or {"width": 900, "height": 1100})
-            errors: list[str] = []
-            page.on("pageerror", lambda err: errors.append(f"{err}\n{err.stack}"))
-            yield page, errors
+            yield browser
         finally:
             browser.close()
+
+
+@contextmanager
+def browser_page(viewport=None):
+    with chromium() as browser:
+        page = browser.new_page(viewport=viewport or {"width": 900, "height": 1100})
+        errors: list[str] = []
+        page.on("pageerror", lambda err: errors.append(f"{err}\n{err.stack}"))
+        yield page, errors

@@ -54,7 +54,8 @@ def test_partitioned_phases_give_the_local_values(tmp_path, parts):
     build(cards, 0, tmp_path / "small")
     finished = {(0, 0): np.fromfile(tmp_path / "small" / "split-0-0.bin", dtype=np.uint8)}
     group = [(0, 1), (1, 0)]
-    job = GroupJob(cards, group, tmp_path, finished, 5)
+    longest = (int(finished[(0, 0)].max()) + 1) // 2  # the longest distance a capture reaches
+    job = GroupJob(cards, group, tmp_path, finished, longest)
     steps = solve_group_locally(job, lambda step, resolved: None)
     local = {s: np.fromfile(tmp_path / f"split-{s[0]}-{s[1]}.bin.part", np.uint8) for s in group}
     ranges = [{s: row_ranges(split_rows(lay, *s), parts)[w] for s in group} for w in range(parts)]

@@ -433,12 +433,12 @@ def bench_command(cards, students: int, against: Path | None, as_json: bool) -> 
 
 def _warm_up(cards, folder: Path) -> None:
     """Compile every kernel of a build (or load it from the disk cache) before the timed
-    one: a K = 1 build (captures, one-core sweeps) and the two-core sweeps."""
+    one: a K = 1 build (captures, value counts) and both sweeps."""
     from fechtbuch.engines.battleklinge.tablebase import build, kernel
     from fechtbuch.engines.battleklinge.tablebase.build import sweep_tables
 
     build(cards, 1, folder)
-    kernel.compile_parallel(*sweep_tables(tuple(sorted(cards))))
+    kernel.compile_sweeps(*sweep_tables(tuple(sorted(cards))))
 
 
 def _bench_against(cards, students: int, binary: Path, as_json: bool) -> None:

@@ -12,6 +12,7 @@ finished splits: readers use those, and a build run again resumes after them.
 from __future__ import annotations
 
 import hashlib
+import math
 import os
 import shutil
 import time
@@ -207,14 +208,22 @@ def solve_group_locally(job: GroupJob, on_step: Callable[[int, int], None]) -> i
     step = resolved = 0
     group_positions = sum(boards.values()) * ix.NUM_DEALS
     changed = group_positions
+    rows: dict[tuple[int, int], np.ndarray | None] = dict.fromkeys(job.group)
     while True:
         step += 1
-        dense = changed * kernel.DENSE_SHARE >= group_positions
+        if changed * kernel.DENSE_SHARE < group_positions:  # few boards left open
+            for a, b in job.group:
+                listed = rows[(a, b)]
+                if listed is None:
+                    listed = kernel.split_rows(lay_arrays, a, b)
+                c2 = math.comb(kernel.FREE - a, b)
+                rows[(a, b)] = kernel.open_rows(won[(a, b)], lost[(a, b)], c2, listed)
         changed = 0
         for split, (lost_within, won_within) in capture_masks.items():
-            kernel.advance_capture_masks(
-                np.asarray(job.captures[split]), lost_within, won_within, step
-            )
+            if step <= job.ext_max + 1:  # later steps find no code of a finished table
+                kernel.advance_capture_masks(
+                    np.asarray(job.captures[split]), lost_within, won_within, step
+                )
         for kind in (kernel.WIN_SWEEP, kernel.LOSS_SWEEP):
             for a, b in job.group:
                 child = (b, a)
@@ -225,7 +234,9 @@ def solve_group_locally(job: GroupJob, on_step: Callable[[int, int], None]) -> i
                     lost[child] if kind == kernel.WIN_SWEEP else won[child],
                     capture_masks[(b - 1, a)][kind] if b else empty,
                 )
-                changed += kernel.sweep_split(kind, step, a, b, arrays, tables, lay_arrays, dense)
+                changed += kernel.sweep_split(
+                    kind, step, a, b, arrays, tables, lay_arrays, rows[(a, b)]
+                )
         resolved += changed
         on_step(step, resolved)
         if step_is_last(step, changed, job.ext_max):

@@ -1,7 +1,7 @@
 """Split groups solved on a Ray cluster, with the bytes of the single-machine build.
 
 Partitioning: the rows of each split of the group (a row: one master pair and one
-placement of the mover's students, :func:`.kernel.sweep_rows`) are cut into one
+placement of the mover's students, :func:`.kernel.split_rows`) are cut into one
 contiguous range per worker; worker w sweeps range w of every split of the group.
 
 Every step of the analysis is two *phases* (the win sweep, then the loss sweep). A
@@ -145,9 +145,8 @@ class PartitionWorker:
             )
             for row in range(first_row, stop_row, _rows_per_call(self.c2[(a, b)])):
                 last = min(stop_row, row + _rows_per_call(self.c2[(a, b)]))
-                kernel.sweep_serial(
-                    kind, step, a, b, arrays, self.tables, self.lay_arrays, row, last
-                )
+                rows = np.arange(row, last, dtype=np.int64)
+                kernel.sweep(kind, step, a, b, arrays, self.tables, self.lay_arrays, rows, 1)
             new = own[first:stop] & ~before
             changed = np.flatnonzero(new)
             out[(a, b)] = (changed + first, new[changed])

@@ -150,6 +150,17 @@ def permute(perm, slot, mask):
 
 
 @njit(inline="always")
+def through_card(perm, holds, slot, mask):
+    """:func:`permute`, without the table look-ups for a child with no deal or every deal
+    in ``mask`` (common: a child decided for every deal, or for none yet)."""
+    if mask == 0:
+        return np.int64(0)
+    if mask == ALL_DEALS:
+        return np.int64(holds[slot])
+    return permute(perm, slot, mask)
+
+
+@njit(inline="always")
 def mask_from_values(values, board, low_code, high_code, parity):
     """Deals of ``board`` whose value byte is in low..high with the given parity
     (odd: won, even: lost); reads a finished smaller table."""
@@ -167,7 +178,7 @@ def child_mask(board, flip, masks, mask_mirror, sigma_identity):
     """A quiet child's deal mask, in the child's own deals (a mirrored board's deals are
     those of the mirror image: permute them back unless every card is symmetric)."""
     x = np.int64(masks[board])
-    if flip and not sigma_identity:
+    if flip and not sigma_identity and x != 0 and x != ALL_DEALS:
         x = permute_mask(mask_mirror, x)
     return x
 
@@ -246,19 +257,21 @@ def _evaluate_board(
     # rank of the child's other students (ours, one of them moved), so the rest of the
     # number (:func:`board_number`) is computed once per board.
     quiet_flip = pair_flip[24 - o_sq, 24 - m_sq]
-    child_master = to_child(o_sq, quiet_flip)
-    child_other_master = to_child(m_sq, quiet_flip)
-    child_students = remap(s2, quiet_flip)
-    child_free = ALL_SQUARES & ~(
-        (np.int64(1) << child_master) | (np.int64(1) << child_other_master)
-    )
-    b = popcount(s2)
-    quiet_base = (
-        pair_index[child_master, child_other_master] * binom[FREE, b]
-        + colex_rank(child_students, child_free, binom)
-    ) * binom[FREE - b, popcount(s1)]
-    quiet_free = child_free & ~child_students
-    remapped_own = remap(s1, quiet_flip)
+    quiet_base = quiet_free = remapped_own = np.int64(0)
+    if not hits_only:  # the hits of step 1 read no child
+        child_master = to_child(o_sq, quiet_flip)
+        child_other_master = to_child(m_sq, quiet_flip)
+        child_students = remap(s2, quiet_flip)
+        child_free = ALL_SQUARES & ~(
+            (np.int64(1) << child_master) | (np.int64(1) << child_other_master)
+        )
+        b = popcount(s2)
+        quiet_base = (
+            pair_index[child_master, child_other_master] * binom[FREE, b]
+            + colex_rank(child_students, child_free, binom)
+        ) * binom[FREE - b, popcount(s1)]
+        quiet_free = child_free & ~child_students
+        remapped_own = remap(s1, quiet_flip)
     acc = np.int64(0) if kind == WIN_SWEEP else np.int64(ALL_DEALS)
     # Only the cards held in an open deal matter: a move with another card changes
     # the accumulator only for settled deals (and the pass only for deals whose cards
@@ -325,7 +338,7 @@ def _evaluate_board(
                 x = child_mask(child, flip, child_masks, mask_mirror, sigma_identity)
             for slot in range(5):
                 if (relevant >> slot) & 1 and targets[slot, sq] & t_bit:
-                    acc = _merge(kind, acc, permute(perm, slot, x), holds[slot])
+                    acc = _merge(kind, acc, through_card(perm, holds, slot, x), holds[slot])
             if kind == WIN_SWEEP:
                 settled = (acc & open_deals) == open_deals
             else:
@@ -479,38 +492,60 @@ def _sweep_column(
     return total
 
 
-def _sweep(kind, step, a, b, arrays, tables, lay, first_row, stop_row):
-    """One win or loss sweep of step ``step`` over rows ``first_row`` to ``stop_row`` - 1
-    of split (a, b) (a row: one master pair and one placement of the mover's students,
-    :func:`sweep_rows`); returns the number of positions resolved.
+def _sweep(kind, step, a, b, arrays, tables, lay, rows, threads):
+    """One win or loss sweep of step ``step`` over the rows ``rows`` (row numbers) of split
+    (a, b) (a row: one master pair and one placement of the mover's students,
+    :func:`split_rows`); returns the number of positions resolved.
     ``arrays = (won, lost, values, child_masks, capture_values)``:
     ``child_masks`` is the other kind's mask array of split (b, a) (lost masks for a win
     sweep, won masks for a loss sweep), ``capture_values`` the value bytes of split
     (b - 1, a).  ``tables`` are the card set's (targets, holds, perm, binom, combo),
-    ``lay`` its layout's arrays (:func:`layout_arrays`)."""
+    ``lay`` its layout's arrays (:func:`layout_arrays`).  Rows are dealt to ``threads``
+    threads round-robin, so that each gets a share of every region of the split."""
     won, lost, values, child_masks, capture_values = arrays
     targets, holds, perm, binom, combo = tables
     pair_mover, pair_other, pair_index, pair_flip, mask_mirror, sigma_identity = lay
     c1 = binom[FREE, a]
     c2 = binom[FREE - a, b]
-    total = 0
-    for row in prange(stop_row - first_row):
-        total += _sweep_row(
-            first_row + row, kind, step, a, b, c1, c2,
-            won, lost, values, child_masks, capture_values,
-            targets, holds, perm, binom, combo,
-            pair_mover, pair_other, pair_index, pair_flip, mask_mirror, sigma_identity,
-        )  # fmt: skip
-    return total
+    n = rows.shape[0]
+    threads = max(1, min(n, threads))
+    resolved = np.zeros(threads, dtype=np.int64)
+    for thread in prange(threads):
+        for i in range(thread, n, threads):
+            resolved[thread] += _sweep_row(
+                rows[i], kind, step, a, b, c1, c2,
+                won, lost, values, child_masks, capture_values,
+                targets, holds, perm, binom, combo,
+                pair_mover, pair_other, pair_index, pair_flip, mask_mirror, sigma_identity,
+            )  # fmt: skip
+    return resolved.sum()
 
 
+@njit
+def open_rows(won, lost, c2, rows):
+    """The rows of ``rows`` (of a split with ``c2`` boards a row) that still hold a board
+    with an open deal.  A resolved deal never opens again, so a late step passes the
+    previous step's list and reads only the boards left in it."""
+    out = np.empty_like(rows)
+    n = 0
+    for i in range(rows.shape[0]):
+        row = rows[i]
+        for board in range(row * c2, (row + 1) * c2):
+            if (np.int64(won[board]) | np.int64(lost[board])) != ALL_DEALS:
+                out[n] = row
+                n += 1
+                break
+    return out[:n]
+
+
+# Each sweep is compiled once, with ``parallel=True``, and called with one thread for
+# small splits.  numba's disk cache keys a function by its source, not by its flags: a
+# second ``njit(_sweep)`` without ``parallel`` shared the first one's cache entry, so
+# whichever variant compiled first served both (the two-core sweeps ran serial code,
+# 1.0 cores busy).  The parallel build is also the faster one on one thread (0.32 s
+# against 0.70 s for six column chunks of (2, 2), both on one thread).
 sweep = njit(parallel=True)(_sweep)
-"""The sweep with rows shared between both cores."""
-
-sweep_serial = njit(_sweep)
-"""The same sweep on one core (``prange`` runs as ``range``): for small splits, where
-starting the threads and their barrier cost more than the work (and a preempted
-thread on a shared machine stalls the other)."""
+"""The row sweep (``threads``: 1 for small splits, numba.get_num_threads() for large)."""
 
 
 COLUMN_BLOCK = 8
@@ -549,15 +584,12 @@ def _sweep_columns(kind, step, a, b, arrays, tables, lay, first_column, stop_col
 
 
 sweep_columns = njit(parallel=True)(_sweep_columns)
-"""The column sweep on both cores."""
-
-sweep_columns_serial = njit(_sweep_columns)
-"""The column sweep on one core (small splits)."""
+"""The column sweep (``threads`` as for :data:`sweep`)."""
 
 
 def column_ranges(lay, a: int, b: int) -> list[tuple[int, int]]:
     """The column ranges of split (a, b) that one compiled call sweeps (about
-    :data:`CHUNK_BOARDS` boards each, like :func:`sweep_rows`)."""
+    :data:`CHUNK_BOARDS` boards each, like :func:`split_rows`)."""
     pairs, _, _, _, _, _ = lay
     per_column = math.comb(FREE - b, a)
     columns = pairs.shape[0] * math.comb(FREE, b)
@@ -590,62 +622,62 @@ def advance_capture_masks(values, lost_within, won_within, step):
             won_within[board] = np.uint32(np.int64(won_within[board]) | won)
 
 
-def sweep_split(kind, step, a, b, arrays, tables, lay, dense: bool) -> int:
-    """One win or loss sweep of step ``step`` over all of split (a, b), in compiled calls
-    of :data:`CHUNK_BOARDS` boards; returns the positions resolved.
+def sweep_split(kind, step, a, b, arrays, tables, lay, rows: np.ndarray | None = None) -> int:
+    """One win or loss sweep of step ``step`` over split (a, b), in compiled calls of
+    about :data:`CHUNK_BOARDS` boards; returns the positions resolved.
 
-    ``dense``: most boards are still open, so sweep by columns (children read from
-    cache, :func:`_sweep_column`); else by rows, which skip a resolved board by reading
-    its two masks in order, where a column would first compute its number.  Both give
-    the same results: a sweep reads only the other kind's masks, so the order of its
-    boards does not matter."""
+    ``rows`` None: most boards are still open, so sweep every board by columns (children
+    read from cache, :func:`_sweep_column`).  Else sweep only the listed rows (those
+    with an open board, :func:`open_rows`): in the late steps a column would compute the
+    number of many resolved boards, and a full pass would read every board's masks.
+    Both give the same results: a sweep reads only the other kind's masks, so the order
+    of its boards does not matter, and a board with no open deal changes nothing."""
     boards = lay[0].shape[0] * math.comb(FREE, a) * math.comb(FREE - a, b)
-    parallel = boards >= PARALLEL_BOARDS
+    threads = numba.get_num_threads() if boards >= PARALLEL_BOARDS else 1
     resolved = 0
-    if dense:
-        sweeper = sweep_columns if parallel else sweep_columns_serial
-        threads = numba.get_num_threads() if parallel else 1
+    if rows is None:
         for first, stop in column_ranges(lay, a, b):
-            resolved += sweeper(kind, step, a, b, arrays, tables, lay, first, stop, threads)
+            resolved += sweep_columns(kind, step, a, b, arrays, tables, lay, first, stop, threads)
     else:
-        sweeper = sweep if parallel else sweep_serial
-        for first, stop in sweep_rows(lay, a, b):
-            resolved += sweeper(kind, step, a, b, arrays, tables, lay, first, stop)
+        per_call = max(1, CHUNK_BOARDS // math.comb(FREE - a, b))
+        for first in range(0, len(rows), per_call):
+            chunk = rows[first : first + per_call]
+            resolved += sweep(kind, step, a, b, arrays, tables, lay, chunk, threads)
     return resolved
 
 
-def compile_parallel(tables, lay) -> None:
-    """Compile (or load from the disk cache) the two-core sweeps, which only splits of
-    :data:`PARALLEL_BOARDS` boards or more use, by calling them on no rows: a benchmark
-    that warms up on small tables then times the sweeps, not the compiler."""
+def compile_sweeps(tables, lay) -> None:
+    """Compile (or load from the disk cache) both sweeps by calling them on no rows: a
+    benchmark that warms up then times the sweeps, not the compiler."""
     masks = np.zeros(0, dtype=np.uint32)
     arrays = (masks, masks, np.zeros(0, dtype=np.uint8), masks, masks)
     sweep_columns(WIN_SWEEP, 1, 0, 0, arrays, tables, lay, 0, 0, 1)
-    sweep(WIN_SWEEP, 1, 0, 0, arrays, tables, lay, 0, 0)
+    sweep(WIN_SWEEP, 1, 0, 0, arrays, tables, lay, np.zeros(0, dtype=np.int64), 1)
+    open_rows(masks, masks, 1, np.zeros(0, dtype=np.int64))
 
 
 DENSE_SHARE = 200
 """A step is swept by columns while the previous step resolved at least 1/DENSE_SHARE of
 the group's positions (measured on (1, 2)/(2, 1): columns were faster until about the
-step where fewer than 0.5 % were resolved, rows after it)."""
+step where fewer than 0.5 % were resolved, the listed open rows after it)."""
 
 
 PARALLEL_BOARDS = 1_000_000
-"""Splits with at least this many boards are swept on both cores."""
+"""Splits with at least this many boards are swept on every thread; smaller ones on one
+(starting the threads for each of their many short calls costs more than it saves, and a
+preempted thread on a shared machine stalls the other)."""
 
 CHUNK_BOARDS = 500_000
 """Boards per compiled sweep call (about 0.1-0.3 s): compiled code never sees Ctrl-C, so
 a sweep over a large split is cut into calls and the interrupt lands between two."""
 
 
-def sweep_rows(lay, a: int, b: int) -> list[tuple[int, int]]:
-    """The row ranges of split (a, b) that one compiled call sweeps (:data:`CHUNK_BOARDS`
-    boards or fewer each).  Rows are independent: each writes only its own boards."""
+def split_rows(lay, a: int, b: int) -> np.ndarray:
+    """Every row number of split (a, b): one master pair and one placement of the mover's
+    students, ``C(23 - a, b)`` consecutive boards.  Rows are independent: a sweep of a row
+    writes only its own boards."""
     pairs, _, _, _, _, _ = lay
-    c1, c2 = math.comb(FREE, a), math.comb(FREE - a, b)
-    rows = pairs.shape[0] * c1
-    step = max(1, CHUNK_BOARDS // c2)
-    return [(first, min(first + step, rows)) for first in range(0, rows, step)]
+    return np.arange(pairs.shape[0] * math.comb(FREE, a), dtype=np.int64)
 
 
 @njit(parallel=True)

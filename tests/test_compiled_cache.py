@@ -70,3 +70,28 @@ def test_editing_a_module_without_numba_code_recompiles_the_kernels(tmp_path):
     count, distance, second_cache = _run(site, cache_home)
     assert (count, distance) == ("30270", "None")
     assert second_cache != first_cache
+
+
+def test_no_function_is_compiled_twice():
+    """numba's disk cache keys a compiled function by its source, not by its flags: two
+    ``njit`` of one Python function (say with and without ``parallel``) share one cache
+    entry, and whichever compiles first serves both.  So every kernel module compiles
+    each function once."""
+    import importlib
+
+    from numba.core.dispatcher import Dispatcher
+
+    compiled = {}
+    for path in sorted(ROOT.glob("*/**/*.py")):
+        if path.parts[len(ROOT.parts)] not in ("engines", "solver", "puzzles"):
+            continue
+        if "njit" not in path.read_text(encoding="utf-8"):
+            continue
+        name = ".".join(("fechtbuch", *path.relative_to(ROOT).with_suffix("").parts))
+        module = importlib.import_module(name)
+        for attribute, value in vars(module).items():
+            if isinstance(value, Dispatcher) and value.__module__ == name:
+                compiled.setdefault(value.py_func, []).append(f"{name}.{attribute}")
+    assert len(compiled) > 20  # the search found the kernels
+    twice = [names for names in compiled.values() if len(names) > 1]
+    assert twice == []

@@ -104,3 +104,31 @@ def test_a_failing_child_is_reported(tmp_path):
         assert "exited with 3" in str(err) and "out of memory" in str(err)
     else:
         raise AssertionError("a failing child passed")
+
+
+def test_runs_take_turns_and_report_medians(tmp_path):
+    won = _won_k0(tmp_path)
+    binary, _ = _stand_in(tmp_path, won)
+    result = _run(
+        "tb", "bench", "--students", "0", "--against", str(binary), "--runs", "3", "--json"
+    )
+    assert result.exit_code == 0, result.output
+    figures = orjson.loads(result.output)
+    assert len(figures["runs"]) == 3
+    for side in ("fechtbuch", "bitbase"):
+        walls = sorted(run[side]["wall_seconds"] for run in figures["runs"])
+        assert figures[side]["wall_seconds"] == walls[1]  # the median of three
+    ratio = figures["fechtbuch"]["wall_seconds"] / figures["bitbase"]["wall_seconds"]
+    assert abs(figures["wall_ratio"] - ratio) <= 0.01 * ratio
+    for run in figures["runs"]:
+        assert run["wall_ratio"] > 0
+    text = _run("tb", "bench", "--students", "0", "--against", str(binary), "--runs", "2")
+    assert text.exit_code == 0, text.output
+    assert "median of 2 runs" in text.output and "wall ratio of each run" in text.output
+    plain = _run("tb", "bench", "--students", "0", "--runs", "3", "--json")
+    assert plain.exit_code == 0, plain.output
+    seconds = orjson.loads(plain.output)["runs_seconds"]
+    assert len(seconds) == 3
+    assert orjson.loads(plain.output)["seconds"] == sorted(seconds)[1]
+    refused = _run("tb", "bench", "--students", "0", "--runs", "0")
+    assert refused.exit_code == 2 and "--runs" in refused.output

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import shutil
 import time
 from pathlib import Path
 
@@ -16,6 +17,7 @@ from fechtbuch.engines.clikit import (
     jobs_option,
     json_option,
     make_output_folder,
+    runs_option,
 )
 from fechtbuch.engines.errors import InputError, quote
 
@@ -383,8 +385,9 @@ CARDS_OPTION = click.option(
     help="The bitbase generator's table_base binary (LHolten/onitama-solver, built by "
     "you): build with it too, in the same run, and print both side by side.",
 )
+@runs_option(1, 9)
 @json_option()
-def bench_command(cards, students: int, against: Path | None, as_json: bool) -> None:
+def bench_command(cards, students: int, against: Path | None, runs: int, as_json: bool) -> None:
     """Build the tables into a temporary folder and print time, positions/s and peak memory.
 
     \b
@@ -399,6 +402,10 @@ def bench_command(cards, students: int, against: Path | None, as_json: bool) -> 
 
     \b
       fechtbuch tb bench --students 2 --against ~/onitama-solver/target/release/table_base
+
+    With --runs N each build runs N times (with --against: the bitbase, then
+    fechtbuch, N times in turn, so that a slow spell of a shared machine falls on
+    both); the medians are shown, and the ratio is that of the median wall times.
     """
     import resource
     import tempfile
@@ -406,20 +413,25 @@ def bench_command(cards, students: int, against: Path | None, as_json: bool) -> 
     from fechtbuch.engines.battleklinge.tablebase import build
 
     if against is not None:
-        _bench_against(cards, students, against, as_json)
+        _bench_against(cards, students, against, runs, as_json)
         return
     with tempfile.TemporaryDirectory(prefix="fechtbuch-tb-") as folder:
         warm = time.perf_counter()
         _warm_up(cards, Path(folder) / "warm")
         warm = time.perf_counter() - warm
-        cpu = time.process_time()
-        report = build(cards, students, Path(folder) / "tables")
-        cpu = time.process_time() - cpu
+        measured = []
+        for run in range(runs):
+            cpu = time.process_time()
+            report = build(cards, students, Path(folder) / f"tables-{run}")
+            measured.append((report.seconds, time.process_time() - cpu, report))
+            shutil.rmtree(Path(folder) / f"tables-{run}")
+        _, cpu, report = sorted(measured, key=lambda m: m[0])[runs // 2]  # the median run
     peak_mb = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
     figures = report.to_json() | {
         "peak_rss_mb": round(peak_mb),
         "warm_up_seconds": round(warm, 3),
         "cpu_seconds": round(cpu, 3),
+        "runs_seconds": [round(m[0], 3) for m in measured],
     }
     if as_json:
         emit_json(figures)
@@ -441,9 +453,10 @@ def _warm_up(cards, folder: Path) -> None:
     kernel.compile_sweeps(*sweep_tables(tuple(sorted(cards))))
 
 
-def _bench_against(cards, students: int, binary: Path, as_json: bool) -> None:
+def _bench_against(cards, students: int, binary: Path, runs: int, as_json: bool) -> None:
     """``tb bench --against``: fechtbuch's build and the bitbase's, side by side."""
     import json
+    import statistics
     import tempfile
 
     from fechtbuch.engines.battleklinge.tablebase import sidebyside as sbs
@@ -458,52 +471,75 @@ def _bench_against(cards, students: int, binary: Path, as_json: bool) -> None:
         )
     bitbase_command = sbs.bitbase_command(binary, students)
     ids = ",".join(card_id(c) for c in sorted(cards))
+    pairs = []
     with tempfile.TemporaryDirectory(prefix="fechtbuch-tb-") as folder:
         _warm_up(cards, Path(folder) / "warm")  # the child loads them from the disk cache
         load_before = os.getloadavg()[0]
         try:
-            bitbase = sbs.run_measured("bitbase", bitbase_command)
-            ours = sbs.run_measured(
-                "fechtbuch",
-                sbs.fechtbuch_build_command(ids, students, Path(folder) / "tables"),
-            )
-            bitbase_won = sbs.bitbase_wins(bitbase.stdout)
+            for run in range(runs):
+                bitbase = sbs.run_measured("bitbase", bitbase_command)
+                tables = Path(folder) / f"tables-{run}"
+                ours = sbs.run_measured(
+                    "fechtbuch", sbs.fechtbuch_build_command(ids, students, tables)
+                )
+                shutil.rmtree(tables)
+                pairs.append((ours, json.loads(ours.stdout), bitbase))
+            bitbase_won = [sbs.bitbase_wins(b.stdout) for _, _, b in pairs]
         except RuntimeError as err:
             failed = click.ClickException(f"against: {err}")
             failed.exit_code = 1
             raise failed from None
         load_after = os.getloadavg()[0]
-    report = json.loads(ours.stdout)
-    won = sum(split["won"] for split in report["splits"])
-    ratio = ours.wall_seconds / bitbase.wall_seconds if bitbase.wall_seconds > 0 else 0.0
+    won = [sum(split["won"] for split in report["splits"]) for _, report, _ in pairs]
+    ours = sbs.median_of([o for o, _, _ in pairs])
+    bitbase = sbs.median_of([b for _, _, b in pairs])
+    ratio = sbs.ratio(ours, bitbase)
     figures = {
         "cards": ids,
         "students": students,
-        "fechtbuch": ours.to_json() | {"won": won, "build_seconds": report["seconds"]},
-        "bitbase": bitbase.to_json() | {"won": bitbase_won},
+        "fechtbuch": ours.to_json()
+        | {"won": won[0], "build_seconds": statistics.median(r["seconds"] for _, r, _ in pairs)},
+        "bitbase": bitbase.to_json() | {"won": bitbase_won[0]},
         "wall_ratio": round(ratio, 3),
+        "runs": [
+            {
+                "fechtbuch": o.to_json(),
+                "bitbase": b.to_json(),
+                "wall_ratio": round(sbs.ratio(o, b), 3),
+            }
+            for o, _, b in pairs
+        ],
         "load_average": [load_before, load_after],
     }
     if as_json:
         emit_json(figures)
     else:
+        median = "median of " + str(runs) + " runs" if runs > 1 else ""
         click.echo(
             f"{'K = ' + str(students):<10} {'wall s':>8} {'CPU s':>8} {'cores busy':>10} "
-            f"{'peak RSS MB':>12} {'won (Gold to move)':>20}"
+            f"{'peak RSS MB':>12} {'won (Gold to move)':>20}  {median}".rstrip()
         )
-        for label, run, count in (("fechtbuch", ours, won), ("bitbase", bitbase, bitbase_won)):
+        for label, run, count in (
+            ("fechtbuch", ours, won[0]),
+            ("bitbase", bitbase, bitbase_won[0]),
+        ):
             click.echo(
                 f"{label:<10} {run.wall_seconds:>8.2f} {run.cpu_seconds:>8.2f} "
                 f"{run.cores_busy:>10.2f} {run.peak_rss_mb:>12,.0f} {count:>20,}"
             )
+        if runs > 1:
+            each = ", ".join(f"{sbs.ratio(o, b):.3f}" for o, _, b in pairs)
+            click.echo(f"wall ratio of each run, in order: {each}")
         click.echo(
             f"wall ratio fechtbuch / bitbase: {ratio:.3f} (fechtbuch stores exact distances, "
             f"the bitbase one bit); 1-minute load average {load_before:.2f} before, "
             f"{load_after:.2f} after"
         )
-    if won != bitbase_won:
+    disagree = [(w, b) for w, b in zip(won, bitbase_won, strict=True) if w != b]
+    if disagree:
+        w, b = disagree[0]
         failed = click.ClickException(
-            f"verification: fechtbuch counts {won:,} won positions, the bitbase {bitbase_won:,}"
+            f"verification: fechtbuch counts {w:,} won positions, the bitbase {b:,}"
         )
         failed.exit_code = 1
         raise failed

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import os
 import re
+import statistics
 import subprocess
 import sys
 import tempfile
@@ -51,6 +52,23 @@ class Measured:
             "peak_rss_mb": round(self.peak_rss_mb),
             "cores_busy": round(self.cores_busy, 2),
         }
+
+
+def median_of(runs: list[Measured]) -> Measured:
+    """The median of each figure over several runs of one build (the output of the
+    first): with an odd count each figure is one run's, with an even one a mean of two."""
+    return Measured(
+        label=runs[0].label,
+        wall_seconds=statistics.median(r.wall_seconds for r in runs),
+        cpu_seconds=statistics.median(r.cpu_seconds for r in runs),
+        peak_rss_mb=statistics.median(r.peak_rss_mb for r in runs),
+        stdout=runs[0].stdout,
+    )
+
+
+def ratio(ours: Measured, theirs: Measured) -> float:
+    """Wall seconds of ``ours`` per wall second of ``theirs``."""
+    return ours.wall_seconds / theirs.wall_seconds if theirs.wall_seconds > 0 else 0.0
 
 
 def run_measured(label: str, command: list[str]) -> Measured:

@@ -4,23 +4,8 @@
 // the server sent and sends back the notation of the one chosen.  Each game's board
 // is drawn by its own script (window.FechtbuchGames[slug]), which the catalogue names.
 window.FechtbuchGames = window.FechtbuchGames || {};
-const App = { ws: null, catalogue: null, texts: {}, lang: "de", msg: null, hint: null, records: {}, mode: null };
+const App = { ws: null, catalogue: null, msg: null, hint: null, records: {}, mode: null };
 const $ = (id) => document.getElementById(id);
-
-function t(key, args) {
-  let text = App.texts[key];
-  if (text === undefined) return key;
-  for (const [name, value] of Object.entries(args || {})) text = text.split("{" + name + "}").join(String(value));
-  return text;
-}
-
-async function loadTexts(lang) {
-  const response = await fetch(`/static/i18n/${lang}.json`);
-  App.texts = await response.json();
-  App.lang = lang;
-  document.documentElement.lang = lang;
-  for (const el of document.querySelectorAll("[data-i18n]")) el.textContent = t(el.dataset.i18n);
-}
 
 function send(message) { App.ws.send(JSON.stringify(message)); }
 
@@ -401,7 +386,7 @@ function showTurningPoint() {
   view.hint = turning.better;
   renderer.render(board, shown, view);
   $("actions").textContent = "";
-  const number = (x) => x.toLocaleString(App.lang, { signDisplay: "always", minimumFractionDigits: 1, maximumFractionDigits: 1 });
+  const number = (x) => x.toLocaleString(I18n.lang, { signDisplay: "always", minimumFractionDigits: 1, maximumFractionDigits: 1 });
   $("explanation").textContent = t("play.turning.text", { number: turning.number, move: turning.move, mark: turning.mark || "", before: number(turning.before), after: number(turning.after), better: turning.better || "–" });
 }
 

@@ -8,28 +8,13 @@
 // to every table message (web/wartesaal_page.py).
 window.FechtbuchGames = window.FechtbuchGames || {};
 const Saal = {
-  ws: null, texts: {}, lang: "de", me: null, account: null, games: [], boards: {},
+  ws: null, me: null, account: null, games: [], boards: {},
   table: null, mode: null, moves: [], replay: null, ply: 0, refs: 0, pending: {},
   clockTimer: null, pollTimer: null, challenges: [],
 };
 const $ = (id) => document.getElementById(id);
 const SESSION_KEY = "wartesaal-session";
 const REASONS = ["game over", "abort by consent", "time", "move limit", "left", "resigned"];
-
-function t(key, args) {
-  let text = Saal.texts[key];
-  if (text === undefined) return key;
-  for (const [name, value] of Object.entries(args || {})) text = text.split("{" + name + "}").join(String(value));
-  return text;
-}
-
-async function loadTexts(lang) {
-  const response = await fetch(`/static/i18n/${lang}.json`);
-  Saal.texts = await response.json();
-  Saal.lang = lang;
-  document.documentElement.lang = lang;
-  for (const el of document.querySelectorAll("[data-i18n]")) el.textContent = t(el.dataset.i18n);
-}
 
 // ---- the socket: requests carry a ref, answers resolve it; pushes are handled ----
 function connect() {
@@ -710,7 +695,7 @@ function loadBoards(boards) {
 async function start() {
   const base = location.pathname.replace(/\/$/, "");
   await loadTexts(navigator.language && navigator.language.startsWith("en") ? "en" : "de");
-  $("lang").value = Saal.lang;
+  $("lang").value = I18n.lang;
   const boards = await (await fetch(`${base}/boards`)).json();
   await loadBoards(boards);
   await connect();

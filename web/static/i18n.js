@@ -1,0 +1,21 @@
+"use strict";
+// The texts of both pages (the single-player page and the Wartesaal): the German or
+// English catalogue from /static/i18n/<lang>.json, put into every [data-i18n] element
+// and read with t(key, {name: value}) for "{name}" placeholders.  Loaded before the
+// page's own script, which calls t() and loadTexts().
+const I18n = { texts: {}, lang: "de" };
+
+function t(key, args) {
+  let text = I18n.texts[key];
+  if (text === undefined) return key;
+  for (const [name, value] of Object.entries(args || {})) text = text.split("{" + name + "}").join(String(value));
+  return text;
+}
+
+async function loadTexts(lang) {
+  const response = await fetch(`/static/i18n/${lang}.json`);
+  I18n.texts = await response.json();
+  I18n.lang = lang;
+  document.documentElement.lang = lang;
+  for (const el of document.querySelectorAll("[data-i18n]")) el.textContent = t(el.dataset.i18n);
+}

@@ -219,19 +219,6 @@ function renderRecords(slug) {
   el.textContent = parts.join(" · ");
 }
 
-// ---- sounds: the warning bell and the turn change at one device (Web Audio, no files)
-function beep(frequency, milliseconds) {
-  if (!$("sound").checked || !window.AudioContext) return;
-  App.audio = App.audio || new AudioContext();
-  const oscillator = App.audio.createOscillator();
-  const gain = App.audio.createGain();
-  gain.gain.value = 0.08;
-  oscillator.frequency.value = frequency;
-  oscillator.connect(gain).connect(App.audio.destination);
-  oscillator.start();
-  oscillator.stop(App.audio.currentTime + milliseconds / 1000);
-}
-
 // ---- a table ---------------------------------------------------------------
 function api() {
   return {
@@ -240,7 +227,7 @@ function api() {
     speed: Number($("speed").value),
     hint: App.hint, console: (text) => { $("console").textContent = text; },
     warn: (text) => { $("warning").textContent = text || ""; $("warning").hidden = !text; },
-    bell: () => beep(880, 250),
+    bell: () => beep(880, 250, 0.08),
   };
 }
 
@@ -261,7 +248,7 @@ function showPlay(keepConsole) {
   $("resign").hidden = exercise || msg.finished;
   const last = exercise ? null : msg.moves[msg.moves.length - 1];
   $("explanation").textContent = last ? t(last.explanation.key, last.explanation.args) : "";
-  if (!keepConsole && msg.mode === "hotseat" && App.lastToAct !== undefined && App.lastToAct !== msg.to_act) beep(520, 120);
+  if (!keepConsole && msg.mode === "hotseat" && App.lastToAct !== undefined && App.lastToAct !== msg.to_act) beep(520, 120, 0.08);
   App.lastToAct = exercise ? undefined : msg.to_act;
   const covered = !exercise && msg.covered;
   $("cover").hidden = !covered;

@@ -326,7 +326,7 @@ function boardApi() {
     t, act: (text) => act(text), aids: $("aids").checked && Saal.mode === "play", coords: true, rotate: false,
     speed: 300, hint: null, console: (text) => { $("console").textContent = text; },
     warn: (text) => { $("warning").textContent = text || ""; $("warning").hidden = !text; },
-    bell: () => beep(880, 250),
+    bell: () => beep(880, 250, 0.06),
   };
 }
 
@@ -393,7 +393,7 @@ function showTable() {
   for (const id of ["replay-first", "replay-back", "replay-next", "replay-last"]) $(id).hidden = true;
   $("leave").textContent = t(running && mine ? "saal.to_room" : "saal.leave");
   startClocks();
-  if (running && mine && msg.to_act === msg.you && Saal.lastToAct !== msg.to_act) beep(520, 100);
+  if (running && mine && msg.to_act === msg.you && Saal.lastToAct !== msg.to_act) beep(520, 100, 0.06);
   Saal.lastToAct = msg.to_act;
 }
 
@@ -667,19 +667,6 @@ document.addEventListener("keydown", (event) => {
   if (event.key === "ArrowLeft") step(Saal.ply - 1);
   if (event.key === "ArrowRight") step(Saal.ply + 1);
 });
-
-// ---- sound: a short tone when it is this person's turn (Web Audio, no files) -----------
-function beep(frequency, milliseconds) {
-  if (!$("sound").checked || !window.AudioContext) return;
-  Saal.audio = Saal.audio || new AudioContext();
-  const oscillator = Saal.audio.createOscillator();
-  const gain = Saal.audio.createGain();
-  gain.gain.value = 0.06;
-  oscillator.frequency.value = frequency;
-  oscillator.connect(gain).connect(Saal.audio.destination);
-  oscillator.start();
-  oscillator.stop(Saal.audio.currentTime + milliseconds / 1000);
-}
 
 // ---- start: the texts, the boards' scripts, the games, and a session kept in this tab ---
 function loadBoards(boards) {

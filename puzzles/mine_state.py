@@ -110,6 +110,18 @@ def load_state(kind: MiningKind, path: Path, params: dict) -> tuple[MinePool, in
     return MinePool.from_json(state["pool"], kind.duplicate_class), state["next_round"]
 
 
+def saved_progress(path: Path) -> tuple[int, int] | None:
+    """(next round, candidates) that the state file at ``path`` holds, None if it is
+    gone: what an interrupted run may say it kept (its memory can be a batch ahead)."""
+    try:
+        state = orjson.loads(path.read_bytes())
+    except FileNotFoundError:
+        return None
+    except orjson.JSONDecodeError:  # Ctrl-C between the claim's create and its write
+        return 0, 0
+    return state["next_round"], len(state["pool"]["candidates"])
+
+
 def claim(kind: MiningKind, path: Path, params: dict, force: bool) -> bool:
     """Create the state file of a new run (empty pool) or refuse: without ``force`` an
     existing one belongs to an interrupted or running mine of the same OUTPUT.  Created

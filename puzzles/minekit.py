@@ -319,17 +319,23 @@ def _examine_in_worker(task: tuple) -> RoundYield:
     return _ACTIVE["kind"].examine_round(task)
 
 
-def _interrupted_note(partial: Path, claimed: bool, pool: MinePool, first: int, done: int) -> str:
-    """What Ctrl-C left behind, said truthfully: the state file only when it exists
-    and holds rounds (a run interrupted before its first batch removes its own)."""
-    if done == first and claimed:
+def _interrupted_note(partial: Path, claimed: bool, first: int) -> str:
+    """What Ctrl-C left behind, said truthfully: the rounds and candidates the state
+    file holds, not those in memory (Ctrl-C can come between a batch and its save), and
+    the file only when it holds rounds (a run interrupted before its first saved batch
+    removes its own)."""
+    from fechtbuch.puzzles import mine_state
+
+    saved = mine_state.saved_progress(partial)
+    if saved is None:
+        return f"interrupted; {partial} is gone, so nothing is kept"
+    rounds, candidates = saved
+    if rounds == first and claimed:
         partial.unlink(missing_ok=True)
         return "interrupted before the first batch of rounds was done; nothing kept"
-    if not partial.exists():
-        return f"interrupted; {partial} is gone, so nothing is kept"
     return (
-        f"interrupted: {len(pool.candidates)} candidates from {done} rounds "
-        f"({done - first} in this run) kept in {partial}; continue with --resume"
+        f"interrupted: {candidates} candidates from {rounds} rounds "
+        f"({rounds - first} in this run) kept in {partial}; continue with --resume"
     )
 
 
@@ -401,7 +407,7 @@ def run_mine(kind: MiningKind, params: dict, run: MineRun) -> int:
             workers.join()
             workers = None
         bar.close()
-        note = _interrupted_note(partial, claimed, pool, first_round, next_round)
+        note = _interrupted_note(partial, claimed, first_round)
         click.echo(note, err=True)
         return EXIT_INTERRUPTED
     except BaseException:

@@ -20,10 +20,11 @@ from collections.abc import Callable
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
+import numba
 import numpy as np
 from fechtbuch.engines.battleklinge.cards import Card, card_id
 from fechtbuch.engines.battleklinge.tablebase import index as ix
-from fechtbuch.engines.battleklinge.tablebase import kernel
+from fechtbuch.engines.battleklinge.tablebase import kernel, unmove
 from fechtbuch.engines.clikit import atomic_write, dump_json
 from fechtbuch.engines.errors import InputError
 
@@ -187,10 +188,57 @@ def step_is_last(step: int, changed: int, ext_max: int) -> bool:
     return changed == 0 and step >= ext_max + 1
 
 
-def solve_group_locally(job: GroupJob, on_step: Callable[[int, int], None]) -> int:
+class UnmoveWins:
+    """The wins of a step after the first, found from the positions lost in the step
+    before by un-moves (:mod:`.unmove`), for one split group built on this machine.
+
+    Keeps, per parent split, what was already pushed: the quiet children's lost masks
+    (the group's other split) and the capture children's (the finished split one
+    student less); 8 bytes a board at most."""
+
+    def __init__(self, job: GroupJob, lay: ix.Layout, tables: tuple, lay_arrays: tuple):
+        targets, holds, perm, binom, combo = tables
+        self.tables = (targets, unmove.source_squares(targets), holds, perm, binom, combo)
+        self.lay_arrays = lay_arrays
+        self.mirror_pairs = lay.mirror_pairs
+        weights = unmove.pair_weights(lay.mirror_pairs, lay.num_pairs)
+        self.tasks = {
+            threads: unmove.master_classes(lay.pair_mover, threads, weights)
+            for threads in {1, numba.get_num_threads()}
+        }
+        self.pushed: dict[tuple, np.ndarray] = {}
+        for a, b in job.group:
+            self.pushed[(a, b, "quiet")] = np.zeros(lay.boards(b, a), dtype=np.uint32)
+            if b:
+                self.pushed[(a, b, "capture")] = np.zeros(lay.boards(b - 1, a), dtype=np.uint32)
+        self.boards = {split: lay.boards(*split) for split in job.group}
+
+    def step(self, step: int, split: tuple[int, int], won, lost, values, child_lost, capture_lost):
+        """Step ``step``'s wins of ``split`` (a, b): from the lost masks of (b, a) and of
+        the capture split (b - 1, a) (its masks brought to the step); returns how many."""
+        a, b = split
+        big = self.boards[split] >= kernel.PARALLEL_BOARDS
+        threads = numba.get_num_threads() if big else 1
+        tasks = self.tasks[threads]
+        found = unmove.push_wins(
+            step, b, a, False, child_lost, self.pushed[(a, b, "quiet")],
+            won, lost, values, self.tables, self.lay_arrays, self.mirror_pairs, *tasks, threads,
+        )  # fmt: skip
+        if b:
+            found += unmove.push_wins(
+                step, b - 1, a, True, capture_lost, self.pushed[(a, b, "capture")],
+                won, lost, values, self.tables, self.lay_arrays, self.mirror_pairs, *tasks, threads,
+            )  # fmt: skip
+        return int(found)
+
+
+def solve_group_locally(
+    job: GroupJob, on_step: Callable[[int, int], None], unmoves: bool = True
+) -> int:
     """Retrograde analysis of one split group on this machine (both cores for large
     splits): value bytes in memory-mapped part files on disk, 8 bytes of deal masks
-    per board in memory."""
+    per board in memory (16 with the un-move win steps).  ``unmoves`` False finds
+    every step's wins by the row sweep (the same bytes, slower; a test compares)."""
     lay = ix.layout(job.cards)
     tables, lay_arrays = sweep_tables(job.cards)
     boards = {split: lay.boards(*split) for split in job.group}
@@ -205,6 +253,7 @@ def solve_group_locally(job: GroupJob, on_step: Callable[[int, int], None]) -> i
         split: (np.zeros(len(v) // 30, dtype=np.uint32), np.zeros(len(v) // 30, dtype=np.uint32))
         for split, v in job.captures.items()
     }
+    pushes = UnmoveWins(job, lay, tables, lay_arrays) if unmoves else None
     step = resolved = 0
     group_positions = sum(boards.values()) * ix.NUM_DEALS
     changed = group_positions
@@ -227,12 +276,19 @@ def solve_group_locally(job: GroupJob, on_step: Callable[[int, int], None]) -> i
         for kind in (kernel.WIN_SWEEP, kernel.LOSS_SWEEP):
             for a, b in job.group:
                 child = (b, a)
+                captured = capture_masks[(b - 1, a)][kind] if b else empty
+                if kind == kernel.WIN_SWEEP and step > 1 and pushes is not None:
+                    changed += pushes.step(
+                        step, (a, b), won[(a, b)], lost[(a, b)], np.asarray(values[(a, b)]),
+                        lost[child], captured,
+                    )  # fmt: skip
+                    continue
                 arrays = (
                     won[(a, b)],
                     lost[(a, b)],
                     np.asarray(values[(a, b)]),
                     lost[child] if kind == kernel.WIN_SWEEP else won[child],
-                    capture_masks[(b - 1, a)][kind] if b else empty,
+                    captured,
                 )
                 changed += kernel.sweep_split(
                     kind, step, a, b, arrays, tables, lay_arrays, rows[(a, b)]

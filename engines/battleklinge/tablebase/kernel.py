@@ -197,6 +197,19 @@ def capture_mask(board, flip, values, low_code, high_code, parity, mask_mirror, 
 
 
 @njit(inline="always")
+def write_values(values, board, deals, code):
+    """Write ``code`` to the value bytes of ``deals`` (a mask) of ``board``; returns how
+    many."""
+    base = board * 30
+    rest = deals
+    while rest:
+        d = lowest_square(rest)
+        rest &= rest - 1
+        values[base + d] = code
+    return popcount(deals)
+
+
+@njit(inline="always")
 def _merge(kind, acc, child_deals, holding):
     """Fold one move's child result into the accumulator of the board's open deals.
 
@@ -372,13 +385,7 @@ def _evaluate_board(
             won[board] = np.uint32(np.int64(won[board]) | new)
         else:
             lost[board] = np.uint32(np.int64(lost[board]) | new)
-        base = board * 30
-        rest = new
-        while rest:
-            d = lowest_square(rest)
-            rest &= rest - 1
-            values[base + d] = code
-        return popcount(new)
+        return write_values(values, board, new, code)
     return 0
 
 

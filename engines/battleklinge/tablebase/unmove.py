@@ -6,8 +6,9 @@ every step.  A position is won in ``t`` exactly when some move reaches a child
 lost in ``t - 1`` (children lost earlier made it won earlier), so it is enough to
 start from the children lost in ``t - 1`` and walk their moves backwards: each
 lost (board, step) is visited once over the whole analysis instead of once per step
-for every open parent.  On (2, 2) of the terz set that is 20 million visits against
-about 150 million board evaluations of the win sweeps.
+for every open parent.  On (2, 2) of the terz set that is 19.8 million (board, step)
+pairs against 68.3 million boards the win sweeps of steps 2 to 47 would visit
+(counted from the finished table's value bytes).
 
 Un-moves, in the parent's frame (the child turned 180 degrees): one of the parent's
 pieces stands on ``q`` and came from an empty square ``f`` with a card of the

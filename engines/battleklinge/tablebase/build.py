@@ -212,21 +212,31 @@ class UnmoveWins:
             if b:
                 self.pushed[(a, b, "capture")] = np.zeros(lay.boards(b - 1, a), dtype=np.uint32)
         self.boards = {split: lay.boards(*split) for split in job.group}
+        self.lay = lay
+        self.every_row = np.zeros(0, dtype=np.uint8)
 
-    def step(self, step: int, split: tuple[int, int], won, lost, values, child_lost, capture_lost):
+    def step(
+        self, step: int, split: tuple[int, int], won, lost, values, child_lost, capture_lost,
+        child_rows: np.ndarray | None,
+    ) -> int:  # fmt: skip
         """Step ``step``'s wins of ``split`` (a, b): from the lost masks of (b, a) and of
-        the capture split (b - 1, a) (its masks brought to the step); returns how many."""
+        the capture split (b - 1, a) (its masks brought to the step); returns how many.
+        ``child_rows``: the rows of (b, a) the last loss sweep swept (None: all)."""
         a, b = split
         big = self.boards[split] >= kernel.PARALLEL_BOARDS
         threads = numba.get_num_threads() if big else 1
         tasks = self.tasks[threads]
+        listed = self.every_row
+        if child_rows is not None:
+            listed = np.zeros(self.lay.num_pairs * math.comb(kernel.FREE, b), dtype=np.uint8)
+            listed[child_rows] = 1
         found = unmove.push_wins(
-            step, b, a, False, child_lost, self.pushed[(a, b, "quiet")],
+            step, b, a, False, child_lost, self.pushed[(a, b, "quiet")], listed,
             won, lost, values, self.tables, self.lay_arrays, self.mirror_pairs, *tasks, threads,
         )  # fmt: skip
         if b:
             found += unmove.push_wins(
-                step, b - 1, a, True, capture_lost, self.pushed[(a, b, "capture")],
+                step, b - 1, a, True, capture_lost, self.pushed[(a, b, "capture")], self.every_row,
                 won, lost, values, self.tables, self.lay_arrays, self.mirror_pairs, *tasks, threads,
             )  # fmt: skip
         return int(found)
@@ -253,6 +263,9 @@ def solve_group_locally(
         split: (np.zeros(len(v) // 30, dtype=np.uint32), np.zeros(len(v) // 30, dtype=np.uint32))
         for split, v in job.captures.items()
     }
+    capture_last = {
+        split: kernel.last_steps(np.asarray(v), len(v) // 30) for split, v in job.captures.items()
+    }
     pushes = UnmoveWins(job, lay, tables, lay_arrays) if unmoves else None
     step = resolved = 0
     group_positions = sum(boards.values()) * ix.NUM_DEALS
@@ -260,6 +273,7 @@ def solve_group_locally(
     rows: dict[tuple[int, int], np.ndarray | None] = dict.fromkeys(job.group)
     while True:
         step += 1
+        swept_rows = dict(rows)  # the rows the last step swept: its losses lie in them
         if changed * kernel.DENSE_SHARE < group_positions:  # few boards left open
             for a, b in job.group:
                 listed = rows[(a, b)]
@@ -271,8 +285,9 @@ def solve_group_locally(
         for split, (lost_within, won_within) in capture_masks.items():
             if step <= job.ext_max + 1:  # later steps find no code of a finished table
                 kernel.advance_capture_masks(
-                    np.asarray(job.captures[split]), lost_within, won_within, step
-                )
+                    np.asarray(job.captures[split]), lost_within, won_within, step,
+                    capture_last[split],
+                )  # fmt: skip
         for kind in (kernel.WIN_SWEEP, kernel.LOSS_SWEEP):
             for a, b in job.group:
                 child = (b, a)
@@ -280,7 +295,7 @@ def solve_group_locally(
                 if kind == kernel.WIN_SWEEP and step > 1 and pushes is not None:
                     changed += pushes.step(
                         step, (a, b), won[(a, b)], lost[(a, b)], np.asarray(values[(a, b)]),
-                        lost[child], captured,
+                        lost[child], captured, swept_rows[child],
                     )  # fmt: skip
                     continue
                 arrays = (

@@ -621,15 +621,32 @@ def column_ranges(lay, a: int, b: int) -> list[tuple[int, int]]:
 
 
 @njit(parallel=True)
-def advance_capture_masks(values, lost_within, won_within, step):
+def last_steps(values, boards):
+    """The step in which each board's last deal was decided (0: none was), from the
+    value bytes of a finished table: :func:`advance_capture_masks` skips the boards
+    whose every decided deal lies behind it."""
+    out = np.zeros(boards, dtype=np.uint8)
+    for board in prange(boards):
+        top = 0
+        for i in range(board * 30, board * 30 + 30):
+            top = max(top, (np.int64(values[i]) + 1) // 2)
+        out[board] = top
+    return out
+
+
+@njit(parallel=True)
+def advance_capture_masks(values, lost_within, won_within, step, last_step):
     """Bring the capture masks of a finished table to step ``step``: ``lost_within``
     gains the deals lost in ``step`` - 1 (a win sweep of the step counts captures into
     positions lost within step - 1), ``won_within`` those won in ``step`` (a loss sweep
     counts those won within step).  Called once per step, in order, from zero masks,
-    they hold what :func:`mask_from_values` would find, as one 4-byte read."""
+    they hold what :func:`mask_from_values` would find, as one 4-byte read.
+    ``last_step``: :func:`last_steps` of the table."""
     lost_code = 2 * (step - 1)
     won_code = 2 * step - 1
     for board in prange(lost_within.shape[0]):
+        if np.int64(last_step[board]) < step - 1:
+            continue
         lost = np.int64(0)
         won = np.int64(0)
         base = board * 30

@@ -166,15 +166,16 @@ def _push_position(
 
 
 def _push_wins(
-    step, child_a, child_b, capture, child_lost, pushed,
+    step, child_a, child_b, capture, child_lost, pushed, listed_rows,
     won, lost, values, tables, lay, mirror_pairs, task_pairs, task_start, thread_tasks, threads,
 ):  # fmt: skip
     """Step ``step``'s wins of one parent split from one child split (``child_a``
     mover students, ``child_b`` other ones): every child deal in ``child_lost`` that
     is not yet in ``pushed`` (lost in the previous step) wins its parents' deals;
-    ``pushed`` gains them.  The child pairs are cut into tasks (``task_pairs`` from
-    ``task_start[i]`` to ``task_start[i + 1]``), the tasks dealt to threads
-    (``thread_tasks[thread]``, -1 padded).  Returns the positions won."""
+    ``pushed`` gains them.  ``listed_rows``: one byte per child row, 1 for the rows to
+    read (those the last loss sweep swept), or empty for every row.  The child pairs
+    are cut into tasks (``task_pairs`` from ``task_start[i]`` to ``task_start[i + 1]``),
+    the tasks dealt to threads (``thread_tasks[thread]``, -1 padded).  Returns the positions won."""
     targets, sources, holds, perm, binom, combo = tables
     pair_mover, pair_other, pair_index, pair_flip, mask_mirror, sigma_identity = lay
     code = np.uint8(2 * step - 1)
@@ -193,6 +194,8 @@ def _push_wins(
                 doubled = pair < mirror_pairs
                 free = ALL_SQUARES & ~((np.int64(1) << cm) | (np.int64(1) << co))
                 for r1 in range(c1):
+                    if listed_rows.shape[0] and listed_rows[pair * c1 + r1] == 0:
+                        continue
                     first = (pair * c1 + r1) * c2
                     s_cm = np.int64(-1)
                     for r2 in range(c2):

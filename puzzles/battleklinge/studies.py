@@ -31,6 +31,7 @@ import atexit
 import shutil
 import tempfile
 from collections.abc import Callable
+from functools import cache
 from pathlib import Path
 
 import numpy as np
@@ -91,9 +92,6 @@ def study_witness(pos: Position) -> dict | None:
     return {"start": start.to_text(), "moves": [m.to_text() for m in moves]}
 
 
-_BUILT: dict[tuple, Tablebase] = {}
-
-
 def _split_of(pos: Position) -> tuple[int, int]:
     return pos.students[pos.turn].bit_count(), pos.students[1 - pos.turn].bit_count()
 
@@ -119,16 +117,20 @@ def study_tables(pos: Position) -> Tablebase | None:
     needed = on_demand_splits(pos)
     if needed is None:
         return None
-    cards = pos.cards
-    key = (cards, needed[-1])
-    if key not in _BUILT:
-        folder = Path(tempfile.mkdtemp(prefix="fechtbuch-study-tables-"))
-        atexit.register(shutil.rmtree, folder, ignore_errors=True)
-        k = max(max(split) for split in needed)
-        build(cards, k, folder / "tables", only=None if k <= 1 else [needed[-1]])
-        _BUILT[key] = Tablebase.open(folder / "tables")
-    tables = _BUILT[key]
+    tables = _tables_built_here(pos.cards, tuple(needed))
     return tables if tables.covers(pos) else None
+
+
+@cache
+def _tables_built_here(cards: tuple, needed: tuple[tuple[int, int], ...]) -> Tablebase:
+    """The splits ``needed`` (in build order) of ``cards``, built once per process into a
+    temporary folder removed at exit: the tables are a pure function of their cards and
+    splits, so a pack's studies share them."""
+    folder = Path(tempfile.mkdtemp(prefix="fechtbuch-study-tables-"))
+    atexit.register(shutil.rmtree, folder, ignore_errors=True)
+    k = max(max(split) for split in needed)
+    build(cards, k, folder / "tables", only=None if k <= 1 else [needed[-1]])
+    return Tablebase.open(folder / "tables")
 
 
 def dfpn_check(pos: Position, n: int, key: Move) -> list[str] | None:

@@ -26,13 +26,14 @@ other master is in its classes.  The result is the row sweep's, byte for byte.
 from __future__ import annotations
 
 import numpy as np
-from fechtbuch.engines.battleklinge.fast import lowest_square
+from fechtbuch.engines.battleklinge.fast import lowest_square, popcount
 from fechtbuch.engines.battleklinge.tablebase.kernel import (
     ALL_DEALS,
     ALL_SQUARES,
     ENEMY_BANNER,
     FREE,
     board_number,
+    colex_rank,
     deposit,
     permute,
     permute_mask,
@@ -42,6 +43,10 @@ from fechtbuch.engines.battleklinge.tablebase.kernel import (
 )
 from fechtbuch.engines.compiled import njit
 from numba import prange
+
+MAX_PARENTS = 4 * 5 * 8 + 1
+"""More parents than one child position can have (four pieces, five cards, at most
+eight squares a card reaches a square from, and the pass)."""
 
 C_FILE = sum(1 << (rank * 5 + 2) for rank in range(5))
 """The squares of the c file (the middle file, its own mirror image)."""
@@ -78,30 +83,17 @@ def stored_board(m_sq, s1, o_sq, s2, pair_index, pair_flip, binom):
 
 
 @njit(inline="always")
-def _gain(board, deals, flip, code, won, lost, values, mask_mirror, sigma_identity):
-    """Mark the open deals among ``deals`` (the parent's own, mirrored back if it is
-    stored flipped) won with ``code``; returns how many."""
-    if deals == 0:
-        return 0
-    if flip and not sigma_identity:
-        deals = permute_mask(mask_mirror, deals)
-    new = deals & ALL_DEALS & ~(np.int64(won[board]) | np.int64(lost[board]))
-    if new == 0:
-        return 0
-    won[board] = np.uint32(np.int64(won[board]) | new)
-    return write_values(values, board, new, code)
-
-
-@njit(inline="always")
 def _push_position(
-    cm, s_cm, co, s_co, lost_deals, capture, middle_only, code,
-    won, lost, values, targets, sources, holds, perm, binom,
-    pair_index, pair_flip, mask_mirror, sigma_identity,
+    cm, s_cm, co, s_co, lost_deals, capture, middle_only,
+    targets, sources, holds, perm, binom,
+    pair_index, pair_flip, mask_mirror, sigma_identity, found_boards, found_deals,
 ):  # fmt: skip
-    """Win every parent of one child position (child's frame: mover master ``cm`` and
-    students ``s_cm``, other master ``co`` and students ``s_co``) in the deals that
-    reach the child's ``lost_deals``; returns the positions won.  ``sources[slot, q]``:
-    the squares from which the slot's card reaches ``q``.
+    """The parents of one child position (child's frame: mover master ``cm`` and
+    students ``s_cm``, other master ``co`` and students ``s_co``) and the deals of each
+    that reach the child's ``lost_deals`` (in the stored board's own deals), written to
+    ``found_boards`` and ``found_deals``; returns how many.  ``sources[slot, q]``: the
+    squares from which the slot's card reaches ``q``.  The parents are listed first and
+    won after (:func:`_win_found`), so that their scattered masks load together.
 
     ``middle_only``: only the parents with both masters on the c file (a mirrored
     child's other parents are the mirror images of its image's parents: stored as
@@ -114,7 +106,8 @@ def _push_position(
     pos = remap(s_cm, 0)
     own = (np.int64(1) << pm) | ps
     occupied = own | (np.int64(1) << po) | pos
-    total = 0
+    a = popcount(ps)
+    n = 0
     pieces = (np.int64(1) << pm) if middle_only else own
     while pieces:
         q = lowest_square(pieces)
@@ -122,6 +115,18 @@ def _push_position(
         q_bit = np.int64(1) << q
         is_master = q == pm
         other_students = pos | q_bit if capture else pos
+        b = popcount(other_students)
+        # a student's un-moves keep the masters: their frame is shared
+        flip = pair_flip[pm, po]
+        frame_m, frame_o, frame_s2 = pm, po, other_students
+        if flip:
+            frame_m, frame_o, frame_s2 = (
+                mirror_square(pm),
+                mirror_square(po),
+                mirror_bits(other_students),
+            )
+        pair = pair_index[frame_m, frame_o]
+        free = ALL_SQUARES & ~((np.int64(1) << frame_m) | (np.int64(1) << frame_o))
         for slot in range(5):
             froms = sources[slot, q] & ~occupied
             if is_master:
@@ -133,16 +138,25 @@ def _push_position(
             deals = through_card(perm, holds, slot, lost_deals)
             if deals == 0:
                 continue
+            mirrored = deals if sigma_identity else permute_mask(mask_mirror, deals)
             while froms:
                 f = lowest_square(froms)
                 froms &= froms - 1
-                master, students = (f, ps) if is_master else (pm, ps ^ q_bit ^ (np.int64(1) << f))
-                board, flip = stored_board(
-                    master, students, po, other_students, pair_index, pair_flip, binom
-                )
-                total += _gain(
-                    board, deals, flip, code, won, lost, values, mask_mirror, sigma_identity
-                )
+                if is_master:
+                    board, flipped = stored_board(
+                        f, ps, po, other_students, pair_index, pair_flip, binom
+                    )
+                else:
+                    students = ps ^ q_bit ^ (np.int64(1) << f)
+                    if flip:
+                        students = mirror_bits(students)
+                    board = (pair * binom[FREE, a] + colex_rank(students, free, binom)) * binom[
+                        FREE - a, b
+                    ] + colex_rank(frame_s2, free & ~students, binom)
+                    flipped = flip
+                found_boards[n] = board
+                found_deals[n] = mirrored if flipped else deals
+                n += 1
     if not capture and not middle_only:
         # the parent with the child's placement passes in the deals where neither
         # hand card moves any of its pieces
@@ -160,8 +174,26 @@ def _push_position(
             deals = np.int64(0)
             for slot in range(5):
                 deals |= permute(perm, slot, lost_deals) & passing
-            board, flip = stored_board(pm, ps, po, pos, pair_index, pair_flip, binom)
-            total += _gain(board, deals, flip, code, won, lost, values, mask_mirror, sigma_identity)
+            board, flipped = stored_board(pm, ps, po, pos, pair_index, pair_flip, binom)
+            if flipped and not sigma_identity:
+                deals = permute_mask(mask_mirror, deals)
+            found_boards[n] = board
+            found_deals[n] = deals
+            n += 1
+    return n
+
+
+@njit(inline="always")
+def _win_found(n, found_boards, found_deals, code, won, lost, values):
+    """Mark the open deals among the listed parents' deals won with ``code``; returns
+    how many."""
+    total = 0
+    for i in range(n):
+        board = found_boards[i]
+        new = found_deals[i] & ~(np.int64(won[board]) | np.int64(lost[board]))
+        if new:
+            won[board] = np.uint32(np.int64(won[board]) | new)
+            total += write_values(values, board, new, code)
     return total
 
 
@@ -183,6 +215,8 @@ def _push_wins(
     c2 = binom[FREE - child_a, child_b]
     won_count = np.zeros(threads, dtype=np.int64)
     for thread in prange(threads):
+        found_boards = np.empty(MAX_PARENTS, dtype=np.int64)
+        found_deals = np.empty(MAX_PARENTS, dtype=np.int64)
         for k in range(thread_tasks.shape[1]):
             task = thread_tasks[thread, k]
             if task < 0:
@@ -207,22 +241,30 @@ def _push_wins(
                         if s_cm < 0:
                             s_cm = deposit(combo[child_a, r1], free)
                         s_co = deposit(combo[child_b, r2], free & ~s_cm)
-                        won_count[thread] += _push_position(
-                            cm, s_cm, co, s_co, fresh, capture, False, code,
-                            won, lost, values, targets, sources, holds, perm, binom,
+                        n = _push_position(
+                            cm, s_cm, co, s_co, fresh, capture, False,
+                            targets, sources, holds, perm, binom,
                             pair_index, pair_flip, mask_mirror, sigma_identity,
+                            found_boards, found_deals,
                         )  # fmt: skip
+                        won_count[thread] += _win_found(
+                            n, found_boards, found_deals, code, won, lost, values
+                        )
                         if doubled and cm % 5 == 2:
                             mirrored = fresh
                             if not sigma_identity:
                                 mirrored = permute_mask(mask_mirror, fresh)
-                            won_count[thread] += _push_position(
+                            n = _push_position(
                                 mirror_square(cm), mirror_bits(s_cm),
                                 mirror_square(co), mirror_bits(s_co),
-                                mirrored, capture, True, code,
-                                won, lost, values, targets, sources, holds, perm, binom,
+                                mirrored, capture, True,
+                                targets, sources, holds, perm, binom,
                                 pair_index, pair_flip, mask_mirror, sigma_identity,
+                                found_boards, found_deals,
                             )  # fmt: skip
+                            won_count[thread] += _win_found(
+                                n, found_boards, found_deals, code, won, lost, values
+                            )
     return won_count.sum()
 
 

@@ -550,3 +550,25 @@ def test_a_dropped_connection_comes_back_to_its_seat(people):
     mover, message = mover_ready(seats)
     tap_battleklinge(mover, message["legal_views"][0])
     wait_version(paul if mover is olga else olga, message["version"])
+
+
+def test_an_accept_button_survives_another_persons_accept(people):
+    """The challenge list is updated in place: a button someone is about to click is the
+    same element after another person joins the challenge (a list rebuilt on every
+    update dropped a click that landed during the rebuild)."""
+    creator, first, second = people(3)
+    for person in (creator, first, second):
+        as_guest(person)
+    challenge(creator, "touche-pyramiden", "3")
+    button = "#challenges tbody tr button.accept"
+    second.page.wait_for_selector(button)
+    second.page.evaluate(f"window.heldButton = document.querySelector({button!r})")
+    accept(first, creator)
+    second.page.wait_for_function(
+        "() => document.querySelector('#challenges tbody tr').textContent.includes('2/3')"
+    )
+    assert second.page.evaluate(f"window.heldButton === document.querySelector({button!r})")
+    assert second.page.evaluate("window.heldButton.isConnected")
+    accept(second, creator)
+    for person in (creator, first, second):
+        person.page.wait_for_function(RUNNING)

@@ -162,28 +162,39 @@ async function refreshRoom() {
 }
 
 function renderChallenges() {
+  // Rows are updated in place, keyed by challenge: a list rebuilt on every update
+  // dropped a click that landed while it was rebuilt (someone else's accept).
   const body = document.querySelector("#challenges tbody");
-  body.textContent = "";
   $("no-challenges").hidden = Saal.challenges.length > 0;
+  const rows = new Map([...body.children].map((row) => [row.dataset.challenge, row]));
+  let previous = null;
   for (const c of Saal.challenges) {
-    const row = document.createElement("tr");
-    row.dataset.challenge = c.id;
-    const mode = c.rated ? t("saal.rated") + (c.stake ? " · " + t("saal.stake.n", { n: c.stake }) : "") : t("saal.friendly");
-    for (const text of [c.creator, `${gameTitle(c.game)} · ${variantText(c.game, c.variant)}`, clockText(c.clock_minutes), mode, `${c.joined.length}/${c.seats}`]) {
+    let row = rows.get(c.id);
+    rows.delete(c.id);
+    if (!row) {
+      row = document.createElement("tr");
+      row.dataset.challenge = c.id;
+      for (let i = 0; i < 5; i++) row.append(document.createElement("td"));
       const cell = document.createElement("td");
-      cell.textContent = text;
+      cell.append(document.createElement("button"));
       row.append(cell);
     }
-    const cell = document.createElement("td");
-    const button = document.createElement("button");
+    const mode = c.rated ? t("saal.rated") + (c.stake ? " · " + t("saal.stake.n", { n: c.stake }) : "") : t("saal.friendly");
+    const texts = [c.creator, `${gameTitle(c.game)} · ${variantText(c.game, c.variant)}`, clockText(c.clock_minutes), mode, `${c.joined.length}/${c.seats}`];
+    texts.forEach((text, i) => {
+      if (row.children[i].textContent !== text) row.children[i].textContent = text;
+    });
+    const button = row.querySelector("button");
     const mine = Saal.me && c.joined.includes(Saal.me.name);
+    const label = t(mine ? "saal.withdraw" : "saal.accept");
     button.className = mine ? "withdraw" : "accept primary";
-    button.textContent = t(mine ? "saal.withdraw" : "saal.accept");
+    if (button.textContent !== label) button.textContent = label;
     button.onclick = () => (mine ? ask("withdraw", { challenge: c.id }) : acceptChallenge(c.id)).catch(() => {});
-    cell.append(button);
-    row.append(cell);
-    body.append(row);
+    const place = previous ? previous.nextSibling : body.firstChild;
+    if (place !== row) body.insertBefore(row, place);
+    previous = row;
   }
+  for (const gone of rows.values()) gone.remove();
 }
 
 async function acceptChallenge(id) {

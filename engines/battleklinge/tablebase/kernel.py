@@ -45,12 +45,18 @@ FREE = 23
 
 
 @njit(inline="always")
+def mirror_square(sq):
+    """A square mirrored left-right (file a to e)."""
+    file = sq % 5
+    return sq - file + 4 - file
+
+
+@njit(inline="always")
 def to_child(sq, flip):
     """A square in the next mover's frame: turned 180 degrees, and mirrored if ``flip``."""
     turned = 24 - sq
     if flip:
-        file = turned % 5
-        return turned - file + 4 - file
+        return mirror_square(turned)
     return turned
 
 

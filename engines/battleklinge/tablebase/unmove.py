@@ -35,6 +35,7 @@ from fechtbuch.engines.battleklinge.tablebase.kernel import (
     board_number,
     colex_rank,
     deposit,
+    mirror_square,
     permute,
     permute_mask,
     remap,
@@ -50,12 +51,6 @@ eight squares a card reaches a square from, and the pass)."""
 
 C_FILE = sum(1 << (rank * 5 + 2) for rank in range(5))
 """The squares of the c file (the middle file, its own mirror image)."""
-
-
-@njit(inline="always")
-def mirror_square(sq):
-    file = sq % 5
-    return sq - file + 4 - file
 
 
 @njit(inline="always")
@@ -107,6 +102,12 @@ def _push_position(
     own = (np.int64(1) << pm) | ps
     occupied = own | (np.int64(1) << po) | pos
     a = popcount(ps)
+    # the students' un-moves keep the masters: they share the stored frame's flip, pair
+    # and free squares (the masters' un-moves do not: stored_board)
+    flip = pair_flip[pm, po]
+    frame_m, frame_o = (mirror_square(pm), mirror_square(po)) if flip else (pm, po)
+    pair = pair_index[frame_m, frame_o]
+    free = ALL_SQUARES & ~((np.int64(1) << frame_m) | (np.int64(1) << frame_o))
     n = 0
     pieces = (np.int64(1) << pm) if middle_only else own
     while pieces:
@@ -116,17 +117,7 @@ def _push_position(
         is_master = q == pm
         other_students = pos | q_bit if capture else pos
         b = popcount(other_students)
-        # a student's un-moves keep the masters: their frame is shared
-        flip = pair_flip[pm, po]
-        frame_m, frame_o, frame_s2 = pm, po, other_students
-        if flip:
-            frame_m, frame_o, frame_s2 = (
-                mirror_square(pm),
-                mirror_square(po),
-                mirror_bits(other_students),
-            )
-        pair = pair_index[frame_m, frame_o]
-        free = ALL_SQUARES & ~((np.int64(1) << frame_m) | (np.int64(1) << frame_o))
+        frame_s2 = mirror_bits(other_students) if flip else other_students
         for slot in range(5):
             froms = sources[slot, q] & ~occupied
             if is_master:
@@ -181,6 +172,22 @@ def _push_position(
             found_deals[n] = deals
             n += 1
     return n
+
+
+@njit(inline="always")
+def _push_child(
+    cm, s_cm, co, s_co, lost_deals, capture, middle_only, code,
+    won, lost, values, targets, sources, holds, perm, binom,
+    pair_index, pair_flip, mask_mirror, sigma_identity, found_boards, found_deals,
+):  # fmt: skip
+    """List one child position's parents (:func:`_push_position`) and win them
+    (:func:`_win_found`); returns the positions won."""
+    n = _push_position(
+        cm, s_cm, co, s_co, lost_deals, capture, middle_only,
+        targets, sources, holds, perm, binom,
+        pair_index, pair_flip, mask_mirror, sigma_identity, found_boards, found_deals,
+    )  # fmt: skip
+    return _win_found(n, found_boards, found_deals, code, won, lost, values)
 
 
 @njit(inline="always")
@@ -241,30 +248,24 @@ def _push_wins(
                         if s_cm < 0:
                             s_cm = deposit(combo[child_a, r1], free)
                         s_co = deposit(combo[child_b, r2], free & ~s_cm)
-                        n = _push_position(
-                            cm, s_cm, co, s_co, fresh, capture, False,
-                            targets, sources, holds, perm, binom,
+                        won_count[thread] += _push_child(
+                            cm, s_cm, co, s_co, fresh, capture, False, code,
+                            won, lost, values, targets, sources, holds, perm, binom,
                             pair_index, pair_flip, mask_mirror, sigma_identity,
                             found_boards, found_deals,
                         )  # fmt: skip
-                        won_count[thread] += _win_found(
-                            n, found_boards, found_deals, code, won, lost, values
-                        )
                         if doubled and cm % 5 == 2:
                             mirrored = fresh
                             if not sigma_identity:
                                 mirrored = permute_mask(mask_mirror, fresh)
-                            n = _push_position(
+                            won_count[thread] += _push_child(
                                 mirror_square(cm), mirror_bits(s_cm),
                                 mirror_square(co), mirror_bits(s_co),
-                                mirrored, capture, True,
-                                targets, sources, holds, perm, binom,
+                                mirrored, capture, True, code,
+                                won, lost, values, targets, sources, holds, perm, binom,
                                 pair_index, pair_flip, mask_mirror, sigma_identity,
                                 found_boards, found_deals,
                             )  # fmt: skip
-                            won_count[thread] += _win_found(
-                                n, found_boards, found_deals, code, won, lost, values
-                            )
     return won_count.sum()
 
 

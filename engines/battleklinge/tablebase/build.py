@@ -246,8 +246,9 @@ def solve_group_locally(
     job: GroupJob, on_step: Callable[[int, int], None], unmoves: bool = True
 ) -> int:
     """Retrograde analysis of one split group on this machine (both cores for large
-    splits): value bytes in memory-mapped part files on disk, 8 bytes of deal masks
-    per board in memory (16 with the un-move win steps).  ``unmoves`` False finds
+    splits): value bytes in memory-mapped part files on disk, in memory 8 bytes of deal
+    masks per board, 4 of moves the loss sweeps need not read again (:mod:`.kernel`) and
+    8 more with the un-move win steps.  ``unmoves`` False finds
     every step's wins by the row sweep (the same bytes, slower; a test compares)."""
     lay = ix.layout(job.cards)
     tables, lay_arrays = sweep_tables(job.cards)
@@ -258,6 +259,8 @@ def solve_group_locally(
     }
     won = {split: np.zeros(n, dtype=np.uint32) for split, n in boards.items()}
     lost = {split: np.zeros(n, dtype=np.uint32) for split, n in boards.items()}
+    # the moves each board's loss sweeps need not read again (kernel._evaluate_board)
+    checked = {split: np.zeros(n, dtype=np.uint32) for split, n in boards.items()}
     empty = np.zeros(0, dtype=np.uint32)
     capture_masks = {
         split: (np.zeros(len(v) // 30, dtype=np.uint32), np.zeros(len(v) // 30, dtype=np.uint32))
@@ -304,6 +307,7 @@ def solve_group_locally(
                     np.asarray(values[(a, b)]),
                     lost[child] if kind == kernel.WIN_SWEEP else won[child],
                     captured,
+                    checked[(a, b)] if kind == kernel.LOSS_SWEEP else kernel.nothing_checked(),
                 )
                 changed += kernel.sweep_split(
                     kind, step, a, b, arrays, tables, lay_arrays, rows[(a, b)]

@@ -142,6 +142,7 @@ class PartitionWorker:
                 self.scratch[(a, b)],
                 self.masks[1 - kind][(b, a)],
                 self.captures[(b - 1, a)] if b else empty,
+                kernel.nothing_checked(),
             )
             for row in range(first_row, stop_row, _rows_per_call(self.c2[(a, b)])):
                 last = min(stop_row, row + _rows_per_call(self.c2[(a, b)]))

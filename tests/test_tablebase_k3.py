@@ -189,12 +189,14 @@ def test_meister_reads_the_three_student_split(k3_root, monkeypatch):
 )
 def test_unmove_wins_give_the_row_sweep_bytes(tmp_path, name, students, splits):
     """The wins of every step after the first come from the positions lost in the step
-    before, walked backwards (:mod:`.unmove`); the row sweep over every open board is
-    the plain definition.  Both must write the same bytes, mirror images included."""
+    before, walked backwards (:mod:`.unmove`), and the loss sweeps skip the moves they
+    found to reach won children before (:mod:`.kernel`); the row sweep over every move
+    of every open board is the plain definition.  Both must write the same bytes,
+    mirror images included."""
     build_module = importlib.import_module("fechtbuch.engines.battleklinge.tablebase.build")
 
     def by_rows(job, on_step):
-        return build_module.solve_group_locally(job, on_step, unmoves=False)
+        return build_module.solve_group_locally(job, on_step, unmoves=False, skip_checked=False)
 
     cards = CARD_SETS[name]
     fast = build(cards, students, tmp_path / "unmoves", only=splits)

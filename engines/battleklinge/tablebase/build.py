@@ -243,13 +243,18 @@ class UnmoveWins:
 
 
 def solve_group_locally(
-    job: GroupJob, on_step: Callable[[int, int], None], unmoves: bool = True
+    job: GroupJob,
+    on_step: Callable[[int, int], None],
+    unmoves: bool = True,
+    skip_checked: bool = True,
 ) -> int:
     """Retrograde analysis of one split group on this machine (both cores for large
     splits): value bytes in memory-mapped part files on disk, in memory 8 bytes of deal
     masks per board, 4 of moves the loss sweeps need not read again (:mod:`.kernel`) and
     8 more with the un-move win steps.  ``unmoves`` False finds
-    every step's wins by the row sweep (the same bytes, slower; a test compares)."""
+    every step's wins by the row sweep, ``skip_checked`` False has the loss sweeps read
+    every move of every open board in every step (the same bytes, slower; a test
+    compares)."""
     lay = ix.layout(job.cards)
     tables, lay_arrays = sweep_tables(job.cards)
     boards = {split: lay.boards(*split) for split in job.group}
@@ -307,7 +312,9 @@ def solve_group_locally(
                     np.asarray(values[(a, b)]),
                     lost[child] if kind == kernel.WIN_SWEEP else won[child],
                     captured,
-                    checked[(a, b)] if kind == kernel.LOSS_SWEEP else kernel.nothing_checked(),
+                    checked[(a, b)]
+                    if kind == kernel.LOSS_SWEEP and skip_checked
+                    else kernel.nothing_checked(),
                 )
                 changed += kernel.sweep_split(
                     kind, step, a, b, arrays, tables, lay_arrays, rows[(a, b)]

@@ -318,10 +318,9 @@ def _evaluate_board(
     ``checked`` (loss sweeps; empty: none): per board, one bit per move
     (:func:`move_bit`) whose children were found won, in an earlier loss sweep, for
     every deal then open that holds its card.  Children only gain wins and deals only
-    close, so such a move never refutes a loss again and is skipped: a board's moves
-    are looked up about once over the analysis, not once a step for every move before
-    the one that refutes (the sweeps of (2, 2) of the terz set read 0.60 of the
-    children they read without it)."""
+    close, so such a move never refutes a loss again and is skipped: a board reads a
+    won child once, not in every step until the board is decided (the loss sweeps of
+    (2, 2) of the terz set read 0.60 of the children they read without it)."""
     hits_only = step == 1 and kind == WIN_SWEEP  # nothing is lost yet: only hits win in 1
     track = kind == LOSS_SWEEP and checked.shape[0] > 0
     known_won = np.int64(checked[board]) if track else np.int64(0)

@@ -13,13 +13,14 @@ import orjson
 import pytest
 from click.testing import CliRunner
 from fechtbuch import cli
-from fechtbuch.engines.battleklinge.cards import CARD_SETS
+from fechtbuch.engines.battleklinge.cards import CARD_SETS, parse_card_list
 from fechtbuch.engines.battleklinge.tablebase import (
     Outcome,
     Tablebase,
     TbResult,
     build,
     find_tables,
+    kernel,
     table_folder,
 )
 from fechtbuch.engines.battleklinge.tablebase import index as ix
@@ -204,3 +205,20 @@ def test_unmove_wins_give_the_row_sweep_bytes(tmp_path, name, students, splits):
     assert [s.split for s in fast.splits] == [s.split for s in plain.splits]
     assert {s.split: s.sha256 for s in fast.splits} == {s.split: s.sha256 for s in plain.splits}
     assert sum(s.won for s in fast.splits) > 0
+
+
+def test_checked_moves_give_the_bytes_of_reading_every_move(tmp_path):
+    """The loss sweeps' ``checked`` words alone, both builds with the un-move win steps:
+    skipping the moves found to reach won children changes no byte.  The terz set's
+    (1, 2) has 1.5 M boards, so its sweeps run on every thread."""
+    build_module = importlib.import_module("fechtbuch.engines.battleklinge.tablebase.build")
+
+    def every_move(job, on_step):
+        return build_module.solve_group_locally(job, on_step, skip_checked=False)
+
+    cards = parse_card_list("terz,stoss,quart,bindung,traverse")
+    assert ix.layout(tuple(sorted(cards))).boards(1, 2) >= kernel.PARALLEL_BOARDS
+    fast = build(cards, 2, tmp_path / "checked", only=[(1, 2)])
+    plain = build(cards, 2, tmp_path / "every", only=[(1, 2)], solver=every_move)
+    assert {s.split for s in fast.splits} >= {(1, 2), (2, 1)}
+    assert {s.split: s.sha256 for s in fast.splits} == {s.split: s.sha256 for s in plain.splits}

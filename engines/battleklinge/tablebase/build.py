@@ -265,7 +265,9 @@ def solve_group_locally(
     won = {split: np.zeros(n, dtype=np.uint32) for split, n in boards.items()}
     lost = {split: np.zeros(n, dtype=np.uint32) for split, n in boards.items()}
     # the moves each board's loss sweeps need not read again (kernel._evaluate_board)
-    checked = {split: np.zeros(n, dtype=np.uint32) for split, n in boards.items()}
+    checked = {
+        split: np.zeros(n if skip_checked else 0, dtype=np.uint32) for split, n in boards.items()
+    }
     empty = np.zeros(0, dtype=np.uint32)
     capture_masks = {
         split: (np.zeros(len(v) // 30, dtype=np.uint32), np.zeros(len(v) // 30, dtype=np.uint32))
@@ -312,9 +314,7 @@ def solve_group_locally(
                     np.asarray(values[(a, b)]),
                     lost[child] if kind == kernel.WIN_SWEEP else won[child],
                     captured,
-                    checked[(a, b)]
-                    if kind == kernel.LOSS_SWEEP and skip_checked
-                    else kernel.nothing_checked(),
+                    checked[(a, b)] if kind == kernel.LOSS_SWEEP else kernel.nothing_checked(),
                 )
                 changed += kernel.sweep_split(
                     kind, step, a, b, arrays, tables, lay_arrays, rows[(a, b)]

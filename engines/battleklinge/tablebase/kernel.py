@@ -21,8 +21,9 @@ reads only the other mask kind, so threads never race.  Mirror-closed card sets
 store only half the boards (index.Layout): a child whose master pair is stored as
 its mirror image is reflected on the way (:func:`child_board`).  The win and the
 loss sweep are one loop; :func:`_merge` is the only place where they differ.  A loss
-sweep remembers, per board, the moves it found to reach won children, and never reads
-them again (``checked``, :func:`_evaluate_board`).
+sweep remembers, per board, the moves whose child it found won for every open deal
+holding the move's card, and never reads them again (``checked``, a word per board
+that only the board's own sweep writes; :func:`_evaluate_board`).
 
 Value bytes: 0 = no forced result (yet), ``2d - 1`` = won in ``d``, ``2d`` =
 lost in ``d`` (distances in own moves of the side to move, up to 127).
@@ -220,7 +221,9 @@ def write_values(values, board, deals, code):
 MOVE_BITS = 32
 """Moves a board's ``checked`` word tracks (:func:`move_bit`); later ones are always read.
 With the terz set every move is tracked up to K = 3: its five cards take a piece to at
-most 8 squares, so four pieces have at most 32 moves."""
+most 8 squares, so four pieces have at most 32 moves.  einsteiger's cards reach up to 9
+squares and angriff's 13, so with them a board's last moves may go untracked (read in
+every sweep, as without the word)."""
 
 
 @njit(inline="always")
@@ -318,9 +321,11 @@ def _evaluate_board(
     ``checked`` (loss sweeps; empty: none): per board, one bit per move
     (:func:`move_bit`) whose children were found won, in an earlier loss sweep, for
     every deal then open that holds its card.  Children only gain wins and deals only
-    close, so such a move never refutes a loss again and is skipped: a board reads a
-    won child once, not in every step until the board is decided (the loss sweeps of
-    (2, 2) of the terz set read 0.60 of the children they read without it)."""
+    close, so such a move never refutes a loss again and is skipped: such a child is
+    read once, not in every step until the board is decided (the loss sweeps of (2, 2)
+    of the terz set read 0.60 of the children they read without it).  A move whose
+    child is won for only some of those deals, a move past :data:`MOVE_BITS`, and the
+    moves after a board was settled are read again in the next sweep."""
     hits_only = step == 1 and kind == WIN_SWEEP  # nothing is lost yet: only hits win in 1
     track = kind == LOSS_SWEEP and checked.shape[0] > 0
     known_won = np.int64(checked[board]) if track else np.int64(0)

@@ -157,7 +157,7 @@ def _match(plugin: GamePlugin) -> click.Command:
 
 def _mine(plugin: GamePlugin) -> click.Command:
     from fechtbuch.commands.mineoptions import count_option, lengths_option, mine_options
-    from fechtbuch.puzzles.minekit import run_mine
+    from fechtbuch.puzzles.minerun import run_mine
 
     kind = load(plugin.mining_kind)
     pack_kind = load(plugin.pack_kind)

@@ -1,5 +1,5 @@
 """The options every ``mine`` command shares (one name, default and help per idea), handed
-to the command as one :class:`~fechtbuch.puzzles.minekit.MineRun`.
+to the command as one :class:`~fechtbuch.puzzles.minerun.MineRun`.
 """
 
 from __future__ import annotations
@@ -9,7 +9,7 @@ from pathlib import Path
 
 import click
 from fechtbuch.commands.options import int_range, jobs_option, json_option
-from fechtbuch.puzzles.minekit import MineRun
+from fechtbuch.puzzles.minerun import MineRun
 
 
 def mine_options(

@@ -6,6 +6,7 @@ from pathlib import Path
 
 import click
 from fechtbuch.commands.options import emit_json, json_option
+from fechtbuch.commands.packfile import PACK_FILE
 from fechtbuch.commands.playoptions import attach, plain_option, puzzle_option
 from fechtbuch.puzzles.pack import (
     PackOrder,
@@ -14,34 +15,9 @@ from fechtbuch.puzzles.pack import (
     find_puzzle,
     load_pack,
     pack_kind,
-    shipped_pack_path,
     verify_pack,
 )
 from fechtbuch.puzzles.packtree import PuzzleTree, count_nodes
-
-
-class PackFileType(click.ParamType):
-    """A pack file, or the name of a shipped pack (``fechtuebungen``), so that an
-    installed copy can reach its own packs from any folder."""
-
-    name = "PACK"
-
-    def convert(self, value, param, ctx) -> Path:
-        if isinstance(value, Path):
-            return value
-        path = Path(value)
-        try:
-            exists = path.exists()
-        except OSError:  # a name too long and the like: the file reader says so
-            return path
-        if not exists:
-            shipped = shipped_pack_path(value)
-            if shipped is not None:
-                return shipped
-        return path
-
-
-PACK_FILE = PackFileType()
 
 
 @click.group("pack")
@@ -204,9 +180,9 @@ def pack_play(pack_file: Path, puzzle_ref: str, plain: bool) -> None:
 def pack_group() -> click.Group:
     """``fechtbuch pack``: the commands above with the page and diagram writers
     (built anew on each call; no module-level group is changed)."""
-    from fechtbuch.commands.pack_motifs import pack_motifs
-    from fechtbuch.commands.pack_rate import pack_rate
-    from fechtbuch.commands.pack_render import pack_html, pack_svg
+    from fechtbuch.commands.packmotifs import pack_motifs
+    from fechtbuch.commands.packrate import pack_rate
+    from fechtbuch.commands.packrender import pack_html, pack_svg
 
     commands = [*pack.commands.values(), pack_html, pack_svg, pack_motifs, pack_rate]
     return click.Group(pack.name, commands=commands, help=pack.help)

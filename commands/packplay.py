@@ -13,7 +13,7 @@ from __future__ import annotations
 import sys
 
 import click
-from fechtbuch.commands.pack import PACK_FILE
+from fechtbuch.commands.packfile import PACK_FILE
 from fechtbuch.commands.playoptions import given, option_flag, pack_option, puzzle_option
 from fechtbuch.engines.errors import InputError, quote
 from fechtbuch.puzzles.pack import load_pack

@@ -135,8 +135,8 @@ def scale(cards_text: str, folder: str, split_text: str, workers: list[int]) -> 
     import ray
     from fechtbuch.engines.battleklinge.cards import parse_card_list
     from fechtbuch.engines.battleklinge.tablebase import build
-    from fechtbuch.engines.battleklinge.tablebase.build import split_file
     from fechtbuch.engines.battleklinge.tablebase.distributed import RaySolver
+    from fechtbuch.engines.battleklinge.tablebase.manifest import split_file
 
     cards = tuple(sorted(parse_card_list(cards_text)))
     split = tuple(int(x) for x in split_text.split(","))

@@ -17,7 +17,8 @@ from fechtbuch.engines.battleklinge.tablebase.studies import mine_studies
 from fechtbuch.engines.paths import data_path
 from fechtbuch.puzzles.battleklinge.packkind import MINED_BY, verify_witness
 from fechtbuch.puzzles.battleklinge.sources import play_game_record
-from fechtbuch.puzzles.battleklinge.studies import study_tables, study_witness
+from fechtbuch.puzzles.battleklinge.studies import study_witness
+from fechtbuch.puzzles.battleklinge.studycheck import study_tables
 from fechtbuch.puzzles.pack import verify_pack
 from fechtbuch.puzzles.witness import replay_witness
 

@@ -104,3 +104,31 @@ def test_the_game_contracts_cover_every_game_and_layer():
     generic = generic_modules()
     assert "fechtbuch.engines.registry" in generic and "fechtbuch.commands.options" in generic
     assert not any(name.endswith(tuple(packages)) for name in generic)
+
+
+def test_no_import_cycles():
+    """No two modules of the package import each other, directly or through others (an
+    import inside a function counts): a cycle is a name living in the wrong module."""
+    import grimp
+
+    graph = grimp.build_graph("fechtbuch")
+    cycles = []
+    for module in sorted(graph.modules):
+        for imported in graph.find_modules_directly_imported_by(module):
+            if graph.chain_exists(imported=module, importer=imported):
+                chain = graph.find_shortest_chain(importer=imported, imported=module)
+                cycles.append(f"{module} -> {' -> '.join(chain)}")
+    assert cycles == [], "\n".join(cycles[:40])
+
+
+def test_no_bare_top_level_imports():
+    """Imports (doctest examples included) say ``fechtbuch.engines``, never ``engines``."""
+    offenders = []
+    for path in sorted(ROOT.rglob("*.py")):
+        relative = path.relative_to(ROOT)
+        if relative.parts[0].startswith(".") or relative.parts[0] in {"build", "dist"}:
+            continue
+        for match in BARE.finditer(path.read_text(encoding="utf-8")):
+            line = path.read_text(encoding="utf-8").count("\n", 0, match.start()) + 1
+            offenders.append(f"{relative}:{line}: {match.group(0).strip()}")
+    assert offenders == []

@@ -10,7 +10,7 @@ import pytest
 from fechtbuch.engines import matchkit
 from fechtbuch.engines.battleklinge.match import run_match as battleklinge_match
 from fechtbuch.engines.touche_duell.match import run_match as duel_match
-from fechtbuch.engines.touche_duell.notation import Level, Ruleset
+from fechtbuch.engines.touche_duell.state import Level, Ruleset
 from fechtbuch.engines.touche_pyramiden.match import run_match as pyramid_match
 
 

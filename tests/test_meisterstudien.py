@@ -22,14 +22,8 @@ from fechtbuch.engines.battleklinge.cards import parse_card_list
 from fechtbuch.engines.battleklinge.position import Position
 from fechtbuch.engines.files import dump_json
 from fechtbuch.engines.paths import data_path
-from fechtbuch.puzzles.battleklinge.studies import (
-    BALANCED_MAX_N,
-    DEEP_SPLIT,
-    MAX_N,
-    mine_pack,
-    study_tables,
-    verify_study,
-)
+from fechtbuch.puzzles.battleklinge.studies import BALANCED_MAX_N, MAX_N, mine_pack
+from fechtbuch.puzzles.battleklinge.studycheck import DEEP_SPLIT, study_tables, verify_study
 from fechtbuch.puzzles.pack import PackTerms, SolutionMode, verify_pack
 from fechtbuch.puzzles.treeplay import play_pack_puzzle
 

@@ -35,8 +35,9 @@ from fechtbuch.engines.battleklinge.terminal.session import (
     longest_defence,
 )
 from fechtbuch.engines.paths import data_path
+from fechtbuch.puzzles.battleklinge.claims import derived_fields
 from fechtbuch.puzzles.battleklinge.exactjudge import SolverJudge
-from fechtbuch.puzzles.battleklinge.packkind import KIND, derived_fields
+from fechtbuch.puzzles.battleklinge.packkind import KIND
 from fechtbuch.puzzles.battleklinge.studies import study_witness
 from fechtbuch.puzzles.pack import (
     FULL_DEFENCES,

@@ -17,8 +17,8 @@ from fechtbuch.engines.battleklinge.position import Move, Position
 from fechtbuch.engines.errors import InputError
 from fechtbuch.engines.files import dump_json
 from fechtbuch.engines.paths import data_path
+from fechtbuch.puzzles.battleklinge.claims import MAX_N as KIND_MAX_N
 from fechtbuch.puzzles.battleklinge.packkind import KIND
-from fechtbuch.puzzles.battleklinge.packkind import MAX_N as KIND_MAX_N
 from fechtbuch.puzzles.pack import (
     FULL_DEFENCES,
     PackError,

@@ -18,7 +18,7 @@ import time
 from pathlib import Path
 
 import pytest
-from fechtbuch.engines.battleklinge.tablebase.probe import read_manifest
+from fechtbuch.engines.battleklinge.tablebase.manifest import read_manifest
 from fechtbuch.engines.paths import data_path
 
 START = "ssmss/5/5/5/SSMSS g ausfall,volte bindung,stoss riposte"

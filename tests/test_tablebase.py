@@ -254,7 +254,8 @@ def test_distances_match_reference(tables, cards):
 
 def test_study_miner_gives_verified_puzzles(tables):
     from fechtbuch.engines.battleklinge.tablebase.studies import mine_studies
-    from fechtbuch.puzzles.battleklinge.packkind import derived_fields, verify_puzzle
+    from fechtbuch.puzzles.battleklinge.claims import derived_fields
+    from fechtbuch.puzzles.battleklinge.packkind import verify_puzzle
 
     _, base = tables[CARD_SET_A]
     studies = mine_studies(base, count=2, distances=range(4, 3, -1))

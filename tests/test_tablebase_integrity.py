@@ -17,8 +17,11 @@ import pytest
 from clirun import assert_one_line_error, run
 from fechtbuch.engines.battleklinge.cards import CARD_SETS
 from fechtbuch.engines.battleklinge.tablebase import Tablebase, build, table_folder
-from fechtbuch.engines.battleklinge.tablebase.build import manifest_seal
-from fechtbuch.engines.battleklinge.tablebase.probe import DamagedTables, read_manifest
+from fechtbuch.engines.battleklinge.tablebase.manifest import (
+    DamagedTables,
+    manifest_seal,
+    read_manifest,
+)
 from fechtbuch.engines.errors import InputError
 from fechtbuch.engines.files import dump_json
 

@@ -8,18 +8,7 @@ from fechtbuch.commands.touche_duell.solve import solve_view
 from fechtbuch.engines.touche_duell import rules
 from fechtbuch.engines.touche_duell.bruteforce import concrete_positions
 from fechtbuch.engines.touche_duell.deal import HashStream, new_round
-from fechtbuch.engines.touche_duell.notation import (
-    RULESETS,
-    Action,
-    Kind,
-    Level,
-    Phase,
-    Ruleset,
-    parse_action,
-    parse_position,
-    parse_view,
-    view_of,
-)
+from fechtbuch.engines.touche_duell.notation import parse_action, parse_position, parse_view
 from fechtbuch.engines.touche_duell.players import (
     Player,
     determinise,
@@ -29,6 +18,15 @@ from fechtbuch.engines.touche_duell.players import (
     stark_score,
     sure_loss,
     view_actions,
+)
+from fechtbuch.engines.touche_duell.state import (
+    RULESETS,
+    Action,
+    Kind,
+    Level,
+    Phase,
+    Ruleset,
+    view_of,
 )
 from fechtbuch.solver.touche_duell.tactics import ProofTactics
 

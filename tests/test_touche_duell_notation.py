@@ -7,16 +7,18 @@ from fechtbuch.engines.errors import InputError
 from fechtbuch.engines.touche_duell import rules
 from fechtbuch.engines.touche_duell.deal import new_round
 from fechtbuch.engines.touche_duell.notation import (
-    RULESETS,
-    Action,
-    Kind,
-    NotationError,
-    format_action,
     format_position,
     format_view,
     parse_action,
     parse_position,
     parse_view,
+)
+from fechtbuch.engines.touche_duell.state import (
+    RULESETS,
+    Action,
+    Kind,
+    NotationError,
+    format_action,
     view_of,
 )
 from hypothesis import given, settings

@@ -8,14 +8,9 @@ import pytest
 from click.testing import CliRunner
 from fechtbuch import cli
 from fechtbuch.engines.touche_duell import rules
-from fechtbuch.engines.touche_duell.notation import (
-    PLAYER_CHARS,
-    Ruleset,
-    format_action,
-    view_of,
-)
 from fechtbuch.engines.touche_duell.players import STRENGTHS, Player
 from fechtbuch.engines.touche_duell.record import GameRecord, game_over, read_game
+from fechtbuch.engines.touche_duell.state import PLAYER_CHARS, Ruleset, format_action, view_of
 
 
 def run(*args, lines=()):

@@ -9,13 +9,7 @@ from fechtbuch.engines.errors import InputError
 from fechtbuch.engines.touche_duell import rules
 from fechtbuch.engines.touche_duell.deal import HashStream, new_round
 from fechtbuch.engines.touche_duell.match import play_game, run_match
-from fechtbuch.engines.touche_duell.notation import (
-    RULESETS,
-    Ruleset,
-    format_view,
-    parse_view,
-    view_of,
-)
+from fechtbuch.engines.touche_duell.notation import format_view, parse_view
 from fechtbuch.engines.touche_duell.players import (
     STRENGTHS,
     Player,
@@ -31,6 +25,7 @@ from fechtbuch.engines.touche_duell.record import (
     read_game,
     write_game,
 )
+from fechtbuch.engines.touche_duell.state import RULESETS, Ruleset, view_of
 
 
 @pytest.mark.parametrize("ruleset", ["kinder", "standard-kurz", "fortgeschritten"])

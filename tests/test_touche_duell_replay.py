@@ -8,7 +8,8 @@ import pytest
 from clirun import assert_one_line_error, run
 from fechtbuch.engines.touche_duell import reference
 from fechtbuch.engines.touche_duell.match import play_game
-from fechtbuch.engines.touche_duell.notation import Level, Ruleset, format_position
+from fechtbuch.engines.touche_duell.notation import format_position
+from fechtbuch.engines.touche_duell.state import Level, Ruleset
 
 
 @pytest.fixture(scope="module")

@@ -6,13 +6,8 @@ from __future__ import annotations
 import pytest
 from fechtbuch.engines.touche_duell import GAME, reference, rules
 from fechtbuch.engines.touche_duell.deal import HashStream, lot, new_round, shuffle
-from fechtbuch.engines.touche_duell.notation import (
-    IllegalActionError,
-    Phase,
-    format_action,
-    format_position,
-    parse_action,
-)
+from fechtbuch.engines.touche_duell.notation import format_position, parse_action
+from fechtbuch.engines.touche_duell.state import IllegalActionError, Phase, format_action
 from touche_helpers import build, random_positions
 
 

@@ -12,8 +12,9 @@ from click.testing import CliRunner
 from fechtbuch import cli
 from fechtbuch.engines.touche_duell import rules
 from fechtbuch.engines.touche_duell.deal import new_round
-from fechtbuch.engines.touche_duell.notation import Level, Ruleset, format_view, parse_view, view_of
+from fechtbuch.engines.touche_duell.notation import format_view, parse_view
 from fechtbuch.engines.touche_duell.public import root_problem
+from fechtbuch.engines.touche_duell.state import Level, Ruleset, view_of
 from fechtbuch.puzzles.mine_state import state_bytes
 from fechtbuch.puzzles.minekit import MinePool
 from fechtbuch.puzzles.touche_duell.exercises import (

@@ -17,8 +17,9 @@ import orjson
 import pytest
 from fechtbuch.engines.touche_duell import players
 from fechtbuch.engines.touche_duell.mining2026.policy import SureWins, sure_win_key
-from fechtbuch.engines.touche_duell.notation import format_action, format_view
+from fechtbuch.engines.touche_duell.notation import format_view
 from fechtbuch.engines.touche_duell.public import SureWinProblem
+from fechtbuch.engines.touche_duell.state import format_action
 from fechtbuch.puzzles.touche_duell import exercises, minebench
 from fechtbuch.solver.andor import keys
 from fechtbuch.solver.andor_verifier import ProofCheck

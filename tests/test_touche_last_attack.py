@@ -12,8 +12,9 @@ from __future__ import annotations
 import pytest
 from fechtbuch.engines.touche_duell import rules
 from fechtbuch.engines.touche_duell.bruteforce import BruteForce
-from fechtbuch.engines.touche_duell.notation import PASS, Phase, parse_action, parse_view
+from fechtbuch.engines.touche_duell.notation import parse_action, parse_view
 from fechtbuch.engines.touche_duell.public import SureWinProblem, root_problem
+from fechtbuch.engines.touche_duell.state import PASS, Phase
 from fechtbuch.solver.andor import keys
 from fechtbuch.solver.andor_solve import solve_andor
 from fechtbuch.solver.andor_verifier import ProofCheck

@@ -13,12 +13,9 @@ import pytest
 from click.testing import CliRunner
 from fechtbuch import cli
 from fechtbuch.engines.touche_duell.bruteforce import BruteForce, concrete_positions
-from fechtbuch.engines.touche_duell.notation import (
-    format_view,
-    parse_view,
-    view_of,
-)
+from fechtbuch.engines.touche_duell.notation import format_view, parse_view
 from fechtbuch.engines.touche_duell.public import SureWinProblem
+from fechtbuch.engines.touche_duell.state import view_of
 from fechtbuch.solver.andor_prover import ProofSearch
 from fechtbuch.solver.andor_verifier import ProofCheck
 from fechtbuch.solver.touche_duell import bench as touche_bench
@@ -165,8 +162,8 @@ def test_parry_status_closed_form_matches_enumeration():
     of the size can (cannot) parry."""
     from itertools import product
 
-    from fechtbuch.engines.touche_duell.notation import Phase
     from fechtbuch.engines.touche_duell.public import _status_cached, sub_multisets
+    from fechtbuch.engines.touche_duell.state import Phase
 
     checked = 0
     for unseen in product(range(4), repeat=5):

@@ -3,12 +3,9 @@
 from __future__ import annotations
 
 from fechtbuch.engines.touche_duell.deal import new_round
-from fechtbuch.engines.touche_duell.notation import (
-    RULESETS,
-    Position,
-    parse_position,
-)
+from fechtbuch.engines.touche_duell.notation import parse_position
 from fechtbuch.engines.touche_duell.rules import apply, legal_actions
+from fechtbuch.engines.touche_duell.state import RULESETS, Position
 
 
 def build(

@@ -19,7 +19,7 @@ from fechtbuch.engines.battleklinge.cards import parse_card_list
 from fechtbuch.engines.files import dump_json
 from fechtbuch.engines.paths import data_file
 from fechtbuch.puzzles.battleklinge.minekind import DEFAULT_ROUNDS, KIND
-from fechtbuch.puzzles.minekit import MineRun, run_mine
+from fechtbuch.puzzles.minerun import MineRun, run_mine
 
 
 @click.command("mine")

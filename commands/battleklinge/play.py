@@ -11,7 +11,7 @@ from pathlib import Path
 import click
 from fechtbuch.commands.battleklinge.params import CARD_LIST, POSITION
 from fechtbuch.commands.options import INT
-from fechtbuch.commands.pack import PACK_FILE
+from fechtbuch.commands.packfile import PACK_FILE
 from fechtbuch.commands.players import command_players
 from fechtbuch.commands.playoptions import (
     attach,

@@ -33,7 +33,7 @@ def _warn_without_tables(position, root: Path) -> None:
     (a mistyped folder would otherwise pass unnoticed); df-pn searches as without it."""
     from fechtbuch.engines.battleklinge.cards import card_id
     from fechtbuch.engines.battleklinge.tablebase import table_folder
-    from fechtbuch.engines.battleklinge.tablebase.build import MANIFEST
+    from fechtbuch.engines.battleklinge.tablebase.manifest import MANIFEST
 
     if not os.path.lexists(table_folder(position.cards, root) / MANIFEST):
         ids = ",".join(card_id(c) for c in sorted(position.cards))

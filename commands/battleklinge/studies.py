@@ -78,8 +78,9 @@ def studies_command(
     """
     from fechtbuch.engines.battleklinge.cards import card_id
     from fechtbuch.engines.battleklinge.tablebase import Tablebase, build, table_folder
-    from fechtbuch.engines.battleklinge.tablebase.build import MANIFEST
-    from fechtbuch.puzzles.battleklinge.studies import DEEP_SPLIT, SPLIT, mine_pack
+    from fechtbuch.engines.battleklinge.tablebase.manifest import MANIFEST
+    from fechtbuch.puzzles.battleklinge.studies import mine_pack
+    from fechtbuch.puzzles.battleklinge.studycheck import DEEP_SPLIT, SPLIT
     from fechtbuch.puzzles.pack import pack_bytes
 
     ensure_writable(out_file, force)

@@ -202,7 +202,7 @@ def open_tables(position, tables: Path | None):
     """The checked tables of the position's card set under the tables root ``tables``
     (or a card set's folder; default :func:`default_root`), or one InputError line."""
     from fechtbuch.engines.battleklinge.tablebase import Tablebase, table_folder
-    from fechtbuch.engines.battleklinge.tablebase.build import MANIFEST
+    from fechtbuch.engines.battleklinge.tablebase.manifest import MANIFEST
 
     folder = table_folder(position.cards, tables)
     ids = ",".join(card_id(c) for c in sorted(position.cards))
@@ -281,8 +281,7 @@ def tables_inventory(root: Path) -> list[dict]:
     on disk) and the splits still under way (part files, phase checkpoints).  Reads
     the manifests (schema, seal, layout), not the table bytes: ``tb probe`` and the
     Meister hash every file before the first probe."""
-    from fechtbuch.engines.battleklinge.tablebase.build import MANIFEST
-    from fechtbuch.engines.battleklinge.tablebase.probe import read_manifest
+    from fechtbuch.engines.battleklinge.tablebase.manifest import MANIFEST, read_manifest
 
     folders = [root] if (root / MANIFEST).exists() else sorted(root.glob(f"*/{MANIFEST}"))
     out = []

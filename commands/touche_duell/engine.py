@@ -29,12 +29,6 @@ from fechtbuch.engines.touche_duell import rules
 from fechtbuch.engines.touche_duell.board import draw
 from fechtbuch.engines.touche_duell.deal import lot, new_round, round_seed
 from fechtbuch.engines.touche_duell.notation import (
-    PLAYER_CHARS,
-    Level,
-    NotationError,
-    Position,
-    Ruleset,
-    format_action,
     format_position,
     format_view,
     parse_position,
@@ -42,6 +36,14 @@ from fechtbuch.engines.touche_duell.notation import (
 )
 from fechtbuch.engines.touche_duell.players import SAMPLES, STRENGTHS
 from fechtbuch.engines.touche_duell.record import GameRecord
+from fechtbuch.engines.touche_duell.state import (
+    PLAYER_CHARS,
+    Level,
+    NotationError,
+    Position,
+    Ruleset,
+    format_action,
+)
 from fechtbuch.engines.workers import resolve_jobs
 
 LEVELS = [level.value for level in Level]

@@ -8,7 +8,7 @@ from __future__ import annotations
 import click
 from fechtbuch.commands.mineoptions import count_option, lengths_option, mine_options
 from fechtbuch.commands.options import int_range
-from fechtbuch.puzzles.minekit import MineRun, run_mine
+from fechtbuch.puzzles.minerun import MineRun, run_mine
 from fechtbuch.puzzles.touche_duell.exercises import EXAMINE_NODES, MAX_N
 from fechtbuch.puzzles.touche_duell.minekind import DEFAULT_ROUNDS, KIND
 

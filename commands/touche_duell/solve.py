@@ -16,8 +16,9 @@ from fechtbuch.commands.solveoptions import (
 )
 from fechtbuch.engines.files import atomic_write, dump_json, ensure_writable
 from fechtbuch.engines.touche_duell.chance import ChanceLimit, WinChance
-from fechtbuch.engines.touche_duell.notation import View, format_view, parse_view
+from fechtbuch.engines.touche_duell.notation import format_view, parse_view
 from fechtbuch.engines.touche_duell.public import root_problem
+from fechtbuch.engines.touche_duell.state import View
 from fechtbuch.solver.andor_solve import FOUND, NONE, AndOrSolution, solve_andor
 
 MAX_TURNS = 6

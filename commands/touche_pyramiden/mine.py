@@ -9,7 +9,7 @@ import dataclasses
 import click
 from fechtbuch.commands.mineoptions import mine_options
 from fechtbuch.commands.options import int_range
-from fechtbuch.puzzles.minekit import MineRun, run_mine
+from fechtbuch.puzzles.minerun import MineRun, run_mine
 from fechtbuch.puzzles.touche_pyramiden.minekind import DEFAULT_ROUNDS, KIND, build_pack
 
 __all__ = ["build_pack", "mine_command"]

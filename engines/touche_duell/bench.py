@@ -8,8 +8,8 @@ from collections.abc import Callable
 
 from fechtbuch.engines.touche_duell import reference, rules
 from fechtbuch.engines.touche_duell.deal import HashStream, new_round
-from fechtbuch.engines.touche_duell.notation import RULESETS, Position, view_of
 from fechtbuch.engines.touche_duell.players import SAMPLES, STRENGTHS, Player
+from fechtbuch.engines.touche_duell.state import RULESETS, Position, view_of
 
 
 def playouts(

@@ -12,7 +12,9 @@ discard: 1:0 2:1 3:0 4:0 5:0   pile: 14 cards
 
 from __future__ import annotations
 
-from fechtbuch.engines.touche_duell.notation import (
+from fechtbuch.engines.touche_duell.notation import counts_text
+from fechtbuch.engines.touche_duell.players import p_at_least
+from fechtbuch.engines.touche_duell.state import (
     NOBODY,
     PLAYER_CHARS,
     TRACK,
@@ -20,9 +22,7 @@ from fechtbuch.engines.touche_duell.notation import (
     Phase,
     Position,
     View,
-    counts_text,
 )
-from fechtbuch.engines.touche_duell.players import p_at_least
 
 PHASE_WORDS = {
     Phase.TURN: "turn (move, attack{lunge})",

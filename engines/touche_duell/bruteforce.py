@@ -17,7 +17,6 @@ from __future__ import annotations
 from itertools import permutations
 
 from fechtbuch.engines.touche_duell import rules
-from fechtbuch.engines.touche_duell.notation import Position, View, view_of
 from fechtbuch.engines.touche_duell.public import (
     cards_of,
     minus,
@@ -25,6 +24,7 @@ from fechtbuch.engines.touche_duell.public import (
     sub_multisets,
     view_actions,
 )
+from fechtbuch.engines.touche_duell.state import Position, View, view_of
 
 MAX_DEALS = 5000
 

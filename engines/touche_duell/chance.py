@@ -25,7 +25,6 @@ from fractions import Fraction
 from math import comb, prod
 
 from fechtbuch.engines.touche_duell import rules
-from fechtbuch.engines.touche_duell.notation import Counts, Kind, Phase, View, view_of
 from fechtbuch.engines.touche_duell.public import (
     Pending,
     SureWinProblem,
@@ -35,6 +34,7 @@ from fechtbuch.engines.touche_duell.public import (
     sub_multisets,
     view_actions,
 )
+from fechtbuch.engines.touche_duell.state import Counts, Kind, Phase, View, view_of
 
 
 class ChanceLimit(Exception):

@@ -18,14 +18,7 @@ True
 from __future__ import annotations
 
 from fechtbuch.engines.seeding import HashStream, shuffled
-from fechtbuch.engines.touche_duell.notation import (
-    NO_CARDS,
-    NOBODY,
-    Counts,
-    Phase,
-    Position,
-    Ruleset,
-)
+from fechtbuch.engines.touche_duell.state import NO_CARDS, NOBODY, Counts, Phase, Position, Ruleset
 
 DEFAULT_RULES = Ruleset()
 DECK = tuple(v for v in (1, 2, 3, 4, 5) for _ in range(5))

@@ -22,6 +22,12 @@ from fechtbuch.engines.game import Game, GameInfo
 from fechtbuch.engines.touche_duell import reference, rules
 from fechtbuch.engines.touche_duell.deal import lot, new_round
 from fechtbuch.engines.touche_duell.notation import (
+    format_position,
+    format_view,
+    parse_action,
+    parse_position,
+)
+from fechtbuch.engines.touche_duell.state import (
     HAND_SIZE,
     NOBODY,
     RULESETS,
@@ -29,10 +35,6 @@ from fechtbuch.engines.touche_duell.notation import (
     Phase,
     Position,
     format_action,
-    format_position,
-    format_view,
-    parse_action,
-    parse_position,
     view_of,
 )
 

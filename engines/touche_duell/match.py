@@ -23,9 +23,9 @@ from fechtbuch.engines.matchkit import (
 )
 from fechtbuch.engines.players import PlayerFactory
 from fechtbuch.engines.touche_duell import rules
-from fechtbuch.engines.touche_duell.notation import NOBODY, Ruleset, view_of
 from fechtbuch.engines.touche_duell.players import SAMPLES, Player, check_strength
 from fechtbuch.engines.touche_duell.record import MAX_ROUNDS, GameRecord, game_over
+from fechtbuch.engines.touche_duell.state import NOBODY, Ruleset, view_of
 
 
 @dataclass

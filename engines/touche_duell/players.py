@@ -1,6 +1,6 @@
 """The computer opponent of the Touché duel in four strengths.
 
-Every player decides from a :class:`~fechtbuch.engines.touche_duell.notation.View`
+Every player decides from a :class:`~fechtbuch.engines.touche_duell.state.View`
 only: its own hand, the discard pile, the squares, the phase and the sizes of the
 other hand and the pile.  The unseen cards (five per value minus own hand minus
 discard) are split between the opponent's hand and the pile in an unknown way, so
@@ -34,7 +34,8 @@ from typing import Protocol
 from fechtbuch.engines.errors import InputError
 from fechtbuch.engines.touche_duell import rules
 from fechtbuch.engines.touche_duell.deal import HashStream
-from fechtbuch.engines.touche_duell.notation import (
+from fechtbuch.engines.touche_duell.public import position_of
+from fechtbuch.engines.touche_duell.state import (
     NOBODY,
     TRACK,
     TURN_PHASES,
@@ -47,7 +48,6 @@ from fechtbuch.engines.touche_duell.notation import (
     View,
     view_of,
 )
-from fechtbuch.engines.touche_duell.public import position_of
 
 STRENGTHS = ("leicht", "mittel", "stark", "meister")
 

@@ -1,7 +1,7 @@
 """The public-state AND/OR view of the Touché duel: "sure wins" under hidden cards.
 
 The prover P is the player to act at the root.  A node is what P sees
-(:class:`~fechtbuch.engines.touche_duell.notation.View`, viewer P): the squares,
+(:class:`~fechtbuch.engines.touche_duell.state.View`, viewer P): the squares,
 P's hand, the discard (so the unseen cards U per value), the opponent's hand size,
 the pile size, the phase and the attack.  An adversary controls everything hidden,
 lazily (the argument that this equals "for every deal and pile order" is in
@@ -35,7 +35,8 @@ from typing import NamedTuple
 
 from fechtbuch.engines.game import AndOrProblem, Outcome
 from fechtbuch.engines.touche_duell import rules
-from fechtbuch.engines.touche_duell.notation import (
+from fechtbuch.engines.touche_duell.notation import counts_text, format_view
+from fechtbuch.engines.touche_duell.state import (
     HAND_SIZE,
     NO_CARDS,
     TURN_PHASES,
@@ -45,9 +46,7 @@ from fechtbuch.engines.touche_duell.notation import (
     Phase,
     Position,
     View,
-    counts_text,
     format_action,
-    format_view,
     view_of,
 )
 
@@ -444,11 +443,11 @@ def format_hidden(choice: Hidden) -> str:
 def root_problem(view: View) -> SureWinProblem:
     """The problem for the player to act in ``view``, who must be the viewer."""
     if view.viewer != view.mover:
-        from fechtbuch.engines.touche_duell.notation import NotationError
+        from fechtbuch.engines.touche_duell.state import NotationError
 
         raise NotationError("view: the sure-win prover needs the view of the player to act")
     if view.phase.over:
-        from fechtbuch.engines.touche_duell.notation import NotationError
+        from fechtbuch.engines.touche_duell.state import NotationError
 
         raise NotationError("view: the round is already over")
     return SureWinProblem(view.viewer)

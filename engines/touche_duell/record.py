@@ -38,14 +38,14 @@ from fechtbuch.engines.files import atomic_write, read_text_file
 from fechtbuch.engines.recordtext import split_record
 from fechtbuch.engines.touche_duell import rules as fast
 from fechtbuch.engines.touche_duell.deal import lot, new_round, round_seed
-from fechtbuch.engines.touche_duell.notation import (
+from fechtbuch.engines.touche_duell.notation import parse_action
+from fechtbuch.engines.touche_duell.state import (
     PLAYER_CHARS,
     Action,
     NotationError,
     Position,
     Ruleset,
     format_action,
-    parse_action,
 )
 
 HEADER_COMMENT = "# fechtbuch touche record"

@@ -24,7 +24,7 @@ Rules used (docs/touche-duell.md decides where the rulebook is silent):
 
 from __future__ import annotations
 
-from fechtbuch.engines.touche_duell.notation import (
+from fechtbuch.engines.touche_duell.state import (
     NOBODY,
     TRACK,
     Action,

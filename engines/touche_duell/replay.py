@@ -16,14 +16,14 @@ from dataclasses import dataclass, field
 from fechtbuch.engines.touche_duell import reference
 from fechtbuch.engines.touche_duell import rules as fast
 from fechtbuch.engines.touche_duell.deal import new_round
-from fechtbuch.engines.touche_duell.notation import (
+from fechtbuch.engines.touche_duell.notation import format_position
+from fechtbuch.engines.touche_duell.record import GameRecord, game_over, round_starter
+from fechtbuch.engines.touche_duell.state import (
     PLAYER_CHARS,
     IllegalActionError,
     Position,
     format_action,
-    format_position,
 )
-from fechtbuch.engines.touche_duell.record import GameRecord, game_over, round_starter
 
 
 @dataclass(frozen=True)

@@ -1,6 +1,6 @@
 """The fast rules of the Touché duel: legal actions and their results.
 
-Positions are immutable tuples (:class:`~fechtbuch.engines.touche_duell.notation.Position`)
+Positions are immutable tuples (:class:`~fechtbuch.engines.touche_duell.state.Position`)
 whose hands are counts per value, so a whole turn's choices depend only on four
 small numbers: whether lunges exist, how far the mover may step back (capped at 5),
 the distance (capped at 11: from there no attack or lunge reaches and every step
@@ -16,7 +16,7 @@ their view call them too.
 
 from __future__ import annotations
 
-from fechtbuch.engines.touche_duell.notation import (
+from fechtbuch.engines.touche_duell.state import (
     COPIES,
     HAND_SIZE,
     NOBODY,

@@ -21,16 +21,16 @@ from fechtbuch.engines.errors import InputError
 from fechtbuch.engines.gameloop import Command, PromptLoop
 from fechtbuch.engines.touche_duell import rules
 from fechtbuch.engines.touche_duell.board import draw, warnings
-from fechtbuch.engines.touche_duell.notation import (
+from fechtbuch.engines.touche_duell.notation import parse_action
+from fechtbuch.engines.touche_duell.players import Player, stark_score
+from fechtbuch.engines.touche_duell.record import GameRecord, game_over, write_game
+from fechtbuch.engines.touche_duell.state import (
     NOBODY,
     PLAYER_CHARS,
     Position,
     format_action,
-    parse_action,
     view_of,
 )
-from fechtbuch.engines.touche_duell.players import Player, stark_score
-from fechtbuch.engines.touche_duell.record import GameRecord, game_over, write_game
 
 Writer = Callable[..., None]
 

@@ -11,14 +11,9 @@ from __future__ import annotations
 from fechtbuch.engines.tablesetup import TableSetup
 from fechtbuch.engines.touche_duell.deal import lot, new_round, round_seed
 from fechtbuch.engines.touche_duell.game import GAME
-from fechtbuch.engines.touche_duell.notation import (
-    RULESETS,
-    Position,
-    Ruleset,
-    format_view,
-    view_of,
-)
+from fechtbuch.engines.touche_duell.notation import format_view
 from fechtbuch.engines.touche_duell.record import game_over, round_starter
+from fechtbuch.engines.touche_duell.state import RULESETS, Position, Ruleset, view_of
 
 
 class DuelSetup(TableSetup):

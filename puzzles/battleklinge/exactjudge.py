@@ -25,6 +25,7 @@ from fechtbuch.engines.battleklinge.position import Move, Position
 from fechtbuch.engines.battleklinge.tablebase import Outcome as TableOutcome
 from fechtbuch.engines.battleklinge.tablebase import find_tables
 from fechtbuch.engines.battleklinge.terminal import session
+from fechtbuch.puzzles.battleklinge.studycheck import study_tables
 from fechtbuch.puzzles.packkind import JUDGE_NODES, Judgement, Verdict
 from fechtbuch.solver import dfpn
 from fechtbuch.solver.battleklinge.api import SolveStatus, solve
@@ -41,8 +42,6 @@ def _tables_for(position: Position, tables: Path | bool, build: bool):
     if tables is False:
         return None
     if build:
-        from fechtbuch.puzzles.battleklinge.studies import study_tables  # it imports the kind
-
         return study_tables(position)
     return find_tables(position, None if tables is True else Path(tables))
 

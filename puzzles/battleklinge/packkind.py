@@ -19,19 +19,25 @@ replies, so a complete tree also passes (a pack may mix complete and pruned tree
 from __future__ import annotations
 
 from collections.abc import Hashable
-from dataclasses import dataclass
 
 from fechtbuch.engines import __version__
 from fechtbuch.engines.battleklinge import fast
-from fechtbuch.engines.battleklinge.cards import COLOR_CHARS, COLOR_NAMES, card_id
+from fechtbuch.engines.battleklinge.cards import COLOR_NAMES
 from fechtbuch.engines.battleklinge.game import GAME, HitProblem
 from fechtbuch.engines.battleklinge.position import Move, NotationError, Position
 from fechtbuch.engines.battleklinge.svg import render_svg
 from fechtbuch.engines.battleklinge.textboard import draw_position
+from fechtbuch.puzzles.battleklinge import studycheck
+from fechtbuch.puzzles.battleklinge.claims import (
+    HIT,
+    MAX_N,
+    PUZZLE_FIELDS,
+    derived_field_problems,
+    identity_problems,
+    parse_claim,
+)
 from fechtbuch.puzzles.battleklinge.exactjudge import judge_move
-from fechtbuch.puzzles.battleklinge.mining import mirror_class, puzzle_id
-from fechtbuch.puzzles.battleklinge.rating import difficulty, features
-from fechtbuch.puzzles.battleklinge.tags import PuzzleFacts, tags_for
+from fechtbuch.puzzles.battleklinge.mining import mirror_class
 from fechtbuch.puzzles.pack import FULL_DEFENCES, PACK_FORMAT, PACK_VERSION
 from fechtbuch.puzzles.pack import MAX_N as V1_MAX_N
 from fechtbuch.puzzles.packkind import PackKind, Puzzle, Version1Views
@@ -45,33 +51,12 @@ from fechtbuch.solver.battleklinge.verify import (
 )
 from fechtbuch.solver.battleklinge.verify import main_line as verifier_main_line
 
-MAX_N = 64
-"""The largest N a version-2 Battleklinge pack may declare (the deepest tablebase
-studies: three students against one reach past 40 own moves); beyond the reach of
-endgame tables the verifier's work grows steeply with N, so the bound is checked
-first (:data:`TABLELESS_MAX_N`)."""
-PUZZLE_FIELDS = (
-    "id",
-    "n",
-    "position",
-    "attacker",
-    "key",
-    "line",
-    "solution",
-    "tags",
-    "difficulty",
-    "cards",
-    "witness",
-)
-"""A Battleklinge puzzle's fields, in the order ``fechtbuch mine`` writes them."""
 MINED_BY = "battleklinge/mining-random-greedy-meister2026"
 """The policy that plays ``fechtbuch mine``'s rounds (the pack's ``mined_by``): game
 ``i`` is played by the uniform random player, the cautious greedy player or the
 frozen 2026 engine at depth 2, by ``i`` modulo 3
 (:mod:`fechtbuch.puzzles.battleklinge.sources`).  A change of any of them is a new name
 and a new pack."""
-HIT = "hit"
-"""The leaf of a Battleklinge solution tree: the attacker's move hits."""
 
 
 def build_pack(selected: list[dict], seed: int, command: str) -> dict:
@@ -133,36 +118,10 @@ def verify_pruned_puzzle(puzzle: Puzzle, max_n: int) -> list[str]:
 
     A position the endgame tables cover (the Meisterstudien: up to 10 own moves, far
     beyond the minimax verifier) is checked by the tables and df-pn where it reaches
-    (:func:`fechtbuch.puzzles.battleklinge.studies.verify_study`): bounded and exact."""
-    from fechtbuch.puzzles.battleklinge import studies
-
-    if studies.covered_by_tables(puzzle):
-        return studies.verify_study(puzzle, max_n)
+    (:func:`fechtbuch.puzzles.battleklinge.studycheck.verify_study`): bounded and exact."""
+    if studycheck.covered_by_tables(puzzle):
+        return studycheck.verify_study(puzzle, max_n)
     return _beyond_the_verifier(puzzle, max_n) or _verify(puzzle, max_n, pruned=True)
-
-
-@dataclass(frozen=True)
-class Claim:
-    """A puzzle's position, key and line, parsed."""
-
-    pos: Position
-    key: Move
-    line: list[Move]
-
-
-def parse_claim(puzzle: Puzzle, max_n: int) -> Claim | list[str]:
-    """The parsed claim, or the one problem that stops verification before any search
-    (bad notation, ``n`` outside the pack's range)."""
-    try:
-        pos = Position.from_text(puzzle["position"])
-        key = Move.from_text(puzzle["key"])
-        line = [Move.from_text(m) for m in puzzle["line"]]
-    except NotationError as err:
-        return [str(err)]
-    n = puzzle["n"]
-    if not 1 <= n <= max_n:  # the schema and the envelope say so; again for other callers
-        return [f"n: {n} is outside this pack's range 1-{max_n}"]
-    return Claim(pos, key, line)
 
 
 def _verify(puzzle: Puzzle, max_n: int, pruned: bool) -> list[str]:
@@ -185,44 +144,6 @@ def _verify(puzzle: Puzzle, max_n: int, pruned: bool) -> list[str]:
         problems.append(f"line: not the main line; expected {' '.join(expected_line)}")
         return problems  # tags are facts of the main line: without it they mean nothing
     return problems + derived_field_problems(puzzle, pos, key, line)
-
-
-def identity_problems(puzzle: Puzzle, pos: Position, key: Move, line: list[Move]) -> list[str]:
-    """The fields that follow from the position and the claim alone: ``id``,
-    ``attacker``, ``cards``, and a line that starts with the key."""
-    problems = []
-    n = puzzle["n"]
-    if puzzle["id"] != puzzle_id(puzzle["position"], n, puzzle["key"]):
-        problems.append(f"id: expected {puzzle_id(puzzle['position'], n, puzzle['key'])}")
-    if puzzle["attacker"] != COLOR_CHARS[pos.turn]:
-        problems.append("attacker: not the side to move")
-    if puzzle["cards"] != [card_id(c) for c in pos.cards]:
-        problems.append("cards: not the five cards of the position")
-    if not line or line[0] != key:
-        problems.append("line: must start with the key")
-    return problems
-
-
-def derived_fields(
-    puzzle: Puzzle, pos: Position, key: Move, line: list[Move]
-) -> tuple[list[str], float]:
-    """``tags`` and ``difficulty`` of a puzzle (for a puzzle made elsewhere, such as a
-    tablebase study, and for verification), by the functions mining uses."""
-    n = puzzle["n"]
-    facts = PuzzleFacts.of_exercise(pos, n, key, line, puzzle["solution"])
-    return tags_for(facts), difficulty(features(pos, n, key))
-
-
-def derived_field_problems(puzzle: Puzzle, pos: Position, key: Move, line: list[Move]) -> list[str]:
-    """``tags`` and ``difficulty`` recomputed by the functions that mining used, for a
-    puzzle whose key, line and tree are already verified."""
-    problems = []
-    expected_tags, expected_difficulty = derived_fields(puzzle, pos, key, line)
-    if puzzle["tags"] != expected_tags:
-        problems.append(f"tags: {puzzle['tags']} but recomputed {expected_tags}")
-    if puzzle["difficulty"] != expected_difficulty:
-        problems.append(f"difficulty: {puzzle['difficulty']} but recomputed {expected_difficulty}")
-    return problems
 
 
 def _field_of(problem: str) -> str:

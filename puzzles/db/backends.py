@@ -23,7 +23,8 @@ from fechtbuch.engines.errors import InputError
 from fechtbuch.engines.plugin import load
 from fechtbuch.engines.raykit import connect_ray, import_ray
 from fechtbuch.engines.registry import plugin
-from fechtbuch.puzzles.minekit import DbCandidate, MiningKind, RoundYield, init_worker
+from fechtbuch.puzzles.minekit import DbCandidate, MiningKind, RoundYield
+from fechtbuch.puzzles.minerun import init_worker
 
 if TYPE_CHECKING:
     from fechtbuch.puzzles.db.store import PreparedRow

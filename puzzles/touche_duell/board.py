@@ -1,6 +1,6 @@
 """A public state of the Touché duel's sure-win problem drawn for people: text and SVG.
 
-A state is a :class:`~fechtbuch.engines.touche_duell.notation.View` of the prover
+A state is a :class:`~fechtbuch.engines.touche_duell.state.View` of the prover
 (what the solving player sees) or a
 :class:`~fechtbuch.engines.touche_duell.public.Pending` node (the prover has acted;
 the adversary now picks the drawn cards), which is drawn as the view before the
@@ -14,14 +14,9 @@ from __future__ import annotations
 from html import escape
 
 from fechtbuch.engines.touche_duell.board import draw
-from fechtbuch.engines.touche_duell.notation import (
-    PLAYER_CHARS,
-    TRACK,
-    View,
-    counts_text,
-    format_action,
-)
+from fechtbuch.engines.touche_duell.notation import counts_text
 from fechtbuch.engines.touche_duell.public import Pending
+from fechtbuch.engines.touche_duell.state import PLAYER_CHARS, TRACK, View, format_action
 
 BOLD, RESET = "\x1b[1m", "\x1b[0m"
 

@@ -27,6 +27,13 @@ from fechtbuch.engines.touche_duell.game import ToucheDuellGame
 from fechtbuch.engines.touche_duell.mining2026.policy import NAME as FROZEN_PLAYER
 from fechtbuch.engines.touche_duell.mining2026.policy import MiningPlayer
 from fechtbuch.engines.touche_duell.notation import (
+    format_position,
+    format_view,
+    parse_action,
+    parse_view,
+)
+from fechtbuch.engines.touche_duell.public import root_problem, view_actions
+from fechtbuch.engines.touche_duell.state import (
     NOBODY,
     TRACK,
     Action,
@@ -37,13 +44,8 @@ from fechtbuch.engines.touche_duell.notation import (
     Ruleset,
     View,
     format_action,
-    format_position,
-    format_view,
-    parse_action,
-    parse_view,
     view_of,
 )
-from fechtbuch.engines.touche_duell.public import root_problem, view_actions
 from fechtbuch.puzzles.packtree import count_nodes
 from fechtbuch.puzzles.touche_duell.motifs import CATALOGUE_V1, DuelFacts
 from fechtbuch.puzzles.witness import replay_witness

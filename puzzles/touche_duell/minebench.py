@@ -24,7 +24,7 @@ import orjson
 from fechtbuch.engines.touche_duell import rules
 from fechtbuch.engines.touche_duell.deal import lot, new_round
 from fechtbuch.engines.touche_duell.mining2026.policy import MiningPlayer
-from fechtbuch.engines.touche_duell.notation import Ruleset, view_of
+from fechtbuch.engines.touche_duell.state import Ruleset, view_of
 from fechtbuch.puzzles.touche_duell.exercises import (
     EXAMINE_NODES,
     LEVELS,

@@ -15,15 +15,9 @@ from __future__ import annotations
 from collections.abc import Iterator
 from dataclasses import dataclass
 
-from fechtbuch.engines.touche_duell.notation import (
-    Action,
-    Kind,
-    Phase,
-    View,
-    parse_action,
-    parse_view,
-)
+from fechtbuch.engines.touche_duell.notation import parse_action, parse_view
 from fechtbuch.engines.touche_duell.public import root_problem
+from fechtbuch.engines.touche_duell.state import Action, Kind, Phase, View
 from fechtbuch.puzzles.motifs import MotifCatalogue, catalogue_of
 
 RULES = "touche-duell"

@@ -14,8 +14,9 @@ from __future__ import annotations
 
 from collections.abc import Hashable
 
-from fechtbuch.engines.touche_duell.notation import NotationError, format_view, parse_view
+from fechtbuch.engines.touche_duell.notation import format_view, parse_view
 from fechtbuch.engines.touche_duell.public import SureWinProblem, root_problem
+from fechtbuch.engines.touche_duell.state import NotationError
 from fechtbuch.puzzles.andorjudge import judge_andor
 from fechtbuch.puzzles.packkind import PackKind, Puzzle
 from fechtbuch.puzzles.touche_duell.board import board_svg, board_text

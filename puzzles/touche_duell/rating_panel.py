@@ -24,8 +24,8 @@ from __future__ import annotations
 
 from fechtbuch.engines.players import PlayerFactory
 from fechtbuch.engines.touche_duell.match import play_game
-from fechtbuch.engines.touche_duell.notation import Ruleset, View, format_action
 from fechtbuch.engines.touche_duell.players import Player
+from fechtbuch.engines.touche_duell.state import Ruleset, View, format_action
 from fechtbuch.puzzles.rating_ladder import LadderSpec
 from fechtbuch.puzzles.rating_panel import Chooser
 

@@ -27,8 +27,9 @@ from fechtbuch.engines.files import atomic_write
 from fechtbuch.engines.paths import data_file
 from fechtbuch.engines.touche_duell import rules
 from fechtbuch.engines.touche_duell.deal import new_round
-from fechtbuch.engines.touche_duell.notation import Level, Ruleset, format_view, parse_view, view_of
+from fechtbuch.engines.touche_duell.notation import format_view, parse_view
 from fechtbuch.engines.touche_duell.public import SureWinProblem
+from fechtbuch.engines.touche_duell.state import Level, Ruleset, view_of
 from fechtbuch.solver.andor_prover import ProofSearch
 from fechtbuch.solver.touche_duell.crosscheck import main as crosscheck_main
 

@@ -36,8 +36,9 @@ import orjson
 from fechtbuch.engines.touche_duell import rules
 from fechtbuch.engines.touche_duell.bruteforce import BruteForce
 from fechtbuch.engines.touche_duell.deal import new_round
-from fechtbuch.engines.touche_duell.notation import Level, Ruleset, View, format_view, view_of
+from fechtbuch.engines.touche_duell.notation import format_view
 from fechtbuch.engines.touche_duell.public import SureWinProblem
+from fechtbuch.engines.touche_duell.state import Level, Ruleset, View, view_of
 from fechtbuch.solver.andor_prover import ProofSearch
 from fechtbuch.solver.andor_verifier import ProofCheck
 

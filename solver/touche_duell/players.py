@@ -7,8 +7,8 @@ players from it, so both play the same actions for the same seed.
 from __future__ import annotations
 
 from fechtbuch.engines.players import PlayerFactory
-from fechtbuch.engines.touche_duell.notation import view_of
 from fechtbuch.engines.touche_duell.players import SAMPLES, STRENGTHS, Player
+from fechtbuch.engines.touche_duell.state import view_of
 from fechtbuch.solver.touche_duell.tactics import ProofTactics
 
 

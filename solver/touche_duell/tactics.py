@@ -12,8 +12,8 @@ the limit counts nodes, not time, so a game plays the same on any machine.
 
 from __future__ import annotations
 
-from fechtbuch.engines.touche_duell.notation import Action, View
 from fechtbuch.engines.touche_duell.public import SureWinProblem
+from fechtbuch.engines.touche_duell.state import Action, View
 from fechtbuch.solver.andor import ProofLimit, keys
 from fechtbuch.solver.andor_prover import ProofSearch
 

@@ -1,6 +1,6 @@
 """The Touché duel in the browser: a seat's view as the exercise viewer draws it.
 
-A seat sees its own hand only (:func:`~fechtbuch.engines.touche_duell.notation.view_of`);
+A seat sees its own hand only (:func:`~fechtbuch.engines.touche_duell.state.view_of`);
 the public view between the turns of a hotseat game shows the track, the score and
 the sizes of the hidden hands and the pile.  A game is rounds to the rule set's
 target score: after each round the next is dealt from the game's seed, as the
@@ -17,7 +17,9 @@ from fechtbuch.engines.game import Game
 from fechtbuch.engines.players import PlayerFactory
 from fechtbuch.engines.touche_duell.board import draw
 from fechtbuch.engines.touche_duell.deal import lot, new_round, round_seed
-from fechtbuch.engines.touche_duell.notation import (
+from fechtbuch.engines.touche_duell.notation import parse_action, parse_view
+from fechtbuch.engines.touche_duell.record import game_over, round_starter
+from fechtbuch.engines.touche_duell.state import (
     PLAYER_CHARS,
     RULESETS,
     Action,
@@ -26,11 +28,8 @@ from fechtbuch.engines.touche_duell.notation import (
     Ruleset,
     View,
     format_action,
-    parse_action,
-    parse_view,
     view_of,
 )
-from fechtbuch.engines.touche_duell.record import game_over, round_starter
 from fechtbuch.puzzles.touche_duell.board import board_svg, track_svg
 from fechtbuch.web.webgame import Chooser, Start, seat_chooser, strength_setup
 

@@ -25,25 +25,17 @@ import numpy as np
 from fechtbuch.engines.battleklinge.cards import Card, card_id
 from fechtbuch.engines.battleklinge.tablebase import index as ix
 from fechtbuch.engines.battleklinge.tablebase import kernel, unmove
+from fechtbuch.engines.battleklinge.tablebase.manifest import (
+    FORMAT,
+    FORMAT_VERSION,
+    MANIFEST,
+    manifest_seal,
+    read_manifest,
+    split_file,
+    verified_values,
+)
 from fechtbuch.engines.errors import InputError
 from fechtbuch.engines.files import atomic_write, dump_json
-
-FORMAT = "fechtbuch-battleklinge-tablebase"
-FORMAT_VERSION = 2
-"""2: the left-right mirror halves the tables of mirror-closed card sets (docs/tablebase.md)."""
-MANIFEST = "manifest.json"
-
-
-def split_file(a: int, b: int) -> str:
-    return f"split-{a}-{b}.bin"
-
-
-def manifest_seal(manifest: dict) -> str:
-    """SHA-256 of the manifest without its ``seal`` field (as :func:`dump_json` writes it):
-    an edited field (cards, a split's file name or hash, a count) no longer matches it,
-    so a damaged manifest is refused instead of pointing a split at the wrong bytes."""
-    unsealed = {key: value for key, value in manifest.items() if key != "seal"}
-    return hashlib.sha256(dump_json(unsealed)).hexdigest()
 
 
 @dataclass
@@ -357,8 +349,6 @@ def _wanted_splits(max_students: int, only: list[tuple[int, int]] | None) -> lis
 def _kept_entries(out: Path, cards: tuple[Card, ...], force: bool) -> list[dict]:
     """The manifest entries of the splits already built in ``out`` (none with ``force``):
     a resumed build keeps them; a folder of another card set is refused."""
-    from fechtbuch.engines.battleklinge.tablebase.probe import read_manifest
-
     if force or not (out / MANIFEST).exists():
         return []
     manifest = read_manifest(out)
@@ -491,8 +481,6 @@ def build(
     split it lists (file and SHA-256 checked) is kept, not built again; ``force`` starts
     over.  ``solver`` solves one group (default :func:`solve_group_locally`; Ray:
     :mod:`.distributed`): the bytes do not depend on it."""
-    from fechtbuch.engines.battleklinge.tablebase.probe import verified_values
-
     cards = _parse_cards(cards)
     out = Path(out_dir)
     groups = plan_groups(cards, max_students, out, force, only)

@@ -25,7 +25,8 @@ from math import comb
 from fechtbuch.engines.game import Outcome
 from fechtbuch.engines.seeding import HashStream
 from fechtbuch.engines.touche_duell import rules
-from fechtbuch.engines.touche_duell.notation import (
+from fechtbuch.engines.touche_duell.public import PublicState, SureWinProblem, position_of
+from fechtbuch.engines.touche_duell.state import (
     NOBODY,
     TRACK,
     TURN_PHASES,
@@ -38,7 +39,6 @@ from fechtbuch.engines.touche_duell.notation import (
     View,
     view_of,
 )
-from fechtbuch.engines.touche_duell.public import PublicState, SureWinProblem, position_of
 
 NAME = "meister-2026"
 MINING_SAMPLES = 24

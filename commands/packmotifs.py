@@ -8,7 +8,7 @@ from pathlib import Path
 
 import click
 from fechtbuch.commands.options import emit_json, json_option
-from fechtbuch.commands.pack import PACK_FILE
+from fechtbuch.commands.packfile import PACK_FILE
 from fechtbuch.engines.errors import InputError
 from fechtbuch.engines.plugin import load
 from fechtbuch.engines.registry import plugin

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import click
 from fechtbuch.commands.options import int_range
-from fechtbuch.commands.pack import PACK_FILE
+from fechtbuch.commands.packfile import PACK_FILE
 from fechtbuch.engines.errors import InputError
 from fechtbuch.engines.files import atomic_write
 from fechtbuch.puzzles import viewer2

@@ -13,7 +13,7 @@ from pathlib import Path
 
 import click
 from fechtbuch.commands.options import emit_json, json_option, seed_option
-from fechtbuch.commands.pack import PACK_FILE
+from fechtbuch.commands.packfile import PACK_FILE
 from fechtbuch.engines.errors import InputError
 from fechtbuch.puzzles.pack import load_pack, pack_kind
 from fechtbuch.puzzles.rating_panel import (

@@ -32,5 +32,3 @@ class PackFileType(click.ParamType):
 
 
 PACK_FILE = PackFileType()
-
-

@@ -23,7 +23,7 @@ KEPT_WITH_PACK = frozenset({"plain"})
 """The game's options that still mean something for an exercise."""
 
 
-def play_exercise(pack_file, reference: str, rules: str, plain: bool) -> int:
+def play_puzzle(pack_file, reference: str, rules: str, plain: bool) -> int:
     """Play one exercise of a pack of the game ``rules``; 0 when solved or stopped by the
     player (``quit``, as in Battleklinge's ``play --pack``), 1 otherwise."""
     pack = load_pack(pack_file, reference=reference)
@@ -41,10 +41,10 @@ def play_exercise(pack_file, reference: str, rules: str, plain: bool) -> int:
 
 
 def with_pack_play(
-    engine_play: click.Command, *, rules: str, shipped: str, exercises_help: str
+    engine_play: click.Command, *, rules: str, shipped: str, puzzles_help: str
 ) -> click.Command:
     """``engine_play`` with ``--pack PACK [--puzzle ID]`` (see the module docstring);
-    ``exercises_help`` is appended to the command's help (an example and what it does)."""
+    ``puzzles_help`` is appended to the command's help (an example and what it does)."""
 
     def callback(pack_file, puzzle_ref, **options):
         ctx = click.get_current_context()
@@ -55,13 +55,13 @@ def with_pack_play(
         for name in options:
             if name not in KEPT_WITH_PACK and given(ctx, name):
                 raise InputError(f"{option_flag(ctx, name)}: not used with --pack")
-        return play_exercise(pack_file, puzzle_ref, rules, bool(options.get("plain")))
+        return play_puzzle(pack_file, puzzle_ref, rules, bool(options.get("plain")))
 
     return click.Command(
         engine_play.name,
         callback=callback,
         params=[*engine_play.params, pack_option(PACK_FILE, shipped), puzzle_option()],
-        help=(engine_play.help or "") + exercises_help,
+        help=(engine_play.help or "") + puzzles_help,
         short_help=engine_play.short_help,
         context_settings=engine_play.context_settings,
     )

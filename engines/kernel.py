@@ -3,7 +3,7 @@
 A game whose rules are also written as numba kernels (Battleklinge's
 ``engines/battleklinge/fast.py``) bundles them in a :class:`CompiledKernel`.  The
 compiled df-pn and minimax of ``solver/`` are written once against these names and
-*specialised* per kernel (``fechtbuch.solver.kernels.specialise``): the kernel's
+*specialised* per kernel (``fechtbuch.solver.specialise.specialise``): the kernel's
 functions become the globals of a fresh copy of the solver code, so numba compiles
 direct calls (and inlines them) exactly as if the solver had imported the game,
 and each game's copy is cached under its own name.  That is why the solver never

@@ -489,8 +489,6 @@ def open_log(
     return done, match_log.append
 
 
-
-
 def _call(task: tuple[Callable[..., Any], tuple]) -> Any:
     play, args = task
     return play(*args)

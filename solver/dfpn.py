@@ -11,7 +11,7 @@ included); its children are AND nodes with ``b - 1`` left.  An AND node is the
 defender to move; its children are OR nodes with the same ``b``.
 
 Game-independent: the functions marked ``@template()`` are compiled once per game
-kernel by :func:`fechtbuch.solver.kernels.specialise` (use :func:`compiled`), so
+kernel by :func:`fechtbuch.solver.specialise.specialise` (use :func:`compiled`), so
 ``gen_moves``, ``make_move`` and the other kernel names below are the game's
 (see ``engines/kernel.py`` for what a kernel must satisfy: two players who
 alternate, every attacker move spends a turn).
@@ -46,9 +46,9 @@ import types
 import numpy as np
 from fechtbuch.engines.compiled import njit
 from fechtbuch.engines.kernel import CompiledKernel
-from fechtbuch.solver.kernels import specialise, template, unbound
+from fechtbuch.solver.specialise import specialise, template, unbound
 
-# The kernel's names, bound per game by specialise() (see solver/kernels.py).
+# The kernel's names, bound per game by specialise() (see solver/specialise.py).
 gen_moves = make_move = side_to_move = state_hash = unbound
 has_immediate_win = is_winning_move = unbound
 STATE_SIZE = MAX_MOVES = 0

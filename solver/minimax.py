@@ -11,7 +11,7 @@ wins with its n-th own move at the latest, whatever the defence; n own moves
 span 2n-1 plies.
 
 Game-independent: :func:`compiled` specialises the search for one game's
-:class:`~fechtbuch.engines.kernel.CompiledKernel` (see solver/kernels.py), and
+:class:`~fechtbuch.engines.kernel.CompiledKernel` (see solver/specialise.py), and
 every function here takes that kernel.
 """
 
@@ -22,9 +22,9 @@ import types
 
 import numpy as np
 from fechtbuch.engines.kernel import NO_WINNER, CompiledKernel
-from fechtbuch.solver.kernels import specialise, template, unbound
+from fechtbuch.solver.specialise import specialise, template, unbound
 
-# The kernel's names, bound per game by specialise() (see solver/kernels.py).
+# The kernel's names, bound per game by specialise() (see solver/specialise.py).
 gen_moves = make_move = side_to_move = winner = unbound
 STATE_SIZE = MAX_MOVES = 0
 

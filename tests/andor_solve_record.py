@@ -28,7 +28,7 @@ from click.testing import CliRunner
 from fechtbuch import cli
 from fechtbuch.engines.touche_pyramiden import notation
 from fechtbuch.engines.touche_pyramiden.state import Phase
-from fechtbuch.puzzles.touche_pyramiden.exercises import jokers_seen, random_trails
+from fechtbuch.puzzles.touche_pyramiden.mining import jokers_seen, random_trails
 
 
 def touche_calls() -> Iterator[list[str]]:

@@ -75,16 +75,19 @@ def test_every_listed_module_is_registered():
 
 
 def test_each_game_answers_to_its_slug_everywhere():
-    """One slug per game: its Game's name, its packs' ``rules``, its command group."""
+    """One slug and one title per game: its Game's name and title, its packs' ``rules``
+    and title, its command group."""
     from fechtbuch.engines.plugin import load
     from fechtbuch.puzzles.packkinds import kind_for
 
     for entry in plugins():
         assert game(entry.slug).info.name == entry.slug
+        assert game(entry.slug).info.title == entry.title
         for alias in entry.aliases:
             assert game(alias) is game(entry.slug)
         if entry.pack_kind is not None:
             assert kind_for(entry.slug) is load(entry.pack_kind)
+            assert kind_for(entry.slug).title == entry.title
         if entry.cli is not None:
             assert load(entry.cli)().name == entry.slug
 

@@ -140,9 +140,9 @@ def test_a_mirror_image_is_stored_once(tmp_path):
     assert original and mirrored and original["position"] != mirrored["position"]
     with schema.transaction(conn):
         conn.execute("INSERT INTO streams (game, seed, params) VALUES (?, 1, '{}')", (BK,))
-        assert store.insert_exercise(conn, kind, original, 1, 0) is True
-        assert store.insert_exercise(conn, kind, mirrored, 1, 1) is False
-        assert store.insert_exercise(conn, kind, original, 1, 2) is False
+        assert store.insert_puzzle(conn, kind, original, 1, 0) is True
+        assert store.insert_puzzle(conn, kind, mirrored, 1, 1) is False
+        assert store.insert_puzzle(conn, kind, original, 1, 2) is False
     assert conn.execute("SELECT COUNT(*) FROM puzzles").fetchone()[0] == 1
     assert store.puzzle_of(conn, 1) == original  # the record comes back as the miner made it
 

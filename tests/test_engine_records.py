@@ -14,14 +14,14 @@ from click.testing import CliRunner
 from fechtbuch import cli
 from fechtbuch.engines.battleklinge import fast, reference
 from fechtbuch.engines.battleklinge.analysis import Analyser, turning_point
-from fechtbuch.engines.battleklinge.gamerecord import (
+from fechtbuch.engines.battleklinge.match import run_match
+from fechtbuch.engines.battleklinge.position import Move, Position
+from fechtbuch.engines.battleklinge.record import (
     GameRecord,
     GameRecordError,
     read_game,
     write_game,
 )
-from fechtbuch.engines.battleklinge.match import run_match
-from fechtbuch.engines.battleklinge.position import Move, Position
 from fechtbuch.engines.battleklinge.sampling import random_game
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -284,7 +284,7 @@ def test_match_command_prints_the_summary():
 
 def test_decided_start_and_second_start_header_are_rejected():
     import pytest
-    from fechtbuch.engines.battleklinge.gamerecord import GameRecord, GameRecordError
+    from fechtbuch.engines.battleklinge.record import GameRecord, GameRecordError
 
     with pytest.raises(GameRecordError, match="already decided"):
         GameRecord.from_text("Start: ss1ss/5/5/5/SSMSS b ausfall,volte bindung,stoss riposte\n\n")

@@ -16,7 +16,7 @@ POS = "2m2/5/2M2/5/5 g ausfall,volte bindung,stoss riposte"
 def test_solver_modules_import_no_game():
     code = (
         "import sys; import fechtbuch.solver.dfpn, fechtbuch.solver.minimax, "
-        "fechtbuch.solver.kernels, fechtbuch.solver.andor_prover, fechtbuch.solver.andor_verifier; "
+        "fechtbuch.solver.specialise, fechtbuch.solver.andor_prover, fechtbuch.solver.andor_verifier; "
         "print(sorted(m for m in sys.modules if m.startswith('fechtbuch.engines.')))"
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)

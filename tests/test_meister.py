@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import pytest
 from fechtbuch.engines.battleklinge import fast
+from fechtbuch.engines.battleklinge.baseline.search import Searcher as Searcher2026
 from fechtbuch.engines.battleklinge.evaluate import HAND_SET_WEIGHTS
-from fechtbuch.engines.battleklinge.meister2026.search import Searcher as Searcher2026
 from fechtbuch.engines.battleklinge.players import ForcedPlay, Player
 from fechtbuch.engines.battleklinge.position import START_EINSTEIGER, Position
 from fechtbuch.engines.battleklinge.sampling import live_positions

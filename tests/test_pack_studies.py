@@ -28,8 +28,8 @@ from fechtbuch.engines.battleklinge.tablebase import studies
 from fechtbuch.engines.battleklinge.tablebase.build import build
 from fechtbuch.engines.battleklinge.tablebase.probe import Tablebase, table_folder
 from fechtbuch.engines.battleklinge.terminal.session import (
-    Exercise,
     Judgement,
+    PuzzlePlay,
     Session,
     Verdict,
     longest_defence,
@@ -232,7 +232,7 @@ class _UndecidedJudge:
 def test_an_undecided_judgement_does_not_count_the_exercise(pruned_pack):
     spot = _off_tree_spot(pruned_pack)
     puzzle = pruned_pack["puzzles"][spot.number - 1]
-    exercise = Exercise(puzzle, full_defences=FULL_DEFENCES, judge=_UndecidedJudge())
+    exercise = PuzzlePlay(puzzle, full_defences=FULL_DEFENCES, judge=_UndecidedJudge())
     out: list[str] = []
 
     def defend(pos, earlier):
@@ -252,7 +252,7 @@ def test_an_undecided_judgement_does_not_count_the_exercise(pruned_pack):
     outcome = session.run()
     text = "\n".join(out)
     assert f"{spot.winning} could not be judged within the limits of a test judge" in text
-    assert exercise.path_lost and not outcome.exercise_solved
+    assert exercise.path_lost and not outcome.puzzle_solved
 
 
 def test_shipped_meisterstudien_play_past_the_stored_part(tmp_path, monkeypatch):

@@ -15,8 +15,8 @@ import pytest
 from click.testing import CliRunner
 from fechtbuch import cli
 from fechtbuch.engines.battleklinge import reference
-from fechtbuch.engines.battleklinge.gamerecord import read_game
 from fechtbuch.engines.battleklinge.position import Position
+from fechtbuch.engines.battleklinge.record import read_game
 from fechtbuch.engines.battleklinge.terminal.records import PlayerRecord
 from fechtbuch.engines.battleklinge.terminal.session import Session
 from fechtbuch.engines.clock import MOVES_TO_GO, GameClock

@@ -15,7 +15,7 @@ from dataclasses import replace
 import pytest
 from fechtbuch.engines.paths import data_path
 from fechtbuch.puzzles.pack import load_pack
-from fechtbuch.puzzles.touche_pyramiden.exercises import tags_of
+from fechtbuch.puzzles.touche_pyramiden.mining import tags_of
 from fechtbuch.puzzles.touche_pyramiden.motifs import CATALOGUE_V1, CATALOGUE_V2, PyramidFacts
 from motif_rows import MotifRow, row_id
 

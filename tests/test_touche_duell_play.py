@@ -125,8 +125,8 @@ def test_quit_and_end_of_input_leave_cleanly():
 def test_warning_no_parry_at_this_distance():
     # A to move at distance 3 holds no 3; three 3s are unseen
     pos = "standard 10-13 0:0 A zug 11245/?5 00000 ?15"
-    from fechtbuch.engines.touche_duell.board import warnings
     from fechtbuch.engines.touche_duell.notation import parse_view
+    from fechtbuch.engines.touche_duell.textboard import warnings
 
     lines = warnings(parse_view(pos))
     assert any("can attack you at this distance (3) and you hold no parry" in x for x in lines)

@@ -17,14 +17,14 @@ from fechtbuch.engines.touche_duell.public import root_problem
 from fechtbuch.engines.touche_duell.state import Level, Ruleset, view_of
 from fechtbuch.puzzles.mine_state import state_bytes
 from fechtbuch.puzzles.minekit import MinePool
-from fechtbuch.puzzles.touche_duell.exercises import (
+from fechtbuch.puzzles.touche_duell.minekind import BATCH_ROUNDS, KIND
+from fechtbuch.puzzles.touche_duell.mining import (
     duplicate_class,
     examine,
     mirrored,
     non_trivial,
     verify_puzzle,
 )
-from fechtbuch.puzzles.touche_duell.minekind import BATCH_ROUNDS, KIND
 from fechtbuch.puzzles.touche_duell.selection import Candidate, PoolTooSmall, select
 from fechtbuch.solver.andor_prover import ProofSearch
 
@@ -71,7 +71,7 @@ def test_every_broken_field_is_named(exercises, change, field):
 
 def test_a_tree_above_the_shipping_limit_is_no_exercise(exercises, monkeypatch):
     from fechtbuch.puzzles.packtree import count_nodes
-    from fechtbuch.puzzles.touche_duell import exercises as module
+    from fechtbuch.puzzles.touche_duell import mining as module
 
     inner = count_nodes(exercises[0]["solution"])[0]
     monkeypatch.setattr(module, "MAX_TREE_NODES", inner - 1)

@@ -1,4 +1,4 @@
-"""The frozen mining policy of the Touché duel (``engines/touche_duell/mining2026``).
+"""The frozen mining policy of the Touché duel (``engines/touche_duell/baseline``).
 
 * A digest of two self-play rounds as ``touche mine`` plays them pins the policy:
   it changes only when the frozen copy, the rules or the public-state definition
@@ -16,11 +16,12 @@ import hashlib
 import orjson
 import pytest
 from fechtbuch.engines.touche_duell import players
-from fechtbuch.engines.touche_duell.mining2026.policy import SureWins, sure_win_key
+from fechtbuch.engines.touche_duell.baseline.policy import SureWins, sure_win_key
 from fechtbuch.engines.touche_duell.notation import format_view
 from fechtbuch.engines.touche_duell.public import SureWinProblem
 from fechtbuch.engines.touche_duell.state import format_action
-from fechtbuch.puzzles.touche_duell import exercises, minebench
+from fechtbuch.puzzles.touche_duell import minebench
+from fechtbuch.puzzles.touche_duell import mining as exercises
 from fechtbuch.solver.andor import keys
 from fechtbuch.solver.andor_verifier import ProofCheck
 from fechtbuch.solver.touche_duell.crosscheck import random_views

@@ -10,7 +10,7 @@ import pytest
 from fechtbuch.engines.paths import data_path
 from fechtbuch.engines.touche_duell.notation import parse_view
 from fechtbuch.puzzles.pack import load_pack
-from fechtbuch.puzzles.touche_duell.exercises import tags_for
+from fechtbuch.puzzles.touche_duell.mining import tags_for
 from fechtbuch.puzzles.touche_duell.motifs import CATALOGUE_V1, CATALOGUE_V2
 from motif_rows import MotifRow, row_id
 

@@ -8,7 +8,7 @@ import json
 from fechtbuch.engines.touche_pyramiden import notation
 from fechtbuch.engines.touche_pyramiden.board import parse_card
 from fechtbuch.engines.touche_pyramiden.touche_in_n import TouchInN, node_of_view
-from fechtbuch.puzzles.touche_pyramiden.exercises import mine, plausible_fields
+from fechtbuch.puzzles.touche_pyramiden.mining import mine, plausible_fields
 from fechtbuch.puzzles.touche_pyramiden.packkind import KIND
 from fechtbuch.puzzles.touche_pyramiden.tree import tree_child
 from fechtbuch.solver.andor import keys
@@ -74,7 +74,7 @@ def test_mine_command_writes_a_deterministic_pack_atomically(tmp_path):
 def test_earlier_views_lift_one_pyramid_and_keep_the_cards_exact():
     from fechtbuch.engines.files import read_json_file
     from fechtbuch.engines.paths import data_path
-    from fechtbuch.puzzles.touche_pyramiden.exercises import earlier_views
+    from fechtbuch.puzzles.touche_pyramiden.mining import earlier_views
     from fechtbuch.puzzles.touche_pyramiden.witnesses import Trail
 
     pack = read_json_file(data_path("packs", "pyramiden-uebungen.json"), "pack")
@@ -202,7 +202,7 @@ misses f2, g3 and the free field h4, every KD (g3's card) is seen, a 6C (f2's) i
 
 
 def test_safe_field_view_is_a_touche_in_3_whose_key_takes_the_blockable_field():
-    from fechtbuch.puzzles.touche_pyramiden.exercises import examine
+    from fechtbuch.puzzles.touche_pyramiden.mining import examine
 
     exercise = examine(SAFE_FIELD_VIEW, 3, 20_000, 3)
     assert exercise is not None and exercise.n == 3
@@ -211,13 +211,13 @@ def test_safe_field_view_is_a_touche_in_3_whose_key_takes_the_blockable_field():
     assert examine(SAFE_FIELD_VIEW, 3, 20_000, 1) is None  # N = 1 bar: plausible fields
     # the builder of session 4 made this view by editing a view of play: no game
     # reaches it (the four jokers back four pyramids, and the KD played needs a fifth)
-    from fechtbuch.puzzles.touche_pyramiden.exercises import reachable
+    from fechtbuch.puzzles.touche_pyramiden.mining import reachable
 
     assert not reachable(SAFE_FIELD_VIEW)
 
 
 def _built_views(rounds: int = 60):
-    from fechtbuch.puzzles.touche_pyramiden.exercises import candidate_rounds
+    from fechtbuch.puzzles.touche_pyramiden.mining import candidate_rounds
 
     for round_views in candidate_rounds("1", rounds, deep=True):
         for text, key in round_views.built:
@@ -225,7 +225,7 @@ def _built_views(rounds: int = 60):
 
 
 def test_safe_field_views_are_played_rounds_with_the_cards_in_place():
-    from fechtbuch.puzzles.touche_pyramiden.exercises import reachable
+    from fechtbuch.puzzles.touche_pyramiden.mining import reachable
 
     made = 0
     for text, key, trail in _built_views():
@@ -241,7 +241,7 @@ def test_safe_field_views_are_played_rounds_with_the_cards_in_place():
 
 
 def test_safe_field_views_need_every_joker_seen():
-    from fechtbuch.puzzles.touche_pyramiden.exercises import candidate_rounds, safe_field_views
+    from fechtbuch.puzzles.touche_pyramiden.mining import candidate_rounds, safe_field_views
 
     checked = 0
     for round_views in candidate_rounds("1", 20):
@@ -257,7 +257,7 @@ def test_joker_variants_keep_the_cards_that_back_the_board():
     """Every unseen joker played in the place of a card placed earlier (the two change
     places in the deal): the board stays, the round replays, every joker is seen."""
     from fechtbuch.engines.touche_pyramiden.state import Phase
-    from fechtbuch.puzzles.touche_pyramiden.exercises import jokers_seen, random_trails, reachable
+    from fechtbuch.puzzles.touche_pyramiden.mining import jokers_seen, random_trails, reachable
 
     variants = 0
     for state, trail in random_trails(60, "backed-board"):
@@ -289,7 +289,7 @@ def test_a_view_whose_board_card_left_the_discard_pile_is_caught():
 def test_built_views_are_examined_for_n3_only_and_once_per_idea():
     """``take_view`` with a built view (``only_n`` 3, ``built_for`` its key): only N = 3
     is asked (without the plausible-field bar), and not at all once that idea is kept."""
-    from fechtbuch.puzzles.touche_pyramiden.exercises import Kept, take_view
+    from fechtbuch.puzzles.touche_pyramiden.mining import Kept, take_view
 
     asked = []
 

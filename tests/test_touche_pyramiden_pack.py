@@ -17,7 +17,7 @@ import pytest
 from fechtbuch.commands.touche_pyramiden.mine import build_pack
 from fechtbuch.engines.files import dump_json
 from fechtbuch.engines.paths import data_file
-from fechtbuch.puzzles.touche_pyramiden.exercises import mine
+from fechtbuch.puzzles.touche_pyramiden.mining import mine
 from fechtbuch.puzzles.touche_pyramiden.packkind import KIND, MAX_N
 
 PACK = "pyramiden-uebungen.json"
@@ -111,6 +111,6 @@ def test_recorded_command_remakes_the_pack_on_a_prefix(pack):
 
 
 def _as_exercise(puzzle: dict):
-    from fechtbuch.puzzles.touche_pyramiden.exercises import Exercise
+    from fechtbuch.puzzles.touche_pyramiden.mining import MinedPuzzle
 
-    return Exercise(**puzzle)
+    return MinedPuzzle(**puzzle)

@@ -10,7 +10,7 @@ from click.testing import CliRunner
 from fechtbuch import cli
 from fechtbuch.commands.touche_pyramiden.mine import build_pack
 from fechtbuch.engines.files import dump_json
-from fechtbuch.puzzles.touche_pyramiden.exercises import mine
+from fechtbuch.puzzles.touche_pyramiden.mining import mine
 
 
 @pytest.fixture(scope="module")

@@ -164,7 +164,7 @@ def test_view_equals_brute_force_over_worlds(turns):
 
 # ---- the fast path: leaf tests and grouped keys against the plain definitions ----------------
 def _views(count: int, label: str):
-    from fechtbuch.puzzles.touche_pyramiden.exercises import candidate_views
+    from fechtbuch.puzzles.touche_pyramiden.mining import candidate_views
 
     for view in candidate_views(label, count):
         yield node_of_view(notation.parse_view(view))
@@ -227,7 +227,7 @@ def test_grouped_keys_agree_with_exact_keys_at_n3():
     from fechtbuch.engines.files import read_json_file
     from fechtbuch.engines.paths import data_path
     from fechtbuch.engines.touche_pyramiden.touche_in_n import with_budget
-    from fechtbuch.puzzles.touche_pyramiden.exercises import candidate_rounds, lifted_views
+    from fechtbuch.puzzles.touche_pyramiden.mining import candidate_rounds, lifted_views
     from fechtbuch.solver.andor import distance, keys
 
     pack = read_json_file(data_path("packs", "pyramiden-uebungen.json"), "pack")

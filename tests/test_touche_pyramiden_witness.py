@@ -23,7 +23,7 @@ from fechtbuch.engines.touche_pyramiden.sampling import random_action, random_st
 from fechtbuch.engines.touche_pyramiden.shuffle import HashStream
 from fechtbuch.engines.touche_pyramiden.state import Phase
 from fechtbuch.engines.touche_pyramiden.touche_in_n import node_of_view
-from fechtbuch.puzzles.touche_pyramiden import exercises
+from fechtbuch.puzzles.touche_pyramiden import mining as exercises
 from fechtbuch.puzzles.touche_pyramiden.packkind import verify_witness
 from fechtbuch.puzzles.touche_pyramiden.witnesses import played_trails, provenance
 

@@ -22,7 +22,7 @@ from fechtbuch.engines.paths import data_path
 from fechtbuch.engines.touche_pyramiden import notation
 from fechtbuch.engines.touche_pyramiden.board import JOKER
 from fechtbuch.engines.touche_pyramiden.touche_in_n import TouchInN, node_of_view, with_budget
-from fechtbuch.puzzles.touche_pyramiden.exercises import candidate_views
+from fechtbuch.puzzles.touche_pyramiden.mining import candidate_views
 from fechtbuch.solver.andor import ProofLimit, distance, keys
 from fechtbuch.solver.andor_prover import ProofSearch
 from fechtbuch.solver.andor_verifier import ProofCheck

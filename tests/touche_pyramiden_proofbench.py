@@ -20,7 +20,7 @@ import time
 from fechtbuch.engines.touche_pyramiden import notation
 from fechtbuch.engines.touche_pyramiden import touche_in_n as T
 from fechtbuch.engines.touche_pyramiden.state import Phase
-from fechtbuch.puzzles.touche_pyramiden.exercises import jokers_seen, random_trails
+from fechtbuch.puzzles.touche_pyramiden.mining import jokers_seen, random_trails
 from fechtbuch.solver.andor import ProofLimit
 from fechtbuch.solver.andor_prover import ProofSearch
 

@@ -91,11 +91,11 @@ def analyse(game: str, as_json: bool) -> None:
     '?' for an inaccuracy (loses >= 0.5), '??' for an error (loses >= 1.5, or
     misses a forced hit within 3, or allows one within 2 when it was
     avoidable), and the better move.  Game records: see
-    engines/battleklinge/gamerecord.py.
+    engines/battleklinge/record.py.
     """
     from fechtbuch.commands.players import command_players
     from fechtbuch.engines.battleklinge.analysis import Analyser
-    from fechtbuch.engines.battleklinge.gamerecord import read_game
+    from fechtbuch.engines.battleklinge.record import read_game
 
     record = read_game(game)
     result = Analyser(hits=command_players("battleklinge").oracle()).analyse(record)

@@ -128,7 +128,7 @@ def tactics(path: str, seconds: float | None, nodes: int | None, engine: str) ->
     with open(path, encoding="utf-8") as handle:
         rows = [json.loads(line) for line in handle if line.strip()]
     if engine == "2026":
-        from fechtbuch.engines.battleklinge.meister2026.search import Searcher as Old
+        from fechtbuch.engines.battleklinge.baseline.search import Searcher as Old
 
         make = lambda: Old(tt_bits=20)  # noqa: E731
     else:

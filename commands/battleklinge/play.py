@@ -35,7 +35,7 @@ from fechtbuch.engines.battleklinge.position import Move, Position
 from fechtbuch.engines.battleklinge.terminal.draft import DraftQuit, run_draft
 from fechtbuch.engines.battleklinge.terminal.records import PlayerRecord
 from fechtbuch.engines.battleklinge.terminal.session import (
-    Exercise,
+    PuzzlePlay,
     Session,
     longest_defence,
     write_record,
@@ -225,9 +225,9 @@ def play_command(
                 f"This pack's trees are pruned: past the first {FULL_DEFENCES} defences "
                 "a move the tree does not hold is judged exactly (tables or solver)."
             )
-            exercise = Exercise(puzzle, full_defences=FULL_DEFENCES, judge=SolverJudge())
+            exercise = PuzzlePlay(puzzle, full_defences=FULL_DEFENCES, judge=SolverJudge())
         else:
-            exercise = Exercise(puzzle)
+            exercise = PuzzlePlay(puzzle)
 
         engine = None
 
@@ -252,9 +252,9 @@ def play_command(
             **common,
         )
         outcome = session.run()
-        if outcome.exercise_solved:
+        if outcome.puzzle_solved:
             with PlayerRecord.update() as record:  # another game may write it meanwhile
-                record.count_exercise(puzzle["id"], outcome.helped)
+                record.count_puzzle(puzzle["id"], outcome.helped)
             state = "solved with help (yellow)" if outcome.helped else "solved (green)"
             click.echo(f"Exercise {number} {state}.")
         _maybe_save(session, save_file, force)

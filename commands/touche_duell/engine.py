@@ -26,7 +26,6 @@ from fechtbuch.commands.playoptions import (
 from fechtbuch.engines.errors import InputError
 from fechtbuch.engines.files import ensure_writable
 from fechtbuch.engines.touche_duell import rules
-from fechtbuch.engines.touche_duell.board import draw
 from fechtbuch.engines.touche_duell.deal import lot, new_round, round_seed
 from fechtbuch.engines.touche_duell.notation import (
     format_position,
@@ -44,6 +43,7 @@ from fechtbuch.engines.touche_duell.state import (
     Ruleset,
     format_action,
 )
+from fechtbuch.engines.touche_duell.textboard import draw
 from fechtbuch.engines.workers import resolve_jobs
 
 LEVELS = [level.value for level in Level]

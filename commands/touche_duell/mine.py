@@ -9,8 +9,8 @@ import click
 from fechtbuch.commands.mineoptions import count_option, lengths_option, mine_options
 from fechtbuch.commands.options import int_range
 from fechtbuch.puzzles.minerun import MineRun, run_mine
-from fechtbuch.puzzles.touche_duell.exercises import EXAMINE_NODES, MAX_N
 from fechtbuch.puzzles.touche_duell.minekind import DEFAULT_ROUNDS, KIND
+from fechtbuch.puzzles.touche_duell.mining import EXAMINE_NODES, MAX_N
 
 
 @click.command("mine")

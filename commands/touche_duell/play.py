@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import click
 from fechtbuch.commands.packplay import with_pack_play
-from fechtbuch.puzzles.touche_duell.exercises import RULES
+from fechtbuch.puzzles.touche_duell.mining import RULES
 
 PACK_HELP = """
     \b
@@ -25,5 +25,5 @@ PACK_HELP = """
 def with_pack_option(engine_play: click.Command) -> click.Command:
     """The engine's ``play`` command with ``--pack FILE [--puzzle ID]`` added."""
     return with_pack_play(
-        engine_play, rules=RULES, shipped="touche-uebungen", exercises_help=PACK_HELP
+        engine_play, rules=RULES, shipped="touche-uebungen", puzzles_help=PACK_HELP
     )

@@ -20,5 +20,5 @@ PACK_HELP = (
 def with_pack_play(engine_play: click.Command) -> click.Command:
     """``engine_play`` with ``--pack`` and ``--puzzle`` (see the module docstring)."""
     return _with_pack_play(
-        engine_play, rules=RULES, shipped="pyramiden-uebungen", exercises_help=PACK_HELP
+        engine_play, rules=RULES, shipped="pyramiden-uebungen", puzzles_help=PACK_HELP
     )

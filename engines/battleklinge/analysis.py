@@ -39,9 +39,9 @@ from dataclasses import dataclass, field
 
 from fechtbuch.engines.battleklinge import fast
 from fechtbuch.engines.battleklinge.cards import COLOR_CHARS, COLOR_NAMES, Color
-from fechtbuch.engines.battleklinge.gamerecord import GameRecord
 from fechtbuch.engines.battleklinge.players import HitOracle
 from fechtbuch.engines.battleklinge.position import Move, Position
+from fechtbuch.engines.battleklinge.record import GameRecord
 from fechtbuch.engines.battleklinge.search import (
     HitSearch,
     Searcher,

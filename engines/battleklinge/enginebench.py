@@ -49,5 +49,3 @@ def run_engine_bench(
             f"median {statistics.median(seconds):.3f}, max {max(seconds):.3f}, "
             f"{nodes} nodes over {len(sample)} positions"
         )
-
-

@@ -238,11 +238,3 @@ def describe_weights(weights: list[int], echo: Callable[[str], None]) -> None:
         echo(f"{label} (own back row first, a1..e1 from the school's side):")
         for row in range(5):
             echo("  " + " ".join(f"{weights[base + 5 * row + c]:4d}" for c in range(5)))
-
-
-
-
-
-
-
-

@@ -54,18 +54,10 @@ def make_middlegames(count: int, seed: int) -> list[str]:
     return out
 
 
-
-
 def read_positions(path: str, limit: int | None) -> list[Position]:
     with open(path, encoding="utf-8") as handle:
         rows = [Position.from_text(line.strip()) for line in handle if line.strip()]
     return rows[:limit] if limit else rows
-
-
-
-
-
-
 
 
 def timed_choice(player, pos: Position) -> tuple[float, float]:
@@ -89,7 +81,3 @@ def budget_line(label: str, budget: float, used: list[float]) -> str:
         f"{label} mean {statistics.mean(used):.3f} s, median {statistics.median(used):.3f}, "
         f"max {max(used):.3f}; {sum(d > 0.10 for d in over)}/{len(over)} more than 10% over"
     )
-
-
-
-

@@ -188,9 +188,3 @@ def check_suite(cases: list[PerftCase], max_depth: int = 99) -> list[str]:
 
 
 # ---- commands (registered in cli.py) -----------------------------------------
-
-
-
-
-
-

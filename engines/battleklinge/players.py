@@ -98,7 +98,7 @@ class Budget:
     forced_play: bool
     engine: str = "live"
     """``live`` (search.py, negamax.py, evaluate.py) or ``2026`` (the frozen copy in
-    meister2026/, the frozen meister of 2026-11-30, the yardstick for engine changes)."""
+    baseline/, the frozen meister of 2026-11-30, the yardstick for engine changes)."""
     features: int = FEAT_ALL
     """Search features of the live engine (negamax.FEAT_* bits)."""
     tablebase: bool = False
@@ -315,8 +315,8 @@ class Player:
         # the table lives for the whole game: later moves reuse earlier work
         tt_bits = 20 if self.strength.max_nodes > 200_000 else 18
         if self.strength.engine == "2026":
-            from fechtbuch.engines.battleklinge.meister2026 import evaluate as frozen_eval
-            from fechtbuch.engines.battleklinge.meister2026 import search as frozen_search
+            from fechtbuch.engines.battleklinge.baseline import evaluate as frozen_eval
+            from fechtbuch.engines.battleklinge.baseline import search as frozen_search
 
             self.weights = np.asarray(
                 frozen_eval.DEFAULT_WEIGHTS if weights is None else weights, dtype=np.int64

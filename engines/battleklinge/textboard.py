@@ -108,5 +108,3 @@ def draw_position(pos: Position, flip: bool | None = None) -> str:
         lines.append(f"Decided: {COLOR_NAMES[winner]} has hit (Treffer).")
     lines.append(LEGEND)
     return "\n".join(lines)
-
-

@@ -71,5 +71,3 @@ def run_tuning(
             f"{label:22s} score {100 * summary.score:5.1f}%  "
             f"+{summary.wins} -{summary.losses} ={summary.others}  Elo {summary.elo_text()}"
         )
-
-

@@ -44,7 +44,7 @@ class ToucheDuellGame(Game[Position, Action]):
 
     info = GameInfo(
         name="touche-duell",
-        title="Touché",
+        title="Touché duel",
         min_players=2,
         max_players=2,
         hidden_information=True,

@@ -20,7 +20,6 @@ from typing import TextIO
 from fechtbuch.engines.errors import InputError
 from fechtbuch.engines.gameloop import Command, PromptLoop
 from fechtbuch.engines.touche_duell import rules
-from fechtbuch.engines.touche_duell.board import draw, warnings
 from fechtbuch.engines.touche_duell.notation import parse_action
 from fechtbuch.engines.touche_duell.players import Player, stark_score
 from fechtbuch.engines.touche_duell.record import GameRecord, game_over, write_game
@@ -31,6 +30,7 @@ from fechtbuch.engines.touche_duell.state import (
     format_action,
     view_of,
 )
+from fechtbuch.engines.touche_duell.textboard import draw, warnings
 
 Writer = Callable[..., None]
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 def __getattr__(name: str):
     if name == "GAME":
-        from fechtbuch.engines.touche_pyramiden.seam import GAME
+        from fechtbuch.engines.touche_pyramiden.game import GAME
 
         return GAME
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -6,7 +6,7 @@ PLUGIN = GamePlugin(
     slug="touche-pyramiden",
     title="Touché pyramids",
     summary="A board of card fields for 2-6 players or teams, patterns to complete.",
-    game="fechtbuch.engines.touche_pyramiden.seam:GAME",
+    game="fechtbuch.engines.touche_pyramiden.game:GAME",
     table="fechtbuch.engines.touche_pyramiden.table:SETUP",
     aliases=("pyramiden",),
     pack_kind="fechtbuch.puzzles.touche_pyramiden.packkind:KIND",
@@ -15,5 +15,5 @@ PLUGIN = GamePlugin(
     players="fechtbuch.engines.touche_pyramiden.players:PLAYERS",
     web="fechtbuch.web.touche_pyramiden.webgame:WEB",
     cli="fechtbuch.commands.touche_pyramiden.group:group",
-    svg="fechtbuch.puzzles.touche_pyramiden.render_command:svg_if_pyramid",
+    svg="fechtbuch.puzzles.touche_pyramiden.svg:svg_if_pyramid",
 )

@@ -9,8 +9,8 @@ from __future__ import annotations
 from fechtbuch.engines.seeding import sha256_text
 from fechtbuch.engines.tablesetup import TableSetup
 from fechtbuch.engines.touche_pyramiden import rules
+from fechtbuch.engines.touche_pyramiden.game import GAME
 from fechtbuch.engines.touche_pyramiden.notation import format_view, view_of
-from fechtbuch.engines.touche_pyramiden.seam import GAME
 from fechtbuch.engines.touche_pyramiden.state import TEAM_SPLITS, Config, State
 
 

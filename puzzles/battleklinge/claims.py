@@ -88,7 +88,7 @@ def derived_fields(
     """``tags`` and ``difficulty`` of a puzzle (for a puzzle made elsewhere, such as a
     tablebase study, and for verification), by the functions mining uses."""
     n = puzzle["n"]
-    facts = PuzzleFacts.of_exercise(pos, n, key, line, puzzle["solution"])
+    facts = PuzzleFacts.of_puzzle(pos, n, key, line, puzzle["solution"])
     return tags_for(facts), difficulty(features(pos, n, key))
 
 

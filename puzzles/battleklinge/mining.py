@@ -29,7 +29,7 @@ from fechtbuch.puzzles.battleklinge.rating import difficulty, features
 from fechtbuch.puzzles.battleklinge.sources import play_game_record
 from fechtbuch.puzzles.battleklinge.tags import PuzzleFacts, tags_for
 from fechtbuch.solver.battleklinge.api import Prover, SolverLimit
-from fechtbuch.solver.battleklinge.verify import verify_exercise
+from fechtbuch.solver.battleklinge.verify import verify_exact_claim
 
 FIRST_PLY = 2
 NODE_LIMIT = 3_000_000
@@ -68,10 +68,10 @@ def examine_position(pos: Position, ns: tuple[int, ...]) -> dict | None:
     except SolverLimit:
         return None
     key = line[0]
-    problems = verify_exercise(pos, n, key)
+    problems = verify_exact_claim(pos, n, key)
     if problems:  # df-pn and minimax disagree: never publish; surfaced in the stats
         return {"rejected": "; ".join(problems), "position": pos.to_text()}
-    facts = PuzzleFacts.of_exercise(pos, n, key, line, tree)
+    facts = PuzzleFacts.of_puzzle(pos, n, key, line, tree)
     feats = features(pos, n, key)
     text = pos.to_text()
     return {

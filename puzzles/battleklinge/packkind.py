@@ -45,7 +45,7 @@ from fechtbuch.puzzles.witness import replay_witness
 from fechtbuch.solver.battleklinge.verify import (
     hit_speeds,
     longest_reply,
-    verify_exercise,
+    verify_exact_claim,
     verify_tree,
     winning_first_moves,
 )
@@ -130,7 +130,7 @@ def _verify(puzzle: Puzzle, max_n: int, pruned: bool) -> list[str]:
         return claim
     pos, key, line, n = claim.pos, claim.key, claim.line, puzzle["n"]
     problems = identity_problems(puzzle, pos, key, line)
-    exercise_problems = [_field_of(p) for p in verify_exercise(pos, n, key)]
+    exercise_problems = [_field_of(p) for p in verify_exact_claim(pos, n, key)]
     problems += exercise_problems
     if exercise_problems:
         return problems  # the tree and line of a position without an exact-N hit mean nothing

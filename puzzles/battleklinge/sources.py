@@ -97,7 +97,7 @@ def play_game_record(
     searcher = None
     if source == "engine":
         # the frozen 2026 engine: the shipped pack never changes with the engine
-        from fechtbuch.engines.battleklinge.meister2026.search import Searcher
+        from fechtbuch.engines.battleklinge.baseline.search import Searcher
 
         # one table per game, like a player's
         searcher = Searcher(weights=np.array(ENGINE_WEIGHTS, dtype=np.int64), tt_bits=16)

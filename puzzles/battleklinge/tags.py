@@ -37,7 +37,7 @@ class PuzzleFacts:
     winning_first_moves: frozenset[Move]
 
     @classmethod
-    def of_exercise(
+    def of_puzzle(
         cls, position: Position, n: int, key: Move, line: Sequence[Move], tree: dict
     ) -> PuzzleFacts:
         """The facts of a proved exercise, whose key is its only winning first move:
@@ -48,7 +48,7 @@ class PuzzleFacts:
     def of_record(cls, record: dict) -> PuzzleFacts:
         """The facts of a stored exercise (a pack puzzle or a mined candidate), built
         as mining built them, so its stored ``tags`` are ``tags_for`` of these."""
-        return cls.of_exercise(
+        return cls.of_puzzle(
             Position.from_text(record["position"]),
             record["n"],
             Move.from_text(record["key"]),

@@ -52,12 +52,12 @@ def examine_rounds(
     alone), each round's candidates prepared as rows (duplicate class, compressed
     tree, motif tags: made here, in parallel, not by the one process that commits)
     and the CPU seconds they took."""
-    from fechtbuch.puzzles.db.store import prepare_exercise
+    from fechtbuch.puzzles.db.store import prepare_puzzle
 
     started = time.process_time()
     kind = mining_kind(slug)
     found = [kind.db_round(task) for task in tasks]
-    rows = [[prepare_exercise(kind, p) for p in round_.candidates] for round_ in found]
+    rows = [[prepare_puzzle(kind, p) for p in round_.candidates] for round_ in found]
     return found, rows, time.process_time() - started
 
 

@@ -27,7 +27,7 @@ from dataclasses import dataclass
 import orjson
 from fechtbuch.puzzles.db import backends
 from fechtbuch.puzzles.db.schema import transaction
-from fechtbuch.puzzles.db.store import PreparedRow, canonical_json, insert_exercise
+from fechtbuch.puzzles.db.store import PreparedRow, canonical_json, insert_puzzle
 from fechtbuch.puzzles.minekit import MiningKind, RoundYield
 
 COMMIT_ROUNDS = 8
@@ -234,9 +234,7 @@ def _commit(
     with transaction(conn):
         for found, rows in zip(unit, prepared, strict=True):
             wanted = [row for row in rows if row.puzzle["n"] in ns]
-            stored = sum(
-                insert_exercise(conn, kind, row, plan.stream, found.round) for row in wanted
-            )
+            stored = sum(insert_puzzle(conn, kind, row, plan.stream, found.round) for row in wanted)
             conn.execute(
                 "INSERT INTO rounds (stream, round, found, stored, counts) VALUES (?, ?, ?, ?, ?)",
                 (

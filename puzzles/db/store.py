@@ -67,8 +67,8 @@ class PreparedRow:
     motifs: tuple[str, ...]
 
 
-def prepare_exercise(kind: MiningKind, puzzle: dict) -> PreparedRow:
-    """The row of ``puzzle`` (a worker's part of :func:`insert_exercise`)."""
+def prepare_puzzle(kind: MiningKind, puzzle: dict) -> PreparedRow:
+    """The row of ``puzzle`` (a worker's part of :func:`insert_puzzle`)."""
     fields = {k: v for k, v in puzzle.items() if k not in COLUMNS_OF_RECORD}
     return PreparedRow(
         puzzle,
@@ -80,7 +80,7 @@ def prepare_exercise(kind: MiningKind, puzzle: dict) -> PreparedRow:
     )
 
 
-def insert_exercise(
+def insert_puzzle(
     conn: sqlite3.Connection,
     kind: MiningKind,
     puzzle: dict | PreparedRow,
@@ -90,7 +90,7 @@ def insert_exercise(
     """Store one exercise unless its duplicate class is stored already; True if stored.
     ``puzzle``: the record, or its :class:`PreparedRow` when a worker made it (``db
     mine`` does).  (Call inside a transaction.)"""
-    row = puzzle if isinstance(puzzle, PreparedRow) else prepare_exercise(kind, puzzle)
+    row = puzzle if isinstance(puzzle, PreparedRow) else prepare_puzzle(kind, puzzle)
     puzzle = row.puzzle
     witness = puzzle.get("witness")
     cursor = conn.execute(

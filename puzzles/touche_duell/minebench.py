@@ -7,7 +7,7 @@
 ``touche mine --seed 1`` plays, with each roll-out budget: CPU seconds per round and
 per move.  ``proofs``: every view of those rounds examined as mining does with the
 whole node limit (no pile rule, no retry), CPU seconds and outcomes by pile size,
-which is what :data:`~fechtbuch.puzzles.touche_duell.exercises.DEEP_PILE` rests on.  CPU
+which is what :data:`~fechtbuch.puzzles.touche_duell.mining.DEEP_PILE` rests on.  CPU
 time (``time.process_time``), so the figures mean something on the loaded machine;
 run it with ``nice -n 5``.
 """
@@ -22,10 +22,10 @@ from collections.abc import Sequence
 
 import orjson
 from fechtbuch.engines.touche_duell import rules
+from fechtbuch.engines.touche_duell.baseline.policy import MiningPlayer
 from fechtbuch.engines.touche_duell.deal import lot, new_round
-from fechtbuch.engines.touche_duell.mining2026.policy import MiningPlayer
 from fechtbuch.engines.touche_duell.state import Ruleset, view_of
-from fechtbuch.puzzles.touche_duell.exercises import (
+from fechtbuch.puzzles.touche_duell.mining import (
     EXAMINE_NODES,
     LEVELS,
     SURE,

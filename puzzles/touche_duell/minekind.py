@@ -1,7 +1,7 @@
 """The Touché duel's mining kind: what ``fechtbuch touche mine`` adds to the generic loop.
 
 A round is one seeded self-play round
-(:func:`~fechtbuch.puzzles.touche_duell.exercises.examine_game`: every view of the player
+(:func:`~fechtbuch.puzzles.touche_duell.mining.examine_game`: every view of the player
 to act, proved, verified, tagged and rated); candidates are deduplicated up to the
 mirror; the pool is full when every N has exercises from :data:`POOL_ROUNDS` times
 as many rounds as the pack needs; CP-SAT balances levels, motifs and rounds
@@ -18,7 +18,7 @@ from fechtbuch.engines.errors import InputError
 from fechtbuch.engines.touche_duell.notation import parse_view
 from fechtbuch.puzzles.minekit import Candidate, DbCandidate, MinePool, MiningKind, RoundYield
 from fechtbuch.puzzles.pack import build_pack_v2
-from fechtbuch.puzzles.touche_duell import exercises
+from fechtbuch.puzzles.touche_duell import mining as exercises
 from fechtbuch.puzzles.touche_duell.motifs import CATALOGUE
 from fechtbuch.puzzles.touche_duell.packkind import KIND as PACK_KIND
 from fechtbuch.puzzles.touche_duell.selection import select

@@ -1,7 +1,7 @@
 """The Touché duel's motif catalogue: one small detector per motif.
 
 Version 1 holds the eight tags of the shipped pack (``touche-uebungen.json``), in
-the order they are stored (alphabetical); :func:`fechtbuch.puzzles.touche_duell.exercises.tags_for`
+the order they are stored (alphabetical); :func:`fechtbuch.puzzles.touche_duell.mining.tags_for`
 is version 1, so mining and ``pack verify`` use these very functions.  Version 2
 adds four motifs of the key; the puzzle database tags with it (``MiningKind.motifs``).
 Every detector reads the :class:`DuelFacts` of an exercise: the view, its main line

@@ -5,9 +5,9 @@ A puzzle's position is the view of the player to act (the prover); its problem i
 the public-state sure-win problem of docs/solver.md, whose adversary nodes include
 the hidden choices (``zieht 35``: the cards the prover draws).  Verification
 re-proves N and the one key with the prover and the independent verifier and
-re-derives every other field (:func:`~fechtbuch.puzzles.touche_duell.exercises.verify_puzzle`);
+re-derives every other field (:func:`~fechtbuch.puzzles.touche_duell.mining.verify_puzzle`);
 each puzzle's witness, the self-play round up to the view, is replayed with the
-reference rules (:func:`~fechtbuch.puzzles.touche_duell.exercises.verify_witness`).
+reference rules (:func:`~fechtbuch.puzzles.touche_duell.mining.verify_witness`).
 """
 
 from __future__ import annotations
@@ -19,8 +19,7 @@ from fechtbuch.engines.touche_duell.public import SureWinProblem, root_problem
 from fechtbuch.engines.touche_duell.state import NotationError
 from fechtbuch.puzzles.andorjudge import judge_andor
 from fechtbuch.puzzles.packkind import PackKind, Puzzle
-from fechtbuch.puzzles.touche_duell.board import board_svg, board_text
-from fechtbuch.puzzles.touche_duell.exercises import (
+from fechtbuch.puzzles.touche_duell.mining import (
     MAX_N,
     RULES,
     duplicate_class,
@@ -28,6 +27,7 @@ from fechtbuch.puzzles.touche_duell.exercises import (
     verify_puzzle,
     verify_witness,
 )
+from fechtbuch.puzzles.touche_duell.svg import board_svg, board_text
 
 
 def problem(puzzle: Puzzle) -> tuple[SureWinProblem, object]:

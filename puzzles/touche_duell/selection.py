@@ -6,7 +6,7 @@ often the same idea a turn apart).  Soft (each shortfall costs :data:`PENALTY`):
 
 * levels: standard and fortgeschritten each at least a third of every N, or all
   the pool has;
-* motifs: every tag of :data:`~fechtbuch.puzzles.touche_duell.exercises.TAGS` at least
+* motifs: every tag of :data:`~fechtbuch.puzzles.touche_duell.mining.TAGS` at least
   ``max(1, per_n // 6)`` times per N (or as often as the pool allows), and no
   single end tag (treffer, blockiert, stapelende) in more than two thirds of an N;
 * rounds: an exercise from a round that already gave one of another N costs a
@@ -21,7 +21,7 @@ from __future__ import annotations
 
 from fechtbuch.puzzles.minekit import Candidate
 from fechtbuch.puzzles.selection import PackModel, PoolTooSmall
-from fechtbuch.puzzles.touche_duell.exercises import END_TAGS, TAGS
+from fechtbuch.puzzles.touche_duell.mining import END_TAGS, TAGS
 
 __all__ = ["Candidate", "PoolTooSmall", "quality", "select"]
 

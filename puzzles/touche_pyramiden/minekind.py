@@ -25,8 +25,8 @@ from fechtbuch.engines import __version__
 from fechtbuch.engines.touche_pyramiden import notation
 from fechtbuch.engines.touche_pyramiden.touche_in_n import node_of_view
 from fechtbuch.puzzles.minekit import Candidate, DbCandidate, MinePool, MiningKind, RoundYield
-from fechtbuch.puzzles.touche_pyramiden import exercises
-from fechtbuch.puzzles.touche_pyramiden.exercises import Exercise, Kept
+from fechtbuch.puzzles.touche_pyramiden import mining as exercises
+from fechtbuch.puzzles.touche_pyramiden.mining import Kept, MinedPuzzle
 from fechtbuch.puzzles.touche_pyramiden.motifs import CATALOGUE
 
 PACK_FORMAT = "fechtbuch-pack"
@@ -40,7 +40,7 @@ DB_STATE_PAIRS = 50
 """State pairs per database round (``pyramiden mine`` takes 300 by default)."""
 
 
-def build_pack(found: list[Exercise], seed: int, max_n: int, command: str) -> dict:
+def build_pack(found: list[MinedPuzzle], seed: int, max_n: int, command: str) -> dict:
     """The version-2 pack (docs/puzzles.md, "Pack format"): puzzles by N, difficulty, id."""
     puzzles = sorted((e.to_json() for e in found), key=lambda p: (p["n"], p["difficulty"], p["id"]))
     return {
@@ -62,7 +62,7 @@ def _kept(pool: MinePool) -> Kept:
     """The sequential keep state of a pool (its candidates are the kept exercises)."""
     kept = Kept()
     for candidate in pool.candidates:
-        exercise = Exercise(**candidate.puzzle)
+        exercise = MinedPuzzle(**candidate.puzzle)
         kept.found[_dedup(candidate.puzzle["position"])] = exercise
         kept.ideas.add(exercise.key)
         kept.counts[exercise.n] = kept.counts.get(exercise.n, 0) + 1
@@ -77,9 +77,9 @@ class _Recorded:
     """:func:`exercises.examine`, remembering (or answering from) earlier calls."""
 
     def __init__(self, known: dict | None = None) -> None:
-        self.calls: dict[tuple, Exercise | None] = dict(known or {})
+        self.calls: dict[tuple, MinedPuzzle | None] = dict(known or {})
 
-    def __call__(self, view: str, max_n: int, max_nodes: int, min_n: int) -> Exercise | None:
+    def __call__(self, view: str, max_n: int, max_nodes: int, min_n: int) -> MinedPuzzle | None:
         key = (view, max_n, max_nodes, min_n)
         if key not in self.calls:
             self.calls[key] = exercises.examine(view, max_n, max_nodes, min_n)
@@ -129,7 +129,7 @@ class PyramidenMining(MiningKind):
             n = row.puzzle["n"]
             if taken.get(n, 0) < count:
                 taken[n] = taken.get(n, 0) + 1
-                found.append(Exercise(**row.puzzle))
+                found.append(MinedPuzzle(**row.puzzle))
         return build_pack(found, seed, max(ns), command)
 
     def __init__(self) -> None:
@@ -179,7 +179,7 @@ class PyramidenMining(MiningKind):
 
     def add(self, pool: MinePool, found: RoundYield, params: dict) -> None:
         views, calls = found.notes
-        known = {tuple(k): None if e is None else Exercise(**e) for k, e in calls}
+        known = {tuple(k): None if e is None else MinedPuzzle(**e) for k, e in calls}
         recorded, kept = _Recorded(known), _kept(pool)
         before = len(kept.found)
         exercises.take_round(
@@ -204,7 +204,7 @@ class PyramidenMining(MiningKind):
         return list(pool.candidates)
 
     def build_pack(self, chosen: list[Candidate], params: dict, command: str) -> dict:
-        found = [Exercise(**c.puzzle) for c in chosen]
+        found = [MinedPuzzle(**c.puzzle) for c in chosen]
         return build_pack(found, params["seed"], params["max_n"], command)
 
     def command_text(self, params: dict, output: Path, max_rounds: int) -> str:

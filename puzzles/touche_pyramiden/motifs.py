@@ -2,7 +2,7 @@
 
 Version 1 holds the tags of the shipped pack (``pyramiden-uebungen.json``) in their
 stored (alphabetical) order: the length ``in-N``, the round's pattern, and the
-motifs of the key; :func:`fechtbuch.puzzles.touche_pyramiden.exercises.tags_of` is
+motifs of the key; :func:`fechtbuch.puzzles.touche_pyramiden.mining.tags_of` is
 version 1, so mining and ``pack verify`` use these very functions.  Version 2 adds
 two motifs; the puzzle database tags with it (``MiningKind.motifs``).  Every
 detector reads the :class:`PyramidFacts` of an exercise (P's public node at the

@@ -34,11 +34,11 @@ from fechtbuch.engines.touche_pyramiden.touche_in_n import (
 )
 from fechtbuch.puzzles.andorjudge import judge_andor
 from fechtbuch.puzzles.packkind import PackKind, Puzzle
-from fechtbuch.puzzles.touche_pyramiden.exercises import (
+from fechtbuch.puzzles.touche_pyramiden.mining import (
     difficulty_of,
-    exercise_id,
     plausible_fields,
     prove,
+    puzzle_id,
     tags_of,
 )
 from fechtbuch.puzzles.touche_pyramiden.svg import board_svg
@@ -160,8 +160,8 @@ def verify_pruned(puzzle: Puzzle, max_n: int = MAX_N) -> list[str]:
     problems = []
     if puzzle.get("pattern") != pattern.value:
         problems.append(f"pattern: expected {pattern.value}")
-    if puzzle["id"] != exercise_id(puzzle["position"]):
-        problems.append(f"id: expected {exercise_id(puzzle['position'])}")
+    if puzzle["id"] != puzzle_id(puzzle["position"]):
+        problems.append(f"id: expected {puzzle_id(puzzle['position'])}")
     problem = TouchInN(pattern)
     plausible = plausible_fields(problem, node)
     if n == 1 and len(plausible) < 2:
@@ -218,7 +218,7 @@ def verify_witness(puzzle: Puzzle) -> list[str]:
 
 KIND = PackKind(
     rules=RULES,
-    title="Touché (Pyramiden): Touché in N",
+    title="Touché pyramids",
     version=2,
     max_n=MAX_N,
     verify_puzzle=verify_puzzle,

@@ -94,7 +94,7 @@ def main_line(pos: Position, n: int) -> list[str]:
         line.append(reply)
 
 
-def verify_exercise(pos: Position, n: int, key: Move) -> list[str]:
+def verify_exact_claim(pos: Position, n: int, key: Move) -> list[str]:
     """Exactly N (hit within n, none within n - 1) and ``key`` the only key."""
     problems = []
     if pos.winner() is not None:

@@ -122,7 +122,7 @@ class BattleklingeWeb:
         """The analysis after the game ("?", "??" with the better move, and the
         "Wendepunkt") as ``fechtbuch analyse`` makes it, with the solver's exact hits."""
         from fechtbuch.engines.battleklinge.analysis import Analyser
-        from fechtbuch.engines.battleklinge.gamerecord import GameRecord
+        from fechtbuch.engines.battleklinge.record import GameRecord
         from fechtbuch.solver.battleklinge.hits import SolverHits
 
         moves = tuple(Move.from_text(text) for text in actions)

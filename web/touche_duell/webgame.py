@@ -15,7 +15,6 @@ from collections.abc import Sequence
 from fechtbuch.engines.errors import InputError, quote
 from fechtbuch.engines.game import Game
 from fechtbuch.engines.players import PlayerFactory
-from fechtbuch.engines.touche_duell.board import draw
 from fechtbuch.engines.touche_duell.deal import lot, new_round, round_seed
 from fechtbuch.engines.touche_duell.notation import parse_action, parse_view
 from fechtbuch.engines.touche_duell.record import game_over, round_starter
@@ -30,7 +29,8 @@ from fechtbuch.engines.touche_duell.state import (
     format_action,
     view_of,
 )
-from fechtbuch.puzzles.touche_duell.board import board_svg, track_svg
+from fechtbuch.engines.touche_duell.textboard import draw
+from fechtbuch.puzzles.touche_duell.svg import board_svg, track_svg
 from fechtbuch.web.webgame import Chooser, Start, seat_chooser, strength_setup
 
 RULESET_NAMES = tuple(r.name for r in RULESETS)

@@ -113,7 +113,7 @@ class PlayerRecord:
         else:
             entry["losses"] += 1
 
-    def count_exercise(self, puzzle_id: str, helped: bool) -> None:
+    def count_puzzle(self, puzzle_id: str, helped: bool) -> None:
         if self.exercises.get(puzzle_id) == "solved":
             return  # solved cleanly once stays green
         self.exercises[puzzle_id] = "solved-with-help" if helped else "solved"

@@ -59,7 +59,7 @@ class Outcome:
     winner: int | None
     how: str
     helped: bool = False
-    exercise_solved: bool = False
+    puzzle_solved: bool = False
 
 
 @dataclass(frozen=True)
@@ -87,7 +87,7 @@ class ExactJudge(Protocol):
 
 
 @dataclass(frozen=True)
-class ExerciseStep:
+class PuzzleStep:
     """What an exercise knows between two moves; ``undo`` restores one of these."""
 
     node: dict | str | None
@@ -99,7 +99,7 @@ class ExerciseStep:
 
 
 @dataclass
-class Exercise:
+class PuzzlePlay:
     """A pack exercise being played: the tree node that the attacker faces now.
 
     ``full_defences`` is ``None`` for a complete tree; for a pruned one, the number of
@@ -119,17 +119,17 @@ class Exercise:
     """Own moves the attacker has left for the hit (N at the start)."""
     defence: Move | None = None
     """Beyond the stored part: the defender's next reply, from the last judgement."""
-    history: list[ExerciseStep] = field(default_factory=list)
+    history: list[PuzzleStep] = field(default_factory=list)
 
     def __post_init__(self) -> None:
         self.node = self.puzzle["solution"]
         self.own_moves_left = self.puzzle["n"]
 
-    def snapshot(self) -> ExerciseStep:
-        return ExerciseStep(**{f.name: getattr(self, f.name) for f in fields(ExerciseStep)})
+    def snapshot(self) -> PuzzleStep:
+        return PuzzleStep(**{f.name: getattr(self, f.name) for f in fields(PuzzleStep)})
 
-    def restore(self, step: ExerciseStep) -> None:
-        for f in fields(ExerciseStep):
+    def restore(self, step: PuzzleStep) -> None:
+        for f in fields(PuzzleStep):
             setattr(self, f.name, getattr(step, f.name))
 
     def past_the_cut(self) -> bool:
@@ -180,7 +180,7 @@ class Session(PromptLoop[Outcome]):
         rotate: bool = False,
         clock: GameClock | None = None,
         warnings: bool = True,
-        exercise: Exercise | None = None,
+        exercise: PuzzlePlay | None = None,
         hinter: Callable[[Position], str] | None = None,
         names: tuple[str, str] = ("Gold", "Blau"),
         now: Callable[[], float] = time.monotonic,
@@ -337,7 +337,7 @@ class Session(PromptLoop[Outcome]):
         return True
 
     # ---- commands (listed in Session.commands below) --------------------------
-    def in_exercise(self) -> bool:
+    def in_puzzle(self) -> bool:
         return self.exercise is not None
 
     def _flip(self, rest: str) -> Outcome | None:
@@ -521,7 +521,7 @@ class Session(PromptLoop[Outcome]):
         elif outcome.how == "aborted":
             self.write("Game aborted without a result.")
         if self.exercise and outcome.how == "hit" and not self.exercise.path_lost:
-            outcome.exercise_solved = outcome.winner == self.start.turn
+            outcome.puzzle_solved = outcome.winner == self.start.turn
         return outcome
 
 
@@ -549,7 +549,7 @@ Session.commands = (
         "solution",
         "a right move of the exercise; counts as help",
         Session._solution,
-        applies=Session.in_exercise,
+        applies=Session.in_puzzle,
     ),
     Command("resign", "give up: the opponent wins", Session._resign),
     Command("abort", "end the game without a result", Session._abort),
@@ -563,7 +563,7 @@ no command that applies (``solution`` outside an exercise) is read as a move."""
 def game_record(session: Session):
     """The session's game as a record; resignation and time go into a header, since
     the format's result must agree with the moves."""
-    from fechtbuch.engines.battleklinge.gamerecord import GameRecord
+    from fechtbuch.engines.battleklinge.record import GameRecord
 
     winner = session.position.winner()
     outcome = session.outcome
@@ -581,7 +581,7 @@ def game_record(session: Session):
 
 
 def write_record(session: Session, path: str, force: bool = False) -> None:
-    from fechtbuch.engines.battleklinge.gamerecord import write_game
+    from fechtbuch.engines.battleklinge.record import write_game
 
     write_game(os.path.expanduser(path), game_record(session), force=force)
 

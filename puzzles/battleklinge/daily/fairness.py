@@ -118,7 +118,7 @@ def balance_score(position: Position, depths: tuple[int, ...] = BALANCE_DEPTHS) 
     import numpy as np
 
     # the frozen 2026 engine: published duels and packs never change with the engine
-    from fechtbuch.engines.battleklinge.meister2026.search import Searcher
+    from fechtbuch.engines.battleklinge.baseline.search import Searcher
 
     weights = np.array(BALANCE_WEIGHTS, dtype=np.int64)
     scores = [

@@ -10,6 +10,7 @@ and their conventions are described in search.py.
 
 from __future__ import annotations
 
+from fechtbuch.engines.battleklinge.baseline.evaluate import evaluate
 from fechtbuch.engines.battleklinge.fast import (
     F_HASH,
     F_PIECES,
@@ -25,7 +26,6 @@ from fechtbuch.engines.battleklinge.fast import (
     winner,
     winning_move,
 )
-from fechtbuch.engines.battleklinge.meister2026.evaluate import evaluate
 from fechtbuch.engines.compiled import njit
 
 INF = 1_000_000

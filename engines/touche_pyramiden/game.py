@@ -19,7 +19,7 @@ class PyramidenGame(Game[State, Action]):
 
     info = GameInfo(
         name="touche-pyramiden",
-        title="Touché (Pyramiden)",
+        title="Touché pyramids",
         min_players=2,
         max_players=6,
         hidden_information=True,

@@ -60,7 +60,7 @@ from fechtbuch.solver.andor_verifier import ProofCheck
 
 
 @dataclass(frozen=True)
-class Exercise:
+class MinedPuzzle:
     """One exercise: the view, its only key, the main line and the solution tree."""
 
     id: str
@@ -425,7 +425,7 @@ def prove(problem: TouchInN, node: TouchNode, max_n: int, wins) -> Proof:
     return Proof(distance, keys, tree.tree(root, distance), tree.main_line(root, distance))
 
 
-def exercise_id(position: str) -> str:
+def puzzle_id(position: str) -> str:
     return "py-" + hashlib.sha256(position.encode()).hexdigest()[:12]
 
 
@@ -437,7 +437,7 @@ def difficulty_of(n: int, plausible: int, node: TouchNode, key: str) -> int:
     return min(base + extra, 3 * n + (n == 3))
 
 
-def examine(view: str, max_n: int, max_nodes: int, min_n: int = 1) -> Exercise | None:
+def examine(view: str, max_n: int, max_nodes: int, min_n: int = 1) -> MinedPuzzle | None:
     """The exercise of ``view`` with ``min_n <= N <= max_n``, or ``None`` (see the
     module doc)."""
     node, pattern = node_of_view(notation.parse_view(view))
@@ -459,8 +459,8 @@ def examine(view: str, max_n: int, max_nodes: int, min_n: int = 1) -> Exercise |
         return None
     key = claim.keys[0]
     n = claim.distance
-    return Exercise(
-        id=exercise_id(view),
+    return MinedPuzzle(
+        id=puzzle_id(view),
         position=view,
         n=n,
         key=key,
@@ -496,7 +496,7 @@ class Kept:
     """What mining has kept so far: exercises by their board-and-hand class (in the
     order kept), the keys seen (one idea is kept once) and the count per N."""
 
-    found: dict[str, Exercise] = field(default_factory=dict)
+    found: dict[str, MinedPuzzle] = field(default_factory=dict)
     ideas: set[str] = field(default_factory=set)
     counts: dict[int, int] = field(default_factory=dict)
 
@@ -521,7 +521,7 @@ def full_tag(kept: Kept, tag: str) -> bool:
     return sum(e.n == 3 and tag in e.tags for e in kept.found.values()) >= DEEP_TAG_CAP
 
 
-def crowded(kept: Kept, exercise: Exercise) -> bool:
+def crowded(kept: Kept, exercise: MinedPuzzle) -> bool:
     """Whether keeping ``exercise`` (N = 3) would give one of its tags more than
     :data:`DEEP_TAG_CAP` exercises with N = 3."""
     deep = [e for e in kept.found.values() if e.n == 3]
@@ -532,7 +532,7 @@ def crowded(kept: Kept, exercise: Exercise) -> bool:
     )
 
 
-Examine = Callable[[str, int, int, int], "Exercise | None"]
+Examine = Callable[[str, int, int, int], "MinedPuzzle | None"]
 """:func:`examine` or a stand-in with the same answers (a cache of a worker's work)."""
 
 
@@ -570,7 +570,7 @@ def take_view(
         wanted = [n for n in range(1, max_n + 1) if per_n is None or kept.counts.get(n, 0) < per_n]
         return [n for n in wanted if n == 1] if node.unseen[JOKER] else wanted
 
-    def keep(exercise: Exercise, dedup: str, reached: Trail) -> None:
+    def keep(exercise: MinedPuzzle, dedup: str, reached: Trail) -> None:
         if exercise.key in kept.ideas:
             return  # the same idea a few moves earlier or later, or at another N
         if exercise.n == 3 and crowded(kept, exercise):
@@ -622,7 +622,7 @@ def mine(
     max_nodes: int,
     per_n: int | None = None,
     progress: Callable[[str], None] | None = None,
-) -> list[Exercise]:
+) -> list[MinedPuzzle]:
     """Exercises from ``candidates`` seeded states, deduplicated by board and hand,
     and by the key (the same idea a move later, or at another N), at most ``per_n``
     for each N; sorted by N, then difficulty, then id.  ``progress`` hears every

@@ -13,10 +13,10 @@ from __future__ import annotations
 
 from html import escape
 
-from fechtbuch.engines.touche_duell.board import draw
 from fechtbuch.engines.touche_duell.notation import counts_text
 from fechtbuch.engines.touche_duell.public import Pending
 from fechtbuch.engines.touche_duell.state import PLAYER_CHARS, TRACK, View, format_action
+from fechtbuch.engines.touche_duell.textboard import draw
 
 BOLD, RESET = "\x1b[1m", "\x1b[0m"
 

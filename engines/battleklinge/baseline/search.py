@@ -35,6 +35,19 @@ import time
 from dataclasses import dataclass, field
 
 import numpy as np
+from fechtbuch.engines.battleklinge.baseline.evaluate import DEFAULT_WEIGHTS
+from fechtbuch.engines.battleklinge.baseline.negamax import (
+    INF,
+    LEAF_QUIESCE,
+    MATE_BOUND,
+    MAX_PLY,
+    S_ABORTED,
+    S_LEAF,
+    S_LIMIT,
+    S_NODES,
+    WIN,
+    negamax,
+)
 from fechtbuch.engines.battleklinge.fast import (
     MAX_MOVES,
     NO_WINNER,
@@ -45,21 +58,6 @@ from fechtbuch.engines.battleklinge.fast import (
     make_move,
     state_from_position,
     winner,
-)
-from fechtbuch.engines.battleklinge.meister2026.evaluate import DEFAULT_WEIGHTS
-from fechtbuch.engines.battleklinge.meister2026.negamax import (  # noqa: F401  (re-exported)
-    INF,
-    LEAF_QUIESCE,
-    LEAF_STATIC,
-    LEAF_ZERO,
-    MATE_BOUND,
-    MAX_PLY,
-    S_ABORTED,
-    S_LEAF,
-    S_LIMIT,
-    S_NODES,
-    WIN,
-    negamax,
 )
 from fechtbuch.engines.battleklinge.position import Move, Position
 

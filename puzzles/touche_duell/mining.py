@@ -3,7 +3,7 @@
 An exercise is a view of the player to act with a sure win in exactly N (N = 1, 2,
 3) own turns and exactly one key (docs/solver.md, "Sure wins under hidden
 cards"), found in seeded self-play (:data:`PLAYER` on both sides: the frozen
-meister of :mod:`fechtbuch.engines.touche_duell.mining2026`) at the levels
+meister of :mod:`fechtbuch.engines.touche_duell.baseline`) at the levels
 standard and fortgeschritten, proved by df-pn and confirmed by the independent
 verifier.  No exercise is trivial: the player has a choice, and for N = 1 the key
 is a quiet action or another attack or lunge is legal (and fails).
@@ -22,10 +22,10 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 
 from fechtbuch.engines.touche_duell import rules
+from fechtbuch.engines.touche_duell.baseline.policy import NAME as FROZEN_PLAYER
+from fechtbuch.engines.touche_duell.baseline.policy import MiningPlayer
 from fechtbuch.engines.touche_duell.deal import lot, new_round
 from fechtbuch.engines.touche_duell.game import ToucheDuellGame
-from fechtbuch.engines.touche_duell.mining2026.policy import NAME as FROZEN_PLAYER
-from fechtbuch.engines.touche_duell.mining2026.policy import MiningPlayer
 from fechtbuch.engines.touche_duell.notation import (
     format_position,
     format_view,
@@ -62,7 +62,7 @@ PLAYER = FROZEN_PLAYER
 change of the live players never changes a mined pack."""
 MINED_BY = "touche-duell/mining-2026"
 """The pack's ``mined_by``: the frozen mining policy by its role (the copy of the
-ladder's meister in :mod:`fechtbuch.engines.touche_duell.mining2026`, whose own
+ladder's meister in :mod:`fechtbuch.engines.touche_duell.baseline`, whose own
 name is :data:`PLAYER`)."""
 EXAMINE_NODES = 5_000
 """Node limit of the proof attempt per view (a view beyond it is skipped: mining
@@ -100,7 +100,7 @@ at the end of the pile; the opponent without a legal move; a hit."""
 END_TAGS = {"treffer": "treffer", "blockiert": "blockiert", "vergleich": "stapelende"}
 
 
-def exercise_id(view_text: str) -> str:
+def puzzle_id(view_text: str) -> str:
     return "t-" + hashlib.sha256(f"touche/{view_text}".encode()).hexdigest()[:12]
 
 
@@ -161,7 +161,7 @@ def puzzle_of(view: View, result: AndOrSolution) -> dict:
     n = result.distance
     assert n is not None and result.tree is not None
     return {
-        "id": exercise_id(text),
+        "id": puzzle_id(text),
         "n": n,
         "position": text,
         "key": result.keys[0],

@@ -86,6 +86,12 @@ def ray_options(command):
 
 
 def _interrupted(message: str) -> int:
+    """Exit 130 for a Ctrl-C the command caught itself: acknowledged, or the
+    check-back timer of engines/interrupts.py (which raises a swallowed Ctrl-C again)
+    would kill the process with SIGALRM while it shuts down."""
+    from fechtbuch.engines import interrupts
+
+    interrupts.acknowledge()
     click.echo(message, err=True)
     return EXIT_INTERRUPTED
 

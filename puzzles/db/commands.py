@@ -490,7 +490,7 @@ def verify_command(game, db_path, jobs, use_ray, ray_address, as_json):
         backends.import_ray()
     backend = None
     try:
-        with schema.reading(_db_path(db_path)) as conn:
+        with schema.reading(_db_path(db_path), damaged_ok=True) as conn:
             backend = backends.make_backend(use_ray, ray_address, jobs)
             result = verify.verify_database(conn, slug, backend)
     except KeyboardInterrupt:

@@ -268,10 +268,24 @@ def _meta_problems(conn: sqlite3.Connection) -> list[str]:
     return problems
 
 
-def _refuse_foreign(conn: sqlite3.Connection, path: Path) -> None:
+def _refuse_foreign(conn: sqlite3.Connection, path: Path, damaged_ok: bool = False) -> None:
     """A one-line error unless the file holds this schema (readers and writers alike:
-    a reader would answer from a file it does not understand, a writer damage it)."""
-    problems = schema_problems(conn)
+    a reader would answer from a file it does not understand, a writer damage it).
+    ``damaged_ok``: refuse only another program's file (no ``meta.format`` of ours),
+    not a damaged one of ours (``db verify`` reports its damage)."""
+    try:
+        problems = schema_problems(conn)
+    except sqlite3.DatabaseError:
+        if damaged_ok:
+            return
+        raise
+    if problems and damaged_ok:
+        try:
+            formats = conn.execute("SELECT value FROM meta WHERE key = 'format'").fetchall()
+        except sqlite3.DatabaseError:
+            return  # the meta table is there but damaged
+        if formats == [(FORMAT,)]:
+            return
     if problems:
         conn.close()
         raise InputError(f"--db: {quote(str(path))} is not a fechtbuch database ({problems[0]})")
@@ -329,15 +343,20 @@ def _reason(err: sqlite3.Error, path: Path) -> str:
         return f"{text}: the file or its folder is read-only"
     if "locked" in text:
         return f"{text}: another process kept it busy for {BUSY_TIMEOUT_MS // 1000} s"
-    if "malformed" in text or "not a database" in text:
+    if "malformed database schema" in text:
+        return f"{text}: the file is damaged where SQLite keeps its tables"
+    if "not a database" in text:
+        return f"{text}: not a SQLite file, or its first page is damaged"
+    if "malformed" in text:
         return f"{text}: the file is damaged; 'fechtbuch db verify' names the damage"
     return text
 
 
-def open_for_reading(path: Path) -> sqlite3.Connection:
+def open_for_reading(path: Path, damaged_ok: bool = False) -> sqlite3.Connection:
     """The existing database at ``path``, read only, at the current schema version (an
     older file is refused with the command that migrates it, another program's file
-    or one whose tables differ from the schema in one line)."""
+    or one whose tables differ from the schema in one line; with ``damaged_ok`` a file
+    of ours whose schema is damaged is opened, for ``db verify`` to report)."""
     refuse_odd_path(path, must_exist=True)
     conn = _connect(path, readonly=True)
     try:
@@ -345,9 +364,7 @@ def open_for_reading(path: Path) -> sqlite3.Connection:
         tables = {r[0] for r in conn.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
     except sqlite3.DatabaseError as err:
         conn.close()
-        raise InputError(
-            f"--db: {quote(str(path))} is not a fechtbuch database ({_reason(err, path)})"
-        ) from None
+        raise InputError(f"--db: cannot read {quote(str(path))} ({_reason(err, path)})") from None
     if "puzzles" not in tables or version == 0:
         conn.close()
         raise InputError(f"--db: {quote(str(path))} is not a fechtbuch database (no puzzles table)")
@@ -358,7 +375,7 @@ def open_for_reading(path: Path) -> sqlite3.Connection:
             "db mine' on it migrates it"
         )
     try:
-        _refuse_foreign(conn, path)
+        _refuse_foreign(conn, path, damaged_ok)
     except sqlite3.DatabaseError as err:
         conn.close()
         raise InputError(f"--db: cannot read {quote(str(path))} ({_reason(err, path)})") from None
@@ -376,10 +393,10 @@ def damage_error(path: Path, err: Exception) -> InputError:
 
 
 @contextmanager
-def reading(path: Path) -> Iterator[sqlite3.Connection]:
+def reading(path: Path, damaged_ok: bool = False) -> Iterator[sqlite3.Connection]:
     """:func:`open_for_reading` for a ``with`` block that turns damage met while
     reading into one line naming the file (and closes the connection)."""
-    conn = open_for_reading(path)
+    conn = open_for_reading(path, damaged_ok)
     try:
         yield conn
     except SQLITE_ERRORS as err:

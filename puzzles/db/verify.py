@@ -36,7 +36,7 @@ from dataclasses import dataclass
 import orjson
 from fechtbuch.engines.errors import InputError
 from fechtbuch.puzzles.db import backends
-from fechtbuch.puzzles.db.schema import DamagedRow
+from fechtbuch.puzzles.db.schema import DamagedRow, schema_problems
 from fechtbuch.puzzles.db.store import (
     COLUMN_TYPES,
     PRIOR_DEVIATION,
@@ -316,6 +316,10 @@ _TREE = re.compile(r"\b(Tree|tree|root page) (\d+)")
 def file_problems(conn: sqlite3.Connection) -> list[str]:
     """The problems of the file as a whole (see the module doc), one line each."""
     try:
+        problems = [f"schema: {line}" for line in schema_problems(conn)]
+    except sqlite3.DatabaseError as err:
+        problems = [f"schema: the meta or migrations table cannot be read ({err})"]
+    try:
         found = [line for (line,) in conn.execute("PRAGMA integrity_check(1000)")]
     except sqlite3.DatabaseError as err:
         found = _integrity_by_table(conn, err)
@@ -323,7 +327,7 @@ def file_problems(conn: sqlite3.Connection) -> list[str]:
         root: f"{kind} {name}"
         for kind, name, root in conn.execute("SELECT type, name, rootpage FROM sqlite_master")
     }
-    problems = [
+    problems += [
         "file: " + _TREE.sub(lambda m: f"{m[0]} ({roots.get(int(m[2]), 'no table')})", line)
         for text in found
         if text != "ok"

@@ -120,7 +120,10 @@ def _derived_problems(kind: MiningKind, stored: StoredRow) -> list[str]:
         "difficulty": float(puzzle["difficulty"]),
         "witness": puzzle.get("witness"),
     }
-    found = dict(columns, witness=None if witness is None else orjson.loads(witness))
+    try:
+        found = dict(columns, witness=None if witness is None else orjson.loads(witness))
+    except orjson.JSONDecodeError:
+        found = dict(columns, witness="(not JSON)")
     problems = [
         f"{name}: stored {found[name]!r}, the row gives {value!r}"
         for name, value in expected.items()

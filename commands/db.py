@@ -19,6 +19,11 @@ from tqdm import tqdm
 
 EXIT_FAILED = 1
 EXIT_INTERRUPTED = 130
+SQLITE_INT_MAX = 2**63 - 1
+"""The largest integer SQLite stores: the bound of every seed and limit option."""
+MAX_ROUNDS = 2**40
+"""Rounds one run may ask for: a run's end (first round + rounds) must stay a SQLite
+integer, and no run comes near (a Battleklinge round takes milliseconds)."""
 
 
 def db_option(command):
@@ -40,10 +45,11 @@ def _db_path(db_path: Path | None) -> Path:
 
 
 def game_option(required: bool):
+    # no default=None: click 8.5 takes an explicit default as a value given, and a
+    # required --game left out would reach the registry as None
     return click.option(
         "--game",
         required=required,
-        default=None,
         help="The game by slug or alias (battleklinge, touche-duell, touche-pyramiden, ...).",
     )
 
@@ -73,6 +79,12 @@ def ray_options(command):
 
 
 def _interrupted(message: str) -> int:
+    """Exit 130 for a Ctrl-C the command caught itself: acknowledged, or the
+    check-back timer of engines/interrupts.py (which raises a swallowed Ctrl-C again)
+    would kill the process with SIGALRM while it shuts down."""
+    from fechtbuch.engines import interrupts
+
+    interrupts.acknowledge()
     click.echo(message, err=True)
     return EXIT_INTERRUPTED
 
@@ -81,14 +93,14 @@ def _interrupted(message: str) -> int:
 @game_option(required=True)
 @click.option(
     "--rounds",
-    type=int_range(1),
+    type=int_range(1, MAX_ROUNDS),
     default=100,
     show_default=True,
     help="Seeded rounds to add (a round: one self-play game of the game's miner).",
 )
 @click.option(
     "--seed",
-    type=int_range(0),
+    type=int_range(0, SQLITE_INT_MAX),
     default=1,
     show_default=True,
     help="The stream's seed (SHA-256 derived rounds; the same runs, the same bytes).",
@@ -179,6 +191,8 @@ def mine_command(
         return _interrupted(
             "interrupted: the rounds committed so far are kept; run again to continue"
         )
+    except schema.SQLITE_ERRORS as err:  # a read-only file, a writer past the busy wait
+        raise schema.damage_error(path, err) from None
     finally:
         if backend is not None:
             backend.close()
@@ -247,13 +261,12 @@ def stats_command(game, db_path, as_json):
     """
     from fechtbuch.puzzles.db import backends, schema, store
 
-    conn = schema.open_for_reading(_db_path(db_path))
-    try:
-        counts = store.stats(conn, _slug(game))
-    finally:
-        conn.close()
+    slug = _slug(game)
+    path = _db_path(db_path)
+    with schema.reading(path) as conn:
+        counts = store.stats(conn, slug)
     for name, of_game in counts["games"].items():
-        of_game["card_sets_in_game"] = backends.mining_kind(name).db_cover_sets
+        of_game["card_sets_in_game"] = backends.mining_kind_of_rows(name, path).db_cover_sets
     if as_json:
         emit_json(counts)
         return 0
@@ -290,7 +303,10 @@ def query_options(command):
             help="The card set (five ids or a named set, in any order; Battleklinge).",
         ),
         click.option(
-            "--mined-seed", type=int_range(0), default=None, help="Rows of this stream seed only."
+            "--mined-seed",
+            type=int_range(0, SQLITE_INT_MAX),
+            default=None,
+            help="Rows of this stream seed only.",
         ),
     ]
     for option in reversed(options):
@@ -316,7 +332,11 @@ def _query(game, ns, tags, rating_min, rating_max, cards, mined_seed, limit):
 @game_option(required=False)
 @query_options
 @click.option(
-    "--limit", type=int_range(1), default=20, show_default=True, help="At most this many rows."
+    "--limit",
+    type=int_range(1, SQLITE_INT_MAX),
+    default=20,
+    show_default=True,
+    help="At most this many rows.",
 )
 @db_option
 @json_option("the rows (without their trees)")
@@ -332,11 +352,8 @@ def query_command(
     from fechtbuch.puzzles.db import schema, store
 
     query = _query(game, ns, tags, rating_min, rating_max, cards, mined_seed, limit)
-    conn = schema.open_for_reading(_db_path(db_path))
-    try:
+    with schema.reading(_db_path(db_path)) as conn:
         rows = store.query_rows(conn, query)
-    finally:
-        conn.close()
     if as_json:
         emit_json({"rows": rows})
         return 0
@@ -356,7 +373,11 @@ def query_command(
     "--count", type=int_range(1, 1000), default=6, show_default=True, help="Exercises per N."
 )
 @click.option(
-    "--seed", type=int_range(0), default=1, show_default=True, help="Seed of the selection."
+    "--seed",
+    type=int_range(0, SQLITE_INT_MAX),
+    default=1,
+    show_default=True,
+    help="Seed of the selection.",
 )
 @click.option(
     "-o",
@@ -399,11 +420,8 @@ def export_command(
     kind = backends.mining_kind(query.game)
     lengths = tuple(sorted(set(ns))) or kind.db_ns
     query = dataclasses.replace(query, ns=lengths)
-    conn = schema.open_for_reading(_db_path(db_path))
-    try:
+    with schema.reading(_db_path(db_path)) as conn:
         rows = store.candidates(conn, query)
-    finally:
-        conn.close()
     if not rows:
         raise InputError("--game: no rows match the filters; mine more or widen them")
     command = _export_command_text(query, lengths, tags, cards, count, seed, output)
@@ -463,33 +481,29 @@ def verify_command(game, db_path, jobs, use_ray, ray_address, as_json):
     slug = _slug(game)
     if use_ray or ray_address is not None:
         backends.import_ray()
-    conn = schema.open_for_reading(_db_path(db_path))
     backend = None
     try:
-        backend = backends.make_backend(use_ray, ray_address, jobs)
-        result = verify.verify_rows(conn, slug, backend)
+        with schema.reading(_db_path(db_path), damaged_ok=True) as conn:
+            backend = backends.make_backend(use_ray, ray_address, jobs)
+            result = verify.verify_database(conn, slug, backend)
     except KeyboardInterrupt:
         return _interrupted("interrupted")
     finally:
         if backend is not None:
             backend.close()
-        conn.close()
     if as_json:
         emit_json(result)
     else:
         for line in result["problems"]:
             click.echo(line)
-        click.echo(
-            f"{result['rows']} rows re-proved: {result['failed']} failed.",
-            err=bool(result["failed"]),
-        )
-    return EXIT_FAILED if result["failed"] else 0
+        click.echo(verify.summary_line(result), err=bool(result["problems"]))
+    return EXIT_FAILED if result["problems"] else 0
 
 
 @click.command("bench")
 @click.option(
     "--rounds",
-    type=int_range(1),
+    type=int_range(1, MAX_ROUNDS),
     default=400,
     show_default=True,
     help="Battleklinge rounds per run.",
@@ -501,7 +515,13 @@ def verify_command(game, db_path, jobs, use_ray, ray_address, as_json):
     show_default=True,
     help="Workers of the local pool and of Ray.",
 )
-@click.option("--seed", type=int_range(0), default=1, show_default=True, help="The stream's seed.")
+@click.option(
+    "--seed",
+    type=int_range(0, SQLITE_INT_MAX),
+    default=1,
+    show_default=True,
+    help="The stream's seed.",
+)
 @click.option(
     "--repeats",
     type=int_range(1, 100),
@@ -539,10 +559,17 @@ PANEL_SOURCE = "glicko2-panel"
 @game_option(required=True)
 @query_options
 @click.option(
-    "--limit", type=int_range(1), default=None, help="At most this many rows (default: all)."
+    "--limit",
+    type=int_range(1, SQLITE_INT_MAX),
+    default=None,
+    help="At most this many rows (default: all).",
 )
 @click.option(
-    "--seed", type=int_range(0), default=1, show_default=True, help="Seed of the attempts."
+    "--seed",
+    type=int_range(0, SQLITE_INT_MAX),
+    default=1,
+    show_default=True,
+    help="Seed of the attempts.",
 )
 @click.option("--again", is_flag=True, help="Rate rows the panel has rated before too.")
 @click.option(
@@ -625,6 +652,9 @@ def rate_command(
     except KeyboardInterrupt:
         conn.close()
         return _interrupted(f"interrupted after rating {rated} rows; run again to go on")
+    except schema.SQLITE_ERRORS as err:
+        conn.close()
+        raise schema.damage_error(path, err) from None
     conn.close()
     if as_json:
         emit_json({"rated": rated, "skipped": skipped, "source": PANEL_SOURCE, "seed": seed})
@@ -643,6 +673,8 @@ def _rate_from_attempts(game: str, attempts_path: Path, db_path: Path | None, as
     conn = schema.open_for_writing(path)
     try:
         report = person_attempts.apply_attempts(conn, slug, attempts)
+    except schema.SQLITE_ERRORS as err:
+        raise schema.damage_error(path, err) from None
     finally:
         conn.close()
     players = {

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import sqlite3
+from pathlib import Path
+
 from click.testing import CliRunner, Result
 from fechtbuch import cli
 
@@ -22,3 +25,16 @@ def assert_one_line_error(result: Result, status: int = 2) -> str:
     assert "Traceback" not in result.output
     assert len(lines[0]) <= 520, len(lines[0])
     return lines[0]
+
+
+def committed_rounds(path: Path) -> int:
+    """The rounds a ``db mine`` has committed to the database at ``path`` so far (read
+    while it runs; 0 before the file or its schema exists)."""
+    try:
+        conn = sqlite3.connect(f"{path.as_uri()}?mode=ro", uri=True, timeout=5)
+        try:
+            return conn.execute("SELECT COUNT(*) FROM rounds").fetchone()[0]
+        finally:
+            conn.close()
+    except sqlite3.OperationalError:  # not created yet, or the schema is being written
+        return 0

@@ -15,7 +15,7 @@ import time
 from pathlib import Path
 
 import pytest
-from clirun import assert_one_line_error, run
+from clirun import assert_one_line_error, committed_rounds, run
 from fechtbuch.engines.battleklinge.cards import card_id
 from fechtbuch.engines.battleklinge.position import Position
 from fechtbuch.engines.errors import InputError
@@ -252,7 +252,7 @@ def test_verify_reads_rows_in_batches_and_reports_them_in_order(sample_db, monke
         conn = schema.open_for_reading(sample_db)
         backend = backends.LocalBackend(1)
         try:
-            return verify.verify_rows(conn, BK, backend)
+            return verify.verify_database(conn, BK, backend)
         finally:
             backend.close()
             conn.close()
@@ -446,17 +446,6 @@ def test_the_file_is_the_same_for_any_jobs(tmp_path):
     )
 
 
-def _committed_rounds(path: Path) -> int:
-    try:
-        conn = sqlite3.connect(f"{path.as_uri()}?mode=ro", uri=True, timeout=5)
-        try:
-            return conn.execute("SELECT COUNT(*) FROM rounds").fetchone()[0]
-        finally:
-            conn.close()
-    except sqlite3.OperationalError:  # not created yet, or the schema is being written
-        return 0
-
-
 def test_sigkill_mid_run_then_resume_gives_the_bytes_of_an_uninterrupted_run(tmp_path):
     rounds = "400"
     command = [sys.executable, "-m", "fechtbuch", "db", "mine", "--game", BK, "--rounds", rounds]
@@ -471,11 +460,11 @@ def test_sigkill_mid_run_then_resume_gives_the_bytes_of_an_uninterrupted_run(tmp
         stderr=subprocess.DEVNULL,
     )
     deadline = time.monotonic() + 300
-    while _committed_rounds(killed) < 3 * mine.COMMIT_ROUNDS and time.monotonic() < deadline:
+    while committed_rounds(killed) < 3 * mine.COMMIT_ROUNDS and time.monotonic() < deadline:
         time.sleep(0.01)
     process.send_signal(signal.SIGKILL)
     assert process.wait(timeout=60) == -signal.SIGKILL
-    committed = _committed_rounds(killed)
+    committed = committed_rounds(killed)
     assert 0 < committed < int(rounds), committed  # killed mid-run
     assert committed % mine.COMMIT_ROUNDS == 0  # whole units only
     resumed = subprocess.run(

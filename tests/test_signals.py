@@ -18,6 +18,7 @@ import time
 from pathlib import Path
 
 import pytest
+from clirun import committed_rounds
 from fechtbuch.engines.battleklinge.tablebase.manifest import read_manifest
 from fechtbuch.engines.paths import data_path
 
@@ -243,3 +244,18 @@ def test_ctrl_c_during_a_parallel_match_stops_every_process(tmp_path, args):
     assert proc.poll() is None, "the match ended before the signal"
     err, seconds = stop(proc)
     assert_clean_interrupt(proc, err, seconds)
+
+
+def test_ctrl_c_during_db_mine_is_exit_130(tmp_path):
+    """db mine catches Ctrl-C itself (it keeps the committed rounds): it must still
+    acknowledge it, or the check-back timer of engines/interrupts.py kills the
+    process with SIGALRM while it shuts down."""
+    db = tmp_path / "p.sqlite"
+    args = ["db", "mine", "--game", "battleklinge", "--rounds", "100000", "--seed", "3"]
+    proc = launch([*args, "-j", "2", "--db", str(db)], tmp_path)
+    wait_for(lambda: committed_rounds(db) >= 16 or proc.poll() is not None)
+    assert proc.poll() is None, "mining finished before the signal"
+    err, seconds = stop(proc)
+    kept = [line for line in err.replace("\r", "\n").splitlines() if "db mine:" not in line]
+    assert_clean_interrupt(proc, "\n".join(kept), seconds)
+    assert committed_rounds(db) >= 16

@@ -19,15 +19,16 @@ from collections import deque
 from collections.abc import Callable, Iterable, Iterator
 from typing import TYPE_CHECKING, Any
 
-from fechtbuch.engines.errors import InputError
+from fechtbuch.engines.errors import InputError, quote
 from fechtbuch.engines.plugin import load
 from fechtbuch.engines.raykit import connect_ray, import_ray
 from fechtbuch.engines.registry import plugin
-from fechtbuch.puzzles.minekit import DbCandidate, MiningKind, RoundYield
+from fechtbuch.puzzles.minekit import MiningKind, RoundYield
 from fechtbuch.puzzles.minerun import init_worker
 
 if TYPE_CHECKING:
     from fechtbuch.puzzles.db.store import PreparedRow
+    from fechtbuch.puzzles.db.verify import StoredRow
 
 RAY_MAX_RETRIES = 5
 """A Ray task whose worker or node dies is run again, up to this many times (a round
@@ -42,6 +43,18 @@ def mining_kind(slug: str) -> MiningKind:
     if entry.mining_kind is None:
         raise InputError(f"--game: {entry.title} has no mining")
     return load(entry.mining_kind)
+
+
+def mining_kind_of_rows(slug: str, path) -> MiningKind:
+    """The mining kind of a game named by a database's rows: one line naming the
+    file when it names no game of this fechtbuch (damage, or a newer fechtbuch's)."""
+    try:
+        return mining_kind(slug)
+    except InputError:
+        raise InputError(
+            f"--db: {quote(str(path))} holds rows of {quote(slug)}, no game of this fechtbuch "
+            "with mining; 'fechtbuch db verify' checks the file"
+        ) from None
 
 
 def examine_rounds(
@@ -61,11 +74,14 @@ def examine_rounds(
     return found, rows, time.process_time() - started
 
 
-def verify_rows(slug: str, rows: list[DbCandidate]) -> tuple[list[list[str]], float]:
-    """The problems of each row (a worker's entry point) and the CPU seconds spent."""
+def verify_rows(slug: str, rows: list[StoredRow]) -> tuple[list[list[str]], float]:
+    """The problems of each row, derived columns and re-proof (a worker's entry
+    point), and the CPU seconds spent."""
+    from fechtbuch.puzzles.db.verify import row_problems
+
     started = time.process_time()
     kind = mining_kind(slug)
-    problems = [kind.db_verify(row) for row in rows]
+    problems = [row_problems(kind, row) for row in rows]
     return problems, time.process_time() - started
 
 

@@ -66,6 +66,15 @@ class Cover:
         return int.from_bytes(hashlib.sha256(text.encode()).digest()[:8], "little")
 
 
+def cover_of(params: dict) -> Cover | None:
+    """What a stream's recorded params say it covers (:meth:`Cover.params` read back)."""
+    if "cover" not in params:
+        return None
+    if "target" not in params:
+        return Cover(tuple(range(params["cover"])))
+    return Cover(tuple(params["sets"]), params["target"], params["pass"])
+
+
 @dataclass(frozen=True)
 class Plan:
     """The rounds ``first .. end - 1`` of ``stream``; ``start`` is the first not yet
@@ -178,7 +187,7 @@ def unfinished_top_up(
     for stream, params in _top_up_streams(conn, kind, seed, ns, target):
         done, last = _progress(conn, stream)
         if last is not None and done < last[1]:
-            return Cover(tuple(params["sets"]), target, params["pass"])
+            return cover_of(params)
     return None
 
 

@@ -28,6 +28,8 @@ from pathlib import Path
 from fechtbuch.engines.errors import InputError, quote
 
 ENVIRONMENT_VARIABLE = "FECHTBUCH_DB"
+FORMAT = "fechtbuch-puzzle-database"
+"""``meta.format`` of every puzzle database: a SQLite file of another program is refused."""
 PAGE_SIZE = 4096
 BUSY_TIMEOUT_MS = 30_000
 """A writer waits this long for a reader (``db stats`` during ``db mine``) to finish."""
@@ -37,7 +39,7 @@ MIGRATIONS: tuple[tuple[str, tuple[str, ...]], ...] = (
         "exercises, the seeded streams and rounds that found them",
         (
             """CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL) WITHOUT ROWID""",
-            "INSERT INTO meta VALUES ('format', 'fechtbuch-puzzle-database')",
+            f"INSERT INTO meta VALUES ('format', '{FORMAT}')",
             """CREATE TABLE streams (
                 id INTEGER PRIMARY KEY,
                 game TEXT NOT NULL,
@@ -154,7 +156,7 @@ def _connect(path: Path, readonly: bool) -> sqlite3.Connection:
         conn.execute("PRAGMA foreign_keys = ON")
         version = conn.execute("PRAGMA user_version").fetchone()[0]
     except sqlite3.Error as err:
-        raise InputError(f"--db: cannot open {quote(str(path))} ({err})") from None
+        raise InputError(f"--db: cannot open {quote(str(path))} ({_reason(err, path)})") from None
     if version > SCHEMA_VERSION:
         conn.close()
         raise InputError(
@@ -201,8 +203,98 @@ def migrate(conn: sqlite3.Connection, target: int = SCHEMA_VERSION) -> int:
     return version
 
 
+class DamagedRow(Exception):
+    """A value of one row that cannot be what fechtbuch wrote (a blob that does not
+    decompress, text that is not JSON, a number stored as text): the file is damaged.
+    ``table``, ``row`` (its id) and ``field`` name the place."""
+
+    def __init__(self, table: str, row: int, field: str, reason: str) -> None:
+        super().__init__(f"{table} row {row}: {field}: {reason}")
+        self.table, self.row, self.field, self.reason = table, row, field, reason
+
+
+SQLITE_ERRORS = (sqlite3.Error, DamagedRow)
+"""What reading or writing a damaged, locked or read-only file raises."""
+
+
+def expected_schema() -> set[tuple[str, str, str, str | None]]:
+    """``(type, name, table, sql)`` of every table and index a database of this
+    fechtbuch holds: the migrations run on an empty database in memory."""
+    conn = sqlite3.connect(":memory:", isolation_level=None)
+    try:
+        migrate(conn)
+        return _schema_of(conn)
+    finally:
+        conn.close()
+
+
+def _schema_of(conn: sqlite3.Connection) -> set[tuple[str, str, str, str | None]]:
+    return {
+        tuple(row) for row in conn.execute("SELECT type, name, tbl_name, sql FROM sqlite_master")
+    }
+
+
+def schema_problems(conn: sqlite3.Connection) -> list[str]:
+    """What makes the file other than a puzzle database of this schema version: the
+    ``meta.format`` row, every table, column and index as the migrations make them,
+    and the ``migrations`` table; one line each (empty: the schema is whole)."""
+    problems = []
+    found, expected = _schema_of(conn), expected_schema()
+    names = {name: (kind, sql) for kind, name, _table, sql in found}
+    for kind, name, _table, _sql in sorted(expected - found, key=lambda e: e[1]):
+        if name not in names:
+            problems.append(f"{kind} {name}: missing")
+        else:
+            problems.append(f"{kind} {name}: not as the schema makes it ({quote(names[name][1])})")
+    wanted = {name for _kind, name, _table, _sql in expected}
+    for kind, name, _table, _sql in sorted(found, key=lambda e: e[1]):
+        if name not in wanted:
+            problems.append(f"{kind} {name}: not part of the schema")
+    if {"meta", "migrations"} <= names.keys() and not problems:
+        problems += _meta_problems(conn)
+    return problems
+
+
+def _meta_problems(conn: sqlite3.Connection) -> list[str]:
+    problems = []
+    formats = conn.execute("SELECT value FROM meta WHERE key = 'format'").fetchall()
+    if formats != [(FORMAT,)]:
+        shown = quote(formats[0][0]) if formats else "no format row"
+        problems.append(f"meta: format is {shown}, not {FORMAT!r}")
+    steps = conn.execute("SELECT version, description FROM migrations ORDER BY version")
+    wanted = [(i + 1, description) for i, (description, _) in enumerate(MIGRATIONS)]
+    if steps.fetchall() != wanted:
+        problems.append("migrations: the steps listed are not this schema's")
+    return problems
+
+
+def _refuse_foreign(conn: sqlite3.Connection, path: Path, damaged_ok: bool = False) -> None:
+    """A one-line error unless the file holds this schema (readers and writers alike:
+    a reader would answer from a file it does not understand, a writer damage it).
+    ``damaged_ok``: refuse only another program's file (no ``meta.format`` of ours),
+    not a damaged one of ours (``db verify`` reports its damage)."""
+    try:
+        problems = schema_problems(conn)
+    except sqlite3.DatabaseError:
+        if damaged_ok:
+            return
+        raise
+    if problems and damaged_ok:
+        try:
+            formats = conn.execute("SELECT value FROM meta WHERE key = 'format'").fetchall()
+        except sqlite3.DatabaseError:
+            return  # the meta table is there but damaged
+        if formats == [(FORMAT,)]:
+            return
+    if problems:
+        conn.close()
+        raise InputError(f"--db: {quote(str(path))} is not a fechtbuch database ({problems[0]})")
+
+
 def open_for_writing(path: Path) -> sqlite3.Connection:
-    """The database at ``path``, created (with its folder) or migrated as needed."""
+    """The database at ``path``, created (with its folder) or migrated as needed; a
+    SQLite file of another program (tables but no version, another ``meta.format``)
+    is refused before anything is written to it."""
     refuse_odd_path(path, must_exist=False)
     if not path.parent.exists():
         try:
@@ -214,16 +306,57 @@ def open_for_writing(path: Path) -> sqlite3.Connection:
             ) from None
     conn = _connect(path, readonly=False)
     try:
+        version = conn.execute("PRAGMA user_version").fetchone()[0]
+        tables = conn.execute("SELECT name FROM sqlite_master WHERE type = 'table'").fetchall()
+        if version == 0 and tables:
+            conn.close()
+            raise InputError(
+                f"--db: {quote(str(path))} is not a fechtbuch database "
+                "(it holds tables of another program)"
+            )
+        if version > 0:
+            formats = conn.execute("SELECT value FROM meta WHERE key = 'format'").fetchall()
+            if formats != [(FORMAT,)]:
+                conn.close()
+                raise InputError(
+                    f"--db: {quote(str(path))} is not a fechtbuch database (meta: format)"
+                )
         migrate(conn)
-    except sqlite3.DatabaseError as err:
+        _refuse_foreign(conn, path)
+    except sqlite3.Error as err:
         conn.close()
-        raise InputError(f"--db: {quote(str(path))} is not a fechtbuch database ({err})") from None
+        raise InputError(f"--db: cannot write {quote(str(path))} ({_reason(err, path)})") from None
     return conn
 
 
-def open_for_reading(path: Path) -> sqlite3.Connection:
+def _reason(err: sqlite3.Error, path: Path) -> str:
+    """SQLite's error, with what it means where that is not plain."""
+    text = str(err)
+    journal = Path(f"{path}-journal")
+    if "readonly" in text and journal.exists() and journal.stat().st_size > 0:
+        return (
+            f"{text}: beside it lies {quote(str(journal))}, the journal of a write that did "
+            "not finish, or a damaged one; a read-only reader cannot roll it back, the next "
+            "write (e.g. 'fechtbuch db mine') does"
+        )
+    if "readonly" in text:
+        return f"{text}: the file or its folder is read-only"
+    if "locked" in text:
+        return f"{text}: another process kept it busy for {BUSY_TIMEOUT_MS // 1000} s"
+    if "malformed database schema" in text:
+        return f"{text}: the file is damaged where SQLite keeps its tables"
+    if "not a database" in text:
+        return f"{text}: not a SQLite file, or its first page is damaged"
+    if "malformed" in text:
+        return f"{text}: the file is damaged; 'fechtbuch db verify' names the damage"
+    return text
+
+
+def open_for_reading(path: Path, damaged_ok: bool = False) -> sqlite3.Connection:
     """The existing database at ``path``, read only, at the current schema version (an
-    older file is refused with the command that migrates it)."""
+    older file is refused with the command that migrates it, another program's file
+    or one whose tables differ from the schema in one line; with ``damaged_ok`` a file
+    of ours whose schema is damaged is opened, for ``db verify`` to report)."""
     refuse_odd_path(path, must_exist=True)
     conn = _connect(path, readonly=True)
     try:
@@ -231,7 +364,7 @@ def open_for_reading(path: Path) -> sqlite3.Connection:
         tables = {r[0] for r in conn.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
     except sqlite3.DatabaseError as err:
         conn.close()
-        raise InputError(f"--db: {quote(str(path))} is not a fechtbuch database ({err})") from None
+        raise InputError(f"--db: cannot read {quote(str(path))} ({_reason(err, path)})") from None
     if "puzzles" not in tables or version == 0:
         conn.close()
         raise InputError(f"--db: {quote(str(path))} is not a fechtbuch database (no puzzles table)")
@@ -241,4 +374,32 @@ def open_for_reading(path: Path) -> sqlite3.Connection:
             f"--db: {quote(str(path))} has the older schema version {version}; any 'fechtbuch "
             "db mine' on it migrates it"
         )
+    try:
+        _refuse_foreign(conn, path, damaged_ok)
+    except sqlite3.DatabaseError as err:
+        conn.close()
+        raise InputError(f"--db: cannot read {quote(str(path))} ({_reason(err, path)})") from None
     return conn
+
+
+def damage_error(path: Path, err: Exception) -> InputError:
+    """The one line of a reader or writer that met damage in the file: SQLite's error
+    or a :class:`DamagedRow`, naming the file (and the row and field)."""
+    if isinstance(err, DamagedRow):
+        return InputError(
+            f"--db: {quote(str(path))} is damaged: {err}; 'fechtbuch db verify' lists the damage"
+        )
+    return InputError(f"--db: cannot use {quote(str(path))} ({_reason(err, path)})")
+
+
+@contextmanager
+def reading(path: Path, damaged_ok: bool = False) -> Iterator[sqlite3.Connection]:
+    """:func:`open_for_reading` for a ``with`` block that turns damage met while
+    reading into one line naming the file (and closes the connection)."""
+    conn = open_for_reading(path, damaged_ok)
+    try:
+        yield conn
+    except SQLITE_ERRORS as err:
+        raise damage_error(path, err) from None
+    finally:
+        conn.close()

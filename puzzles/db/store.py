@@ -22,7 +22,7 @@ from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 
 import orjson
-from fechtbuch.puzzles.db.schema import transaction
+from fechtbuch.puzzles.db.schema import DamagedRow, transaction
 from fechtbuch.puzzles.minekit import DbCandidate, MiningKind
 
 PRIOR_DEVIATION = 350.0
@@ -51,6 +51,113 @@ def pack_blob(value) -> bytes:
 
 def unpack_blob(blob: bytes):
     return orjson.loads(zlib.decompress(blob))
+
+
+COLUMN_TYPES: dict[str, dict[str, tuple[str, ...]]] = {
+    "puzzles": {
+        "id": ("integer",),
+        "game": ("text",),
+        "rules_version": ("text",),
+        "puzzle_id": ("text",),
+        "position": ("text",),
+        "n": ("integer",),
+        "keys": ("text",),
+        "line": ("text",),
+        "solution": ("blob",),
+        "fields": ("blob",),
+        "tags": ("text",),
+        "difficulty": ("real",),
+        "witness": ("text", "null"),
+        "mined_by": ("text",),
+        "card_set": ("text", "null"),
+        "canonical_key": ("text",),
+        "stream": ("integer",),
+        "round": ("integer",),
+        "rating": ("real",),
+        "rating_deviation": ("real",),
+        "rating_source": ("text",),
+        "attempts": ("integer",),
+        "solved": ("integer",),
+    },
+    "puzzle_tags": {"puzzle": ("integer",), "tag": ("text",)},
+    "streams": {"id": ("integer",), "game": ("text",), "seed": ("integer",), "params": ("text",)},
+}
+"""SQLite's ``typeof`` of every value fechtbuch writes (REAL columns hold floats only:
+SQLite turns an integer written to them into one).  Any other type is damage: a
+flipped bit in a record's header turns a number into text or a blob."""
+_PYTHON_TYPES = {"text": str, "integer": int, "real": float, "blob": bytes, "null": type(None)}
+
+
+def mistyped(
+    conn: sqlite3.Connection, table: str, limit: int | None = None
+) -> list[tuple[int, str, str]]:
+    """``(row, column, type)`` of the values of ``table`` whose type fechtbuch never
+    writes (``row``: the id, for ``puzzle_tags`` the puzzle's), at most ``limit``."""
+    types = COLUMN_TYPES[table]
+    key = "puzzle" if table == "puzzle_tags" else "id"
+    columns = ", ".join(f"typeof({name})" for name in types)
+    odd = " OR ".join(
+        f"typeof({name}) NOT IN ({', '.join(repr(t) for t in wanted)})"
+        for name, wanted in types.items()
+    )
+    sql = f"SELECT {key}, {columns} FROM {table} WHERE {odd}"
+    if limit is not None:
+        sql += f" LIMIT {int(limit)}"
+    out = []
+    for row, *found in conn.execute(sql):
+        for (name, wanted), kind in zip(types.items(), found, strict=True):
+            if kind not in wanted:
+                out.append((row, name, kind))
+    return out
+
+
+def refuse_mistyped(conn: sqlite3.Connection, table: str) -> None:
+    """A :class:`DamagedRow` for the first value of ``table`` of a type never written."""
+    for row, name, kind in mistyped(conn, table, limit=1):
+        raise DamagedRow(
+            table, row, name, f"holds a {kind}, fechtbuch writes a {COLUMN_TYPES[table][name][0]}"
+        )
+
+
+def _checked(table: str, row: int, values: dict) -> dict:
+    """``values`` (column name: value read) after checking each value's type."""
+    for name, value in values.items():
+        wanted = COLUMN_TYPES[table].get(name)
+        if wanted is not None and not isinstance(value, tuple(_PYTHON_TYPES[t] for t in wanted)):
+            raise DamagedRow(
+                table, row, name, f"holds a {type(value).__name__}, fechtbuch writes a {wanted[0]}"
+            )
+    return values
+
+
+def _json(row: int, field: str, text: str, wanted: type | None = None):
+    """The JSON of a text column (``wanted``: the type it must have)."""
+    try:
+        value = orjson.loads(text)
+    except orjson.JSONDecodeError:
+        raise DamagedRow("puzzles", row, field, "not JSON") from None
+    if wanted is not None and not isinstance(value, wanted):
+        raise DamagedRow(
+            "puzzles", row, field, f"JSON {type(value).__name__}, not {wanted.__name__}"
+        )
+    return value
+
+
+def _blob(row: int, field: str, blob: bytes, wanted: type | None = None):
+    """The value of a compressed column (:func:`pack_blob`)."""
+    try:
+        text = zlib.decompress(blob)
+    except zlib.error as err:
+        raise DamagedRow("puzzles", row, field, f"does not decompress ({err})") from None
+    return _json(row, field, text, wanted)
+
+
+def decode_key(row: int, keys: str) -> str:
+    """The key move of the ``keys`` column: a JSON list of one move."""
+    found = _json(row, "keys", keys, list)
+    if len(found) != 1 or not isinstance(found[0], str):
+        raise DamagedRow("puzzles", row, "keys", "not a list of one move")
+    return found[0]
 
 
 @dataclass(frozen=True)
@@ -201,15 +308,17 @@ def query_rows(conn: sqlite3.Connection, query: Query) -> list[dict]:
     for values in conn.execute(sql, args):
         row = dict(zip(names, values, strict=True))
         row["row"] = row.pop("id")
-        row["mined_seed"] = row.pop("seed")
-        for name in ("keys", "line", "tags", "witness"):
+        _checked("puzzles", row["row"], {k: v for k, v in row.items() if k != "seed"})
+        row["mined_seed"] = _checked("streams", row["row"], {"seed": row.pop("seed")})["seed"]
+        row["keys"] = [decode_key(row["row"], row["keys"])]
+        for name, wanted in (("line", list), ("tags", list), ("witness", dict)):
             if row[name] is not None:
-                row[name] = orjson.loads(row[name])
+                row[name] = _json(row["row"], name, row[name], wanted)
+        motifs = conn.execute(
+            "SELECT tag FROM puzzle_tags WHERE puzzle = ? ORDER BY tag", (row["row"],)
+        )
         row["motifs"] = [
-            tag
-            for (tag,) in conn.execute(
-                "SELECT tag FROM puzzle_tags WHERE puzzle = ? ORDER BY tag", (row["row"],)
-            )
+            _checked("puzzle_tags", row["row"], {"tag": tag})["tag"] for (tag,) in motifs
         ]
         out.append(row)
     return out
@@ -217,21 +326,27 @@ def query_rows(conn: sqlite3.Connection, query: Query) -> list[dict]:
 
 def puzzle_of(conn: sqlite3.Connection, row: int) -> dict:
     """The exercise's record as its game's miner made it."""
-    values = conn.execute(
-        "SELECT puzzle_id, n, position, keys, line, solution, tags, fields "
-        "FROM puzzles WHERE id = ?",
-        (row,),
-    ).fetchone()
-    puzzle_id, n, position, keys, line, solution, tags, fields = values
-    record = unpack_blob(fields)
+    names = ("puzzle_id", "n", "position", "keys", "line", "solution", "tags", "fields")
+    values = conn.execute(f"SELECT {', '.join(names)} FROM puzzles WHERE id = ?", (row,)).fetchone()
+    if values is None:
+        raise KeyError(f"row {row}: no such puzzle")
+    return record_of(row, dict(zip(names, values, strict=True)))
+
+
+def record_of(row: int, columns: dict) -> dict:
+    """The record of a row from its columns (``puzzle_id``, ``n``, ``position``,
+    ``keys``, ``line``, ``solution``, ``tags``, ``fields``); a :class:`DamagedRow`
+    naming the field that cannot be what fechtbuch wrote."""
+    _checked("puzzles", row, columns)
+    record = _blob(row, "fields", columns["fields"], dict)
     record.update(
-        id=puzzle_id,
-        n=n,
-        position=position,
-        key=orjson.loads(keys)[0],
-        line=orjson.loads(line),
-        solution=unpack_blob(solution),
-        tags=orjson.loads(tags),
+        id=columns["puzzle_id"],
+        n=columns["n"],
+        position=columns["position"],
+        key=decode_key(row, columns["keys"]),
+        line=_json(row, "line", columns["line"], list),
+        solution=_blob(row, "solution", columns["solution"]),
+        tags=_json(row, "tags", columns["tags"], list),
     )
     return record
 
@@ -284,6 +399,8 @@ def stats(conn: sqlite3.Connection, game: str | None = None) -> dict:
         if game
         else [r[0] for r in conn.execute("SELECT DISTINCT game FROM puzzles ORDER BY game")]
     )
+    for table in ("puzzles", "puzzle_tags"):
+        refuse_mistyped(conn, table)  # a count keyed by a blob, a band of a text rating
     out: dict = {"puzzles": 0, "games": {}}
     for name in games:
         total = conn.execute("SELECT COUNT(*) FROM puzzles WHERE game = ?", (name,)).fetchone()[0]

@@ -17,7 +17,7 @@ from collections.abc import Hashable
 from fechtbuch.engines.touche_duell.notation import NotationError, format_view, parse_view
 from fechtbuch.engines.touche_duell.public import SureWinProblem, root_problem
 from fechtbuch.puzzles.andorjudge import judge_andor
-from fechtbuch.puzzles.packkind import PackKind, Puzzle
+from fechtbuch.puzzles.packkind import PackKind, Puzzle, schema_part
 from fechtbuch.puzzles.touche_duell.board import board_svg, board_text
 from fechtbuch.puzzles.touche_duell.exercises import (
     MAX_N,
@@ -75,4 +75,5 @@ KIND = PackKind(
     verify_in_pack=verify_round,
     verify_witness=verify_witness,
     rating_panel=rating_panel,
+    puzzle_schema=schema_part(__package__),
 )

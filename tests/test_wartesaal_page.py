@@ -13,6 +13,7 @@ from fechtbuch.wartesaal.games import catalogue
 from fechtbuch.wartesaal.table import FINISHED
 from fechtbuch.web.server import Server, create_app, static_folder, web_games
 from fechtbuch.web.store import Store
+from fechtbuch.web.texts import page_texts
 from fechtbuch.web.wartesaal_page import table_drawing, wartesaal_app
 from starlette.testclient import TestClient
 from wartesaal_helpers import CHEAP, SECRET, make_room, members, open_table, play_random
@@ -55,10 +56,11 @@ def _keys_used() -> set[str]:
 
 
 def test_every_text_of_the_page_is_in_both_catalogues():
+    """The page's catalogue: the generic texts merged with every game's own."""
     used = _keys_used()
     assert len(used) > 80
     for lang in ("de", "en"):
-        texts = json.loads((STATIC / "i18n" / f"{lang}.json").read_text())
+        texts = page_texts(lang, [entry.plugin for entry in web_games().values()])
         assert sorted(used - set(texts)) == [], lang
 
 

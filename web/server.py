@@ -35,6 +35,7 @@ from fechtbuch.engines.registry import plugins
 from fechtbuch.web.exercise import ExerciseTable, ShippedPack, available_packs, open_exercise
 from fechtbuch.web.store import Store
 from fechtbuch.web.table import ActionRefused, Table, derived_seed
+from fechtbuch.web.texts import check_language, game_static, page_texts
 from fechtbuch.web.webgame import WebGame, seat_chooser
 from starlette.applications import Starlette
 from starlette.responses import FileResponse, JSONResponse, Response
@@ -643,14 +644,21 @@ def create_app(server: Server, mounts: dict[str, Starlette] | None = None) -> St
         entry = server.games.get(slug)
         if entry is None or name != entry.web.script:
             return JSONResponse({"error": "unknown game script"}, status_code=404)
-        module = entry.plugin.web.partition(":")[0]
-        path = resources.files(module.rpartition(".")[0]) / "static" / name
+        path = game_static(entry.plugin) / name
         return FileResponse(str(path), media_type="text/javascript")
+
+    async def texts(request) -> Response:
+        try:
+            lang = check_language(request.path_params["lang"])
+        except InputError as err:
+            return JSONResponse({"error": str(err)}, status_code=404)
+        return JSONResponse(page_texts(lang, (entry.plugin for entry in server.games.values())))
 
     return Starlette(
         routes=[
             Route("/", index),
             Route("/games/{slug}/{name}", game_script),
+            Route("/i18n/{lang}.json", texts),
             Mount("/static", StaticFiles(directory=static_folder()), name="static"),
             WebSocketRoute("/ws", server.serve_socket),
             *(Mount(path, app=mounted) for path, mounted in mounts.items()),

@@ -35,6 +35,14 @@ def test_the_page_and_its_boards_are_served(tmp_path):
         for script in boards.values():
             answer = http.get(script)
             assert answer.status_code == 200 and "window.FechtbuchGames" in answer.text
+        styles = http.get("/wartesaal/styles").json()
+        assert set(styles) == {slug for slug, web in GAMES.items() if web.style}
+        assert styles and set(styles) <= set(boards)
+        for sheet in styles.values():
+            answer = http.get(sheet)
+            assert answer.status_code == 200 and answer.headers["content-type"].startswith(
+                "text/css"
+            )
         for name in ("wartesaal.js", "wartesaal.css"):
             assert http.get(f"/static/{name}").status_code == 200
 

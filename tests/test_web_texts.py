@@ -78,3 +78,16 @@ def test_the_server_serves_the_merged_catalogue(tmp_path, with_toy):
         assert "saal.variant.label.abzaehlen" in german.json()
         refused = http.get("/i18n/fr.json")
         assert refused.status_code == 404 and refused.json()["error"].startswith("lang:")
+
+
+def test_each_board_brings_its_own_style_sheet(tmp_path, with_toy):
+    """A game's board styles come from its web package, named in the catalogue; the
+    page's own style sheet holds none of them."""
+    server = Server(Store(tmp_path / "web.sqlite3"))
+    games = {g["slug"]: g for g in server.catalogue()["games"]}
+    assert games["abzaehlen"]["style"] is None
+    with TestClient(create_app(server)) as http:
+        sheet = http.get(games["battleklinge"]["style"])
+        assert sheet.status_code == 200 and sheet.headers["content-type"].startswith("text/css")
+        assert ".bk-board" in sheet.text and ".bk-" not in http.get("/static/app.css").text
+        assert http.get("/games/battleklinge/app.css").status_code == 404

@@ -402,6 +402,9 @@ class Server:
                         "clock": {"choices": list(CLOCK_MINUTES), "default": "0"},
                     },
                     "script": f"/games/{slug}/{entry.web.script}",
+                    "style": None
+                    if entry.web.style is None
+                    else f"/games/{slug}/{entry.web.style}",
                 }
             )
         packs = [
@@ -639,13 +642,15 @@ def create_app(server: Server, mounts: dict[str, Starlette] | None = None) -> St
         return FileResponse(os.path.join(static_folder(), "index.html"))
 
     async def game_script(request) -> Response:
+        """A game's board script or style sheet, as its WebGame names them."""
         slug = request.path_params["slug"]
         name = request.path_params["name"]
         entry = server.games.get(slug)
-        if entry is None or name != entry.web.script:
+        if entry is None or name not in (entry.web.script, entry.web.style):
             return JSONResponse({"error": "unknown game script"}, status_code=404)
         path = game_static(entry.plugin) / name
-        return FileResponse(str(path), media_type="text/javascript")
+        kind = "text/javascript" if name == entry.web.script else "text/css"
+        return FileResponse(str(path), media_type=kind)
 
     async def texts(request) -> Response:
         try:

@@ -52,6 +52,9 @@ class WebGame(Protocol):
     slug: str
     script: str
     """The file name of the game's board drawing script in its ``static`` folder."""
+    style: str | None
+    """The file name of the board's style sheet in its ``static`` folder (both pages
+    load it with the script), or ``None`` when the board needs only the page's styles."""
     modes: tuple[str, ...]
     """Which of ``computer``, ``hotseat``, ``exercise``, ``daily`` it offers."""
     hint_strength: str | None

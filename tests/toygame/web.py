@@ -24,6 +24,7 @@ class AbzaehlenWeb:
 
     slug = "abzaehlen"
     script = "abzaehlen.js"
+    style = None  # the page's buttons and paragraphs suffice
     modes = ("computer", "hotseat")
     hint_strength = "perfekt"
 

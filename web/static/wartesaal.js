@@ -680,7 +680,7 @@ document.addEventListener("keydown", (event) => {
   if (event.key === "ArrowRight") step(Saal.ply + 1);
 });
 
-// ---- start: the texts, the boards' scripts, the games, and a session kept in this tab ---
+// ---- start: the texts, the boards' scripts and styles, the games, and a session kept in this tab ---
 function loadBoards(boards) {
   return Promise.all(Object.values(boards).map((src) => new Promise((resolve) => {
     const script = document.createElement("script");
@@ -696,6 +696,8 @@ async function start() {
   await loadTexts(navigator.language && navigator.language.startsWith("en") ? "en" : "de");
   $("lang").value = I18n.lang;
   const boards = await (await fetch(`${base}/boards`)).json();
+  const styles = await (await fetch(`${base}/styles`)).json();
+  for (const href of Object.values(styles)) document.head.append(Object.assign(document.createElement("link"), { rel: "stylesheet", href }));
   await loadBoards(boards);
   await connect();
   Saal.games = (await ask("games")).games;

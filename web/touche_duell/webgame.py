@@ -42,6 +42,7 @@ class ToucheDuellWeb:
 
     slug = "touche-duell"
     script = "touche-duell.js"
+    style = "touche-duell.css"
     modes = ("computer", "hotseat", "exercise")
     hint_strength = "stark"
 

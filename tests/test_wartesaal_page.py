@@ -13,8 +13,8 @@ from fechtbuch.wartesaal.games import catalogue
 from fechtbuch.wartesaal.table import FINISHED
 from fechtbuch.web.server import Server, create_app, static_folder, web_games
 from fechtbuch.web.store import Store
-from fechtbuch.web.texts import page_texts
 from fechtbuch.web.wartesaal_page import table_drawing, wartesaal_app
+from fechtbuch.web.webgame import page_texts
 from starlette.testclient import TestClient
 from wartesaal_helpers import CHEAP, SECRET, make_room, members, open_table, play_random
 

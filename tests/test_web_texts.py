@@ -16,7 +16,7 @@ from fechtbuch.engines.plugin import load
 from fechtbuch.engines.registry import plugins
 from fechtbuch.web.server import Server, create_app
 from fechtbuch.web.store import Store
-from fechtbuch.web.texts import LANGUAGES, game_static, game_texts, generic_texts, page_texts
+from fechtbuch.web.webgame import LANGUAGES, game_static, game_texts, generic_texts, page_texts
 from starlette.testclient import TestClient
 
 TESTS = Path(__file__).parent

@@ -35,8 +35,7 @@ from fechtbuch.engines.registry import plugins
 from fechtbuch.web.exercise import ExerciseTable, ShippedPack, available_packs, open_exercise
 from fechtbuch.web.store import Store
 from fechtbuch.web.table import ActionRefused, Table, derived_seed
-from fechtbuch.web.texts import check_language, game_static, page_texts
-from fechtbuch.web.webgame import WebGame, seat_chooser
+from fechtbuch.web.webgame import WebGame, check_language, game_static, page_texts, seat_chooser
 from starlette.applications import Starlette
 from starlette.responses import FileResponse, JSONResponse, Response
 from starlette.routing import Mount, Route, WebSocketRoute

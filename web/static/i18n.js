@@ -1,7 +1,7 @@
 "use strict";
 // The texts of both pages (the single-player page and the Wartesaal): the German or
 // English catalogue from /i18n/<lang>.json (the generic texts and every game's own,
-// merged by the server: web/texts.py), put into every [data-i18n] element
+// merged by the server: page_texts in web/webgame.py), put into every [data-i18n] element
 // and read with t(key, {name: value}) for "{name}" placeholders.  Loaded before the
 // page's own script, which calls t() and loadTexts().
 const I18n = { texts: {}, lang: "de" };

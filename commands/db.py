@@ -502,11 +502,17 @@ def verify_command(game, db_path, jobs, use_ray, ray_address, as_json):
 
 @click.command("bench")
 @click.option(
+    "--game",
+    default=None,
+    help="The game to mine, by slug or alias (default: the registry's first game with "
+    "mining, battleklinge).",
+)
+@click.option(
     "--rounds",
     type=int_range(1, MAX_ROUNDS),
     default=400,
     show_default=True,
-    help="Battleklinge rounds per run.",
+    help="Mining rounds of the game per run.",
 )
 @click.option(
     "--workers",
@@ -531,18 +537,22 @@ def verify_command(game, db_path, jobs, use_ray, ray_address, as_json):
 )
 @click.option("--no-ray", is_flag=True, help="Only the local pool (without Ray installed).")
 @json_option("the figures")
-def bench_command(rounds, workers, seed, repeats, no_ray, as_json):
-    """Throughput of 'db mine' on Battleklinge: verified exercises per CPU-second
+def bench_command(game, rounds, workers, seed, repeats, no_ray, as_json):
+    """Throughput of 'db mine' on one game (--game): verified exercises per CPU-second
     for the local pool and Ray at equal workers, and Ray with 1 vs WORKERS workers;
     each run into a fresh database, whose bytes must agree.
 
     \b
     Example:
       fechtbuch db bench --rounds 400 --workers 2
+      fechtbuch db bench --game touche-duell --rounds 40 --no-ray
     """
-    from fechtbuch.puzzles.db import bench
+    from fechtbuch.puzzles.db import backends, bench
 
-    figures = bench.run_bench(rounds, workers, seed, repeats, with_ray=not no_ray)
+    if game is not None:
+        game = _slug(game)
+        backends.mining_kind(game)  # a game without mining: one line naming --game
+    figures = bench.run_bench(rounds, workers, seed, repeats, with_ray=not no_ray, game=game)
     if as_json:
         emit_json(figures)
     else:

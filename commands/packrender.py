@@ -106,7 +106,7 @@ def pack_svg(
     if data["version"] == 1:
         _version_1(kind).check(data)
     elif key:
-        raise InputError("--key: only for version-1 (Battleklinge) packs")
+        raise InputError("--key: only for version-1 packs (drawn by their game's own page)")
     for number, puzzle in _chosen(data["puzzles"], count, numbers):
         target = Path(directory) / f"puzzle-{puzzle['n']}-{number:02d}.svg"
         if data["version"] == 1:

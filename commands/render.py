@@ -31,8 +31,10 @@ def render_command(slug: str | None = None) -> click.Command:
 
     @click.command("render")
     @click.argument("position")
-    @click.option("--move", help="Draw an arrow for this move (Battleklinge; must be legal).")
-    @click.option("--flip", is_flag=True, help="Draw from the other side (Battleklinge).")
+    @click.option(
+        "--move", help="Draw an arrow for this move (games that draw moves; must be legal)."
+    )
+    @click.option("--flip", is_flag=True, help="Draw from the other side (games that draw sides).")
     @click.option(
         "-o", "--output", type=click.Path(dir_okay=False), required=True,
         help="The SVG file to write ('-' for standard output).",

@@ -13,8 +13,9 @@ module reads packs only through it, so it imports no game.
   ``max_n`` (the declared range of N, at most the kind's ``max_n``), ``order``
   (:class:`PackOrder`) and ``solution`` (:class:`SolutionMode`: full trees, or
   pruned to the main line plus every defence at the first two adversary moves).
-  A game's own puzzle fields are declared in the schema per ``rules`` or checked by
-  its kind.
+  A game's own puzzle fields are declared in its kind's part of the schema
+  (``PackKind.puzzle_schema``, composed with the envelope by :func:`composed_schema`
+  for a pack of that game) or checked by its kind.
 
 Every pack is checked against its version's schema (strict types: ``2.0`` is not an
 integer) and its declared range before anything else reads it: :func:`load_pack`
@@ -46,7 +47,7 @@ from fechtbuch.engines.files import dump_json, read_json_file
 from fechtbuch.engines.paths import data_file, data_path
 from fechtbuch.engines.registry import plugin
 from fechtbuch.puzzles.packkind import PackKind, Puzzle
-from fechtbuch.puzzles.packkinds import kind_for
+from fechtbuch.puzzles.packkinds import UnknownRulesError, kind_for
 
 PACK_FORMAT = "fechtbuch-pack"
 PACK_VERSION = 1
@@ -122,9 +123,42 @@ StrictValidator = jsonschema.validators.extend(
 )
 
 
+def composed_schema(envelope: dict, kind: PackKind | None) -> dict:
+    """The version-2 pack schema for a pack of ``kind``'s game: the game-free
+    ``envelope`` plus the game's part (``PackKind.puzzle_schema``) applied to every
+    puzzle, its ``$defs`` added; ``envelope`` alone for ``None`` or a kind without one."""
+    part = None if kind is None else kind.puzzle_schema
+    if part is None:
+        return envelope
+    defs = dict(envelope["$defs"])
+    for name, definition in part.get("$defs", {}).items():
+        if name in defs:
+            raise ValueError(f"{kind.rules}: pack schema definition {name!r} is taken")
+        defs[name] = definition
+    game_part = {"properties": {"puzzles": {"items": part["puzzle"]}}}
+    return envelope | {"allOf": [*envelope.get("allOf", []), game_part], "$defs": defs}
+
+
 @cache
-def _validator(version: int = 1) -> jsonschema.Draft202012Validator:
-    return StrictValidator(orjson.loads(SCHEMA_PATHS[version].read_bytes()))
+def _validator(version: int = 1, rules: str | None = None) -> jsonschema.Draft202012Validator:
+    """The validator of a pack of ``version``; for version 2 with the part of the game
+    whose slug is ``rules`` (``None``: the envelope only)."""
+    schema = orjson.loads(SCHEMA_PATHS[version].read_bytes())
+    if version == 2 and rules is not None:
+        schema = composed_schema(schema, kind_for(rules))
+    return StrictValidator(schema)
+
+
+def _schema_game(pack: dict) -> str | None:
+    """The slug of the game whose schema part a pack gets: its ``rules`` when they
+    name a game with a pack kind, else ``None`` (the envelope names the problem)."""
+    rules = pack.get("rules")
+    if pack["version"] != 2 or not isinstance(rules, str):
+        return None
+    try:
+        return kind_for(rules).rules
+    except UnknownRulesError:
+        return None
 
 
 def build_pack_v2(
@@ -177,7 +211,7 @@ def schema_problems(pack) -> list[str]:
     if problem is not None:
         return [f"schema: {problem}"]
     problems = []
-    errors = _validator(pack["version"]).iter_errors(pack)
+    errors = _validator(pack["version"], _schema_game(pack)).iter_errors(pack)
     for error in sorted(errors, key=lambda e: [str(p) for p in e.absolute_path]):
         path = "/".join(str(p) for p in error.absolute_path) or "(top)"
         message = error.message if len(error.message) < 160 else error.message[:157] + "..."

@@ -20,10 +20,12 @@ puzzle) reads packs only through it.  This module imports no game.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Hashable
+from collections.abc import Callable, Hashable, Mapping
 from dataclasses import dataclass
+from importlib import resources
 from typing import Any
 
+import orjson
 from fechtbuch.engines.game import AndOrProblem, Verdict
 
 __all__ = ["Judge", "Judgement", "PackKind", "Puzzle", "Verdict", "Version1Views", "tree_child"]
@@ -132,6 +134,18 @@ class PackKind:
     """``verify_in_pack(pack, puzzle)``: the puzzle's fields that only the whole pack can
     re-derive (the Touché duel's ``round``: where in the seeded self-play the view
     occurs); one line per problem, each starting with the field name."""
+    puzzle_schema: Mapping[str, Any] | None = None
+    """The game's part of the version-2 pack schema (:func:`schema_part` reads it from
+    the game's ``pack.schema.json``): ``"puzzle"``, a JSON Schema every puzzle of a pack
+    of this game must meet besides the envelope's ``#/$defs/puzzle``, and optionally
+    ``"$defs"``, definitions it refers to as ``#/$defs/<name>`` (added to the pack
+    schema's; name them after the game, a clash is an error).  ``None``: the game's
+    own fields are checked by ``verify_puzzle`` alone."""
+
+
+def schema_part(package: str, name: str = "pack.schema.json") -> dict[str, Any]:
+    """A game's part of the pack schema, shipped as ``name`` in its ``package``."""
+    return orjson.loads(resources.files(package).joinpath(name).read_bytes())
 
 
 def tree_child(kind: PackKind, node: dict, action: str) -> Any:

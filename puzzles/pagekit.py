@@ -1,10 +1,13 @@
-"""The shell shared by the pack pages (viewer.py for version 1, viewer2.py for version 2).
+"""The shell shared by the pack pages (a game's own page for its version-1 packs,
+viewer2.py for version 2).
 
-One self-contained HTML document: inline CSS and JavaScript read from the assets
-next to this module, the page's data as JSON in a ``<script>`` element, the puzzle
-list on the left and the game's ``section`` on the right.  ``viewer_errors.js``
-runs first (it collects errors for the browser tests) and ``viewer_common.js``
-offers the puzzle list and the tests' helpers (``window.fbCommon``) to the page script.
+One self-contained HTML document: the shell's CSS (``pack_page.css``) and the page's
+own CSS and JavaScript inline (each page reads its assets from its own package with
+:func:`asset`: a game's page from the game's folder), the page's data as JSON in
+a ``<script>`` element, the puzzle list on the left and the game's ``section`` on
+the right.  ``viewer_errors.js`` runs first (it collects errors for the browser
+tests) and ``viewer_common.js`` offers the puzzle list and the tests' helpers
+(``window.fbCommon``) to the page script.
 """
 
 from __future__ import annotations
@@ -15,9 +18,9 @@ from importlib import resources
 import orjson
 
 
-def asset(name: str) -> str:
-    """A file shipped next to this module (CSS, JavaScript)."""
-    return resources.files(__package__).joinpath(name).read_text(encoding="utf-8")
+def asset(name: str, package: str = __package__) -> str:
+    """A file (CSS, JavaScript) shipped in ``package`` (default: next to this module)."""
+    return resources.files(package).joinpath(name).read_text(encoding="utf-8")
 
 
 def script_json(data) -> str:
@@ -28,8 +31,9 @@ def script_json(data) -> str:
 def page(
     title: str, heading: str, subtitle: str, section: str, data, css: list[str], script: str
 ) -> str:
-    """The whole document; ``section`` is trusted HTML, the texts are escaped."""
-    styles = "".join(asset(name) for name in css)
+    """The whole document; ``section`` is trusted HTML, the texts are escaped; ``css``
+    (the page's style sheets) and ``script`` are the texts of the page's own assets."""
+    styles = asset("pack_page.css") + "".join(css)
     return f"""<!DOCTYPE html>
 <html lang="en">
 <head>
@@ -51,7 +55,7 @@ def page(
 </main>
 <script type="application/json" id="fb-data">{script_json(data)}</script>
 <script>
-{asset(script)}</script>
+{script}</script>
 </body>
 </html>
 """

@@ -22,6 +22,7 @@ from dataclasses import dataclass
 from fechtbuch.engines.errors import InputError
 from fechtbuch.engines.matchkit import run_games, tally
 from fechtbuch.engines.paths import data_file
+from fechtbuch.engines.registry import plugin
 from fechtbuch.puzzles.packkind import PackKind
 from fechtbuch.puzzles.rating_panel import Chooser, Panel, PanelMember, Rating
 
@@ -164,7 +165,7 @@ def shipped_ids(game: str) -> set[str]:
     ids: set[str] = set()
     for path in sorted(data_path("packs").glob("*.json")):
         pack = json.loads(path.read_bytes())
-        if (pack.get("rules") or "battleklinge") == game:
+        if plugin(pack["rules"]).slug == game:  # every pack names its rules
             ids.update(p["id"] for p in pack["puzzles"])
     return ids
 

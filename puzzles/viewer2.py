@@ -36,7 +36,7 @@ from typing import Any
 from fechtbuch.puzzles.pack import PackTerms, SolutionMode, pack_kind
 from fechtbuch.puzzles.packkind import PackKind, Puzzle, Verdict
 from fechtbuch.puzzles.packtree import PuzzleTree, TreeNode
-from fechtbuch.puzzles.pagekit import page
+from fechtbuch.puzzles.pagekit import asset, page
 
 VIEWER_NODES = 200_000
 """The judge's node limit per alternative action when a page is made (``pack html``)."""
@@ -150,5 +150,4 @@ def pack2_html(pack: dict, verdicts: bool = True) -> str:
 </div>
 <div id="moves"></div>
 </section>"""
-    css = ["viewer.css", "viewer2.css"]
-    return page(title, title, subtitle, section, data, css, "viewer2.js")
+    return page(title, title, subtitle, section, data, [asset("viewer2.css")], asset("viewer2.js"))

@@ -533,6 +533,7 @@ def test_the_bench_prints_throughput_and_checks_the_bytes():
     assert result.exit_code == 0, result.output
     figures = json.loads(result.stdout)
     (local,) = figures["runs"]
+    assert figures["game"] == "battleklinge"  # the registry's first game with mining
     assert figures["same_bytes"] and local["sha256"] != "repeats differ"
     assert local["rounds"] == 16 and local["exercises"] > 0
     assert len(local["wall_seconds_of_each_repeat"]) == 2
@@ -540,6 +541,11 @@ def test_the_bench_prints_throughput_and_checks_the_bytes():
     assert local["per_allocated_cpu_second"] == pytest.approx(
         local["exercises"] / allocated, rel=0.01
     )
+
+
+def test_the_bench_takes_its_game_from_the_registry():
+    line = assert_one_line_error(run("db", "bench", "--game", "no-such-game", "--no-ray"))
+    assert line.startswith("fechtbuch: error: --game: unknown game 'no-such-game'"), line
 
 
 def test_an_export_the_rows_cannot_fill_is_one_line(sample_db, tmp_path):

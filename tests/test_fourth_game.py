@@ -121,6 +121,15 @@ def test_mine_a_pack_then_verify_and_play_it(tmp_path):
     (tmp_path / "edited.json").write_text(json.dumps(dict(data, puzzles=[edited])))
     caught = fechtbuch("pack", "verify", str(tmp_path / "edited.json"))
     assert caught.returncode == 1 and "witness: reaches" in caught.stdout
+    # the game's own part of the pack schema (its pack kind's) is checked first
+    (tmp_path / "notation.json").write_text(
+        json.dumps(dict(data, puzzles=[dict(puzzle, key="skip")]))
+    )
+    caught = fechtbuch("pack", "verify", str(tmp_path / "notation.json"))
+    assert (
+        caught.returncode != 0
+        and "puzzles/0/key: 'skip' is not one of" in caught.stdout + caught.stderr
+    )
 
 
 def test_play_in_the_terminal_through_stdin():
@@ -203,3 +212,30 @@ def test_the_generic_play_takes_the_shared_play_options(registered):
     seed = int(done.stdout.split("Seed ", 1)[1].split(" ", 1)[0])
     again = fechtbuch("abzaehlen", "play", "--seed", str(seed), stdin="q\n")
     assert again.stdout == done.stdout
+
+
+def test_a_wartesaal_table_plays_it_with_its_own_setup(registered, tmp_path):
+    """Two members at a table of the toy game: its variants come from its TableSetup,
+    the start from the variant's range, and the page's drawing from its WebGame."""
+    import random
+
+    from fechtbuch.wartesaal.games import catalogue
+    from fechtbuch.web.server import web_games
+    from fechtbuch.web.wartesaal_page import table_drawing
+    from wartesaal_helpers import make_room, members, open_table, play_random
+
+    [toy] = [g for g in catalogue() if g["game"] == "abzaehlen"]
+    assert toy["variants"] == {"klein": "start at 5 to 9", "gross": "start at 10 to 15"}
+    room = make_room(tmp_path / "room.db")
+    ida, jan = members(room, "Ida", "Jan")
+    table_id = open_table(room, ida, [jan], game="abzaehlen", variant="gross")
+    seated = room.table_message(ida, table_id)
+    mover = {"Ida": ida, "Jan": jan}[seated["seats"][seated["to_act"]]]
+    message = room.table_message(mover, table_id)  # the seat to act gets the legal actions
+    assert 10 <= int(message["view"].split()[0]) <= 15
+    draw = table_drawing({slug: entry.web for slug, entry in web_games().items()})
+    drawn = draw(message)
+    assert drawn["board"]["view"]["number"] == int(message["view"].split()[0])
+    assert [a["text"] for a in drawn["legal_views"]] == message["legal"] != []
+    final = play_random(room, table_id, {"Ida": ida, "Jan": jan}, random.Random(4))
+    assert final["status"] == "finished" and sorted(final["result"]) == [0.0, 1.0]

@@ -8,6 +8,7 @@ by ``fechtbuch mine``, so a clean verification means the v2 path re-derives them
 from __future__ import annotations
 
 import copy
+import dataclasses
 
 import orjson
 import pytest
@@ -25,9 +26,11 @@ from fechtbuch.puzzles.pack import (
     PackOrder,
     SolutionMode,
     build_pack_v2,
+    composed_schema,
     envelope_problems,
     load_pack,
     order_problems,
+    schema_problems,
     verify_pack,
 )
 from fechtbuch.puzzles.packkinds import UnknownRulesError
@@ -294,3 +297,21 @@ def test_mined_by_must_name_a_registered_policy_of_the_game():
         [problem] = policy_problems({"rules": slug, "mined_by": "someone/else"})
         assert problem.startswith("mined_by: 'someone/else' is not a mining policy")
     assert policy_problems({"rules": "battleklinge"}) == []  # packs from before mined_by
+
+
+def test_the_schema_of_a_pack_is_the_envelope_and_its_games_part():
+    """Each game's puzzle fields come with its pack kind; the envelope names no game."""
+    envelope = orjson.loads(data_path("schema", "pack-2.schema.json").read_bytes())
+    assert "allOf" not in envelope and not any("battleklinge" in name for name in envelope["$defs"])
+    composed = composed_schema(envelope, KIND)
+    assert "battleklingeMove" in composed["$defs"] and len(composed["allOf"]) == 1
+    assert composed_schema(envelope, None) is envelope
+    assert composed_schema(envelope, dataclasses.replace(KIND, puzzle_schema=None)) is envelope
+    clash = dataclasses.replace(KIND, puzzle_schema={"puzzle": {}, "$defs": {"node": {}}})
+    with pytest.raises(ValueError, match="'node' is taken"):
+        composed_schema(envelope, clash)
+    # a Battleklinge puzzle in a version-2 pack meets Battleklinge's part: five cards
+    pack = build_pack_v2(KIND, [copy.deepcopy(SHIPPED["puzzles"][0])], seed=0, command="c", max_n=3)
+    assert schema_problems(pack) == []
+    pack["puzzles"][0]["cards"] = pack["puzzles"][0]["cards"][:4]
+    assert [p for p in schema_problems(pack) if "puzzles/0/cards" in p]

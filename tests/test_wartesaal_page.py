@@ -14,6 +14,7 @@ from fechtbuch.wartesaal.table import FINISHED
 from fechtbuch.web.server import Server, create_app, static_folder, web_games
 from fechtbuch.web.store import Store
 from fechtbuch.web.wartesaal_page import table_drawing, wartesaal_app
+from fechtbuch.web.webgame import page_texts
 from starlette.testclient import TestClient
 from wartesaal_helpers import CHEAP, SECRET, make_room, members, open_table, play_random
 
@@ -34,6 +35,14 @@ def test_the_page_and_its_boards_are_served(tmp_path):
         for script in boards.values():
             answer = http.get(script)
             assert answer.status_code == 200 and "window.FechtbuchGames" in answer.text
+        styles = http.get("/wartesaal/styles").json()
+        assert set(styles) == {slug for slug, web in GAMES.items() if web.style}
+        assert styles and set(styles) <= set(boards)
+        for sheet in styles.values():
+            answer = http.get(sheet)
+            assert answer.status_code == 200 and answer.headers["content-type"].startswith(
+                "text/css"
+            )
         for name in ("wartesaal.js", "wartesaal.css"):
             assert http.get(f"/static/{name}").status_code == 200
 
@@ -55,10 +64,11 @@ def _keys_used() -> set[str]:
 
 
 def test_every_text_of_the_page_is_in_both_catalogues():
+    """The page's catalogue: the generic texts merged with every game's own."""
     used = _keys_used()
     assert len(used) > 80
     for lang in ("de", "en"):
-        texts = json.loads((STATIC / "i18n" / f"{lang}.json").read_text())
+        texts = page_texts(lang, [entry.plugin for entry in web_games().values()])
         assert sorted(used - set(texts)) == [], lang
 
 

@@ -5,13 +5,12 @@ from __future__ import annotations
 
 import os
 import re
-import signal
 import subprocess
 import sys
-import time
 import urllib.request
 
 from clirun import assert_one_line_error, run
+from webserver import interrupt
 
 
 def test_help_teaches_with_an_example():
@@ -55,11 +54,4 @@ def test_serve_starts_on_loopback_and_serves_the_page(tmp_path):
             assert b"FechtbuchGames" in response.read()
         assert (tmp_path / "fechtbuch" / "web.sqlite3").is_file()
     finally:
-        process.send_signal(signal.SIGINT)
-        deadline = time.monotonic() + 10
-        while process.poll() is None and time.monotonic() < deadline:
-            time.sleep(0.05)
-        if process.poll() is None:
-            process.kill()
-        process.stdout.close()
-        process.stderr.close()
+        interrupt(process)

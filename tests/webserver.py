@@ -11,6 +11,7 @@ from __future__ import annotations
 import datetime as dt
 import os
 import shutil
+import signal
 import socket
 import threading
 import time
@@ -75,6 +76,21 @@ def serve_app(app, start_seconds: float):
     finally:
         server.should_exit = True
         thread.join(timeout=10)
+
+
+def interrupt(process, seconds: float = 10) -> None:
+    """Stop a server process of the test's own as a person does (Ctrl-C: SIGINT), kill
+    it after ``seconds``, and close its pipes."""
+    process.send_signal(signal.SIGINT)
+    deadline = time.monotonic() + seconds
+    while process.poll() is None and time.monotonic() < deadline:
+        time.sleep(0.05)
+    if process.poll() is None:
+        process.kill()
+        process.wait()
+    for pipe in (process.stdout, process.stderr):
+        if pipe is not None:
+            pipe.close()
 
 
 @contextmanager

@@ -25,6 +25,7 @@ import time
 import click
 from fechtbuch.commands.options import int_range, json_option
 from fechtbuch.engines.errors import InputError
+from fechtbuch.engines.registry import plugin, plugins
 from fechtbuch.wartesaal.client import Client
 from fechtbuch.wartesaal.commandline import run_command
 
@@ -137,7 +138,7 @@ async def _bench(url: str, clients: int, games: int, game: str, variant, seed: s
 )
 @click.option("--clients", type=int_range(2, 2000), default=200, show_default=True)
 @click.option("--games", type=int_range(1, 1000), default=100, show_default=True)
-@click.option("--game", default="battleklinge", show_default=True, help="A registered game.")
+@click.option("--game", default=None, help="A registered game (default: the registry's first).")
 @click.option("--variant", default=None, help="The game's variant (default: its own).")
 @click.option("--seed", default="loadbench", show_default=True, help="Seeds the random actions.")
 @click.option("--database", default=None, help="Database URL (default: a temporary SQLite).")
@@ -147,6 +148,7 @@ def main(clients, games, game, variant, seed, database, as_json) -> None:
     and 99th percentile of the action-to-opponent-update latency."""
     if clients % games:
         raise InputError(f"clients: {clients} is not a multiple of --games {games}")
+    game = plugin(game).slug if game is not None else plugins()[0].slug
     with tempfile.TemporaryDirectory() as folder:
         url = database or f"sqlite:///{folder}/bench.db"
         port = _free_port()

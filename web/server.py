@@ -35,7 +35,7 @@ from fechtbuch.engines.registry import plugins
 from fechtbuch.web.exercise import ExerciseTable, ShippedPack, available_packs, open_exercise
 from fechtbuch.web.store import Store
 from fechtbuch.web.table import ActionRefused, Table, derived_seed
-from fechtbuch.web.webgame import WebGame, seat_chooser
+from fechtbuch.web.webgame import WebGame, check_language, game_static, page_texts, seat_chooser
 from starlette.applications import Starlette
 from starlette.responses import FileResponse, JSONResponse, Response
 from starlette.routing import Mount, Route, WebSocketRoute
@@ -401,6 +401,9 @@ class Server:
                         "clock": {"choices": list(CLOCK_MINUTES), "default": "0"},
                     },
                     "script": f"/games/{slug}/{entry.web.script}",
+                    "style": None
+                    if entry.web.style is None
+                    else f"/games/{slug}/{entry.web.style}",
                 }
             )
         packs = [
@@ -638,19 +641,28 @@ def create_app(server: Server, mounts: dict[str, Starlette] | None = None) -> St
         return FileResponse(os.path.join(static_folder(), "index.html"))
 
     async def game_script(request) -> Response:
+        """A game's board script or style sheet, as its WebGame names them."""
         slug = request.path_params["slug"]
         name = request.path_params["name"]
         entry = server.games.get(slug)
-        if entry is None or name != entry.web.script:
+        if entry is None or name not in (entry.web.script, entry.web.style):
             return JSONResponse({"error": "unknown game script"}, status_code=404)
-        module = entry.plugin.web.partition(":")[0]
-        path = resources.files(module.rpartition(".")[0]) / "static" / name
-        return FileResponse(str(path), media_type="text/javascript")
+        path = game_static(entry.plugin) / name
+        kind = "text/javascript" if name == entry.web.script else "text/css"
+        return FileResponse(str(path), media_type=kind)
+
+    async def texts(request) -> Response:
+        try:
+            lang = check_language(request.path_params["lang"])
+        except InputError as err:
+            return JSONResponse({"error": str(err)}, status_code=404)
+        return JSONResponse(page_texts(lang, (entry.plugin for entry in server.games.values())))
 
     return Starlette(
         routes=[
             Route("/", index),
             Route("/games/{slug}/{name}", game_script),
+            Route("/i18n/{lang}.json", texts),
             Mount("/static", StaticFiles(directory=static_folder()), name="static"),
             WebSocketRoute("/ws", server.serve_socket),
             *(Mount(path, app=mounted) for path, mounted in mounts.items()),

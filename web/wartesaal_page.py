@@ -78,8 +78,9 @@ def _drawn_replay(web: WebGame, message: dict) -> dict:
 
 
 def page_routes(games: Mapping[str, WebGame], static_folder: str) -> list[Route]:
-    """The page at the room's root and ``boards``: each game's board script, as the
-    single-player page serves it (``/games/<slug>/<script>``)."""
+    """The page at the room's root, ``boards``: each game's board script, and
+    ``styles``: the style sheets of the boards that have one, as the single-player
+    page serves them (``/games/<slug>/<file>``)."""
 
     async def page(_request: Request) -> Response:
         return FileResponse(os.path.join(static_folder, PAGE))
@@ -87,7 +88,12 @@ def page_routes(games: Mapping[str, WebGame], static_folder: str) -> list[Route]
     async def boards(_request: Request) -> JSONResponse:
         return JSONResponse({slug: f"/games/{slug}/{web.script}" for slug, web in games.items()})
 
-    return [Route("/", page), Route("/boards", boards)]
+    async def styles(_request: Request) -> JSONResponse:
+        return JSONResponse(
+            {slug: f"/games/{slug}/{web.style}" for slug, web in games.items() if web.style}
+        )
+
+    return [Route("/", page), Route("/boards", boards), Route("/styles", styles)]
 
 
 def wartesaal_app(

@@ -40,7 +40,7 @@ from fechtbuch.puzzles.battleklinge.exactjudge import judge_move
 from fechtbuch.puzzles.battleklinge.mining import mirror_class
 from fechtbuch.puzzles.pack import FULL_DEFENCES, PACK_FORMAT, PACK_VERSION
 from fechtbuch.puzzles.pack import MAX_N as V1_MAX_N
-from fechtbuch.puzzles.packkind import PackKind, Puzzle, Version1Views
+from fechtbuch.puzzles.packkind import PackKind, Puzzle, Version1Views, schema_part
 from fechtbuch.puzzles.witness import replay_witness
 from fechtbuch.solver.battleklinge.verify import (
     hit_speeds,
@@ -338,4 +338,5 @@ KIND = PackKind(
     rating_panel=rating_panel,
     verify_witness=verify_witness,
     version_1=Version1Views(check=_check_page, page=_page, diagram=_diagram),
+    puzzle_schema=schema_part(__package__),
 )

@@ -29,7 +29,7 @@ from fechtbuch.engines.battleklinge.cards import CARDS
 from fechtbuch.engines.battleklinge.position import BANNER, Move, Position
 from fechtbuch.engines.battleklinge.svg import render_svg
 from fechtbuch.engines.errors import InputError
-from fechtbuch.puzzles.pagekit import page
+from fechtbuch.puzzles.pagekit import asset, page
 
 PACK_FORMAT = "fechtbuch-pack"
 
@@ -142,4 +142,5 @@ def pack_html(pack: dict) -> str:
 <div id="solution"></div>
 </section>"""
     heading = "fechtbuch: Battleklinge puzzles"
-    return page(title, heading, subtitle, section, data, ["viewer.css"], "viewer.js")
+    css, script = asset("viewer.css", __package__), asset("viewer.js", __package__)
+    return page(title, heading, subtitle, section, data, [css], script)

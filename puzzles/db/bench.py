@@ -1,4 +1,7 @@
-"""``db bench``: throughput of ``db mine`` on Battleklinge, local pool against Ray.
+"""``db bench``: throughput of ``db mine`` on one game, local pool against Ray.
+
+The game is ``--game`` (any registered game with mining), by default the first such
+game of the registry (:func:`default_game`).
 
 Each configuration mines the same rounds into a fresh database after a warm-up
 (compiled code loaded in every worker; Ray's workers started), and the figures are
@@ -16,15 +19,20 @@ import os
 import tempfile
 from pathlib import Path
 
+from fechtbuch.engines.registry import plugins
 from fechtbuch.puzzles.db import backends, mine, schema
 
-GAME = "battleklinge"
 WARM_UP_SEED_OFFSET = 1_000_003
 """The warm-up mines another stream (the timed stream's seed plus this) into a scratch file."""
 
 
-def _mine_into(path: Path, backend, seed: int, rounds: int) -> mine.MineTally:
-    kind = backends.mining_kind(GAME)
+def default_game() -> str:
+    """The slug of the registry's first game with a mining kind (the registry lists
+    the built-in games first, so this does not change with FECHTBUCH_PLUGINS)."""
+    return next(p.slug for p in plugins() if p.mining_kind is not None)
+
+
+def _mine_into(path: Path, backend, kind, seed: int, rounds: int) -> mine.MineTally:
     conn = schema.open_for_writing(path)
     try:
         plan = mine.plan_run(conn, kind, seed, kind.db_ns, rounds)
@@ -33,15 +41,17 @@ def _mine_into(path: Path, backend, seed: int, rounds: int) -> mine.MineTally:
         conn.close()
 
 
-def _measure(folder: Path, label: str, backend, rounds: int, seed: int, repeats: int) -> dict:
+def _measure(folder: Path, label: str, backend, kind, rounds: int, seed: int, repeats: int) -> dict:
     """The fastest of ``repeats`` runs (each into a fresh file): on a shared machine
     the other users only ever slow a run down, so the fastest is the least disturbed."""
     workers = backend.workers()
-    _mine_into(folder / f"{label}-warm.sqlite", backend, seed + WARM_UP_SEED_OFFSET, 4 * workers)
+    _mine_into(
+        folder / f"{label}-warm.sqlite", backend, kind, seed + WARM_UP_SEED_OFFSET, 4 * workers
+    )
     best, digests, walls = None, set(), []
     for repeat in range(repeats):
         path = folder / f"{label}-{repeat}.sqlite"
-        tally = _mine_into(path, backend, seed, rounds)
+        tally = _mine_into(path, backend, kind, seed, rounds)
         digests.add(hashlib.sha256(path.read_bytes()).hexdigest())
         walls.append(round(tally.wall_seconds, 3))
         if best is None or tally.wall_seconds < best.wall_seconds:
@@ -62,30 +72,39 @@ def _measure(folder: Path, label: str, backend, rounds: int, seed: int, repeats:
 
 
 def run_bench(
-    rounds: int, workers: int, seed: int, repeats: int = 3, with_ray: bool = True
+    rounds: int,
+    workers: int,
+    seed: int,
+    repeats: int = 3,
+    with_ray: bool = True,
+    game: str | None = None,
 ) -> dict:
-    """The figures of the local pool with ``workers`` workers and, ``with_ray``, Ray
-    with ``workers`` and with 1 CPU."""
+    """The figures of mining ``game`` (a slug; ``None``: :func:`default_game`) on the
+    local pool with ``workers`` workers and, ``with_ray``, Ray with ``workers`` and
+    with 1 CPU."""
     if with_ray:
         backends.import_ray()
-    kind = backends.mining_kind(GAME)
+    game = default_game() if game is None else game
+    kind = backends.mining_kind(game)
     runs = []
     with tempfile.TemporaryDirectory(prefix="fechtbuch-db-bench-") as scratch:
         folder = Path(scratch)
         local = backends.LocalBackend(workers, kind.warm_up)
         try:
-            runs.append(_measure(folder, "local", local, rounds, seed, repeats))
+            runs.append(_measure(folder, "local", local, kind, rounds, seed, repeats))
         finally:
             local.close()
         if with_ray:
             for cpus in (workers, 1):
                 ray_backend = backends.RayBackend(None, cpus)
                 try:
-                    runs.append(_measure(folder, f"ray-{cpus}", ray_backend, rounds, seed, repeats))
+                    runs.append(
+                        _measure(folder, f"ray-{cpus}", ray_backend, kind, rounds, seed, repeats)
+                    )
                 finally:
                     ray_backend.close()
     figures: dict = {
-        "game": GAME,
+        "game": game,
         "rounds": rounds,
         "seed": seed,
         "repeats": repeats,

@@ -18,7 +18,7 @@ from fechtbuch.engines.touche_duell.notation import format_view, parse_view
 from fechtbuch.engines.touche_duell.public import SureWinProblem, root_problem
 from fechtbuch.engines.touche_duell.state import NotationError
 from fechtbuch.puzzles.andorjudge import judge_andor
-from fechtbuch.puzzles.packkind import PackKind, Puzzle
+from fechtbuch.puzzles.packkind import PackKind, Puzzle, schema_part
 from fechtbuch.puzzles.touche_duell.mining import (
     MAX_N,
     RULES,
@@ -76,4 +76,5 @@ KIND = PackKind(
     verify_in_pack=verify_round,
     verify_witness=verify_witness,
     rating_panel=rating_panel,
+    puzzle_schema=schema_part(__package__),
 )

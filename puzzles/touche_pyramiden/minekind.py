@@ -1,7 +1,7 @@
 """The pyramid game's mining kind: what ``fechtbuch pyramiden mine`` adds to the
 generic loop (:mod:`fechtbuch.puzzles.minekit`).
 
-A round is one pair of seeded states (:func:`~fechtbuch.puzzles.touche_pyramiden.exercises.
+A round is one pair of seeded states (:func:`~fechtbuch.puzzles.touche_pyramiden.mining.
 candidate_rounds`: one of random play, one of threat-building play) and its candidate
 views.  Keeping is sequential by nature (:func:`~fechtbuch.puzzles.touche_pyramiden.
 exercises.take_round`: which N a view is searched for depends on what was kept

@@ -33,7 +33,7 @@ from fechtbuch.engines.touche_pyramiden.touche_in_n import (
     with_budget,
 )
 from fechtbuch.puzzles.andorjudge import judge_andor
-from fechtbuch.puzzles.packkind import PackKind, Puzzle
+from fechtbuch.puzzles.packkind import PackKind, Puzzle, schema_part
 from fechtbuch.puzzles.touche_pyramiden.mining import (
     difficulty_of,
     plausible_fields,
@@ -231,4 +231,5 @@ KIND = PackKind(
     full_defences=FULL_DEFENCES,  # the tree holds every reply of the first two adversary moves
     judge=judge_andor,
     verify_witness=verify_witness,
+    puzzle_schema=schema_part(__package__),
 )

@@ -25,7 +25,7 @@ from fechtbuch.engines.game import AndOrProblem, Game, GameInfo, Outcome
 from fechtbuch.engines.players import PlayerFactory
 from fechtbuch.puzzles.minekit import Candidate, MinePool, MiningKind, RoundYield
 from fechtbuch.puzzles.pack import build_pack_v2
-from fechtbuch.puzzles.packkind import PackKind
+from fechtbuch.puzzles.packkind import PackKind, schema_part
 from fechtbuch.puzzles.witness import replay_witness
 from fechtbuch.solver.andor_solve import FOUND, solve_andor
 
@@ -303,6 +303,7 @@ KIND = PackKind(
         f'<svg xmlns="http://www.w3.org/2000/svg"><text>{state.number}</text></svg>'
     ),
     verify_witness=verify_witness,
+    puzzle_schema=schema_part(__package__),  # pack.schema.json next to this module
 )
 
 

@@ -11,4 +11,6 @@ PLUGIN = GamePlugin(
     pack_kind="toygame.game:KIND",
     mining_kind="toygame.game:MINING",
     players="toygame.game:PLAYERS",
+    web="toygame.web:WEB",  # its board script and texts: static/ of this folder
+    table="toygame.table:TABLE",
 )

@@ -46,6 +46,7 @@ class BattleklingeWeb:
 
     slug = "battleklinge"
     script = "battleklinge.js"
+    style = "battleklinge.css"
     modes = ("computer", "hotseat", "exercise", "daily")
     hint_strength = "stark"
 

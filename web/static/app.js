@@ -35,6 +35,9 @@ function showError(text) {
 }
 
 function loadScripts(catalogue) {
+  for (const game of catalogue.games.filter((g) => g.style)) {
+    document.head.append(Object.assign(document.createElement("link"), { rel: "stylesheet", href: game.style }));
+  }
   return Promise.all(catalogue.games.map((game) => new Promise((resolve) => {
     const script = document.createElement("script");
     script.src = game.script;

@@ -1,6 +1,7 @@
 "use strict";
 // The texts of both pages (the single-player page and the Wartesaal): the German or
-// English catalogue from /static/i18n/<lang>.json, put into every [data-i18n] element
+// English catalogue from /i18n/<lang>.json (the generic texts and every game's own,
+// merged by the server: page_texts in web/webgame.py), put into every [data-i18n] element
 // and read with t(key, {name: value}) for "{name}" placeholders.  Loaded before the
 // page's own script, which calls t() and loadTexts().
 const I18n = { texts: {}, lang: "de" };
@@ -13,7 +14,7 @@ function t(key, args) {
 }
 
 async function loadTexts(lang) {
-  const response = await fetch(`/static/i18n/${lang}.json`);
+  const response = await fetch(`/i18n/${lang}.json`);
   I18n.texts = await response.json();
   I18n.lang = lang;
   document.documentElement.lang = lang;

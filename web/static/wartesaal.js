@@ -4,8 +4,9 @@
 // replays.  The server decides everything: the page shows the table messages it gets
 // (each already holding only what this person may see) and sends the notation of the
 // action chosen among the legal ones sent.  Boards are drawn by the same scripts as
-// the single-player page (window.FechtbuchGames[slug]); the room adds their drawing
-// to every table message (web/wartesaal_page.py).
+// the single-player page (window.FechtbuchGames[slug]: render(root, msg, api), and
+// optionally boardPlay and seatLabel(seat, api)); the room adds their drawing to every
+// table message (web/wartesaal_page.py).  This script names no game.
 window.FechtbuchGames = window.FechtbuchGames || {};
 const Saal = {
   ws: null, me: null, account: null, games: [], boards: {},
@@ -326,10 +327,10 @@ function seatName(msg, seat) {
   return school ? `${msg.seats[seat]} (${school})` : msg.seats[seat];
 }
 
+// what the game calls a seat (a school, a fencer): its board script's seatLabel, if any
 function schoolName(msg, seat) {
-  if (msg.game === "battleklinge") return t(seat === 0 ? "choice.school.g" : "choice.school.b");
-  if (msg.game === "touche-duell") return "AB"[seat];
-  return null;
+  const board = window.FechtbuchGames[msg.game];
+  return board && board.seatLabel ? board.seatLabel(seat, { t }) : null;
 }
 
 function boardApi() {
@@ -344,8 +345,8 @@ function boardApi() {
 function act(text) {
   const msg = Saal.table;
   if (!msg || msg.status !== "running" || msg.to_act !== msg.you) return;
-  // the draft board names a pick by its card; the room's notation is wahl:<card>
-  const known = msg.legal_views.find((a) => a.text === text) || msg.legal_views.find((a) => a.card === text && !a.from && a.text.startsWith("wahl:"));
+  // a board acts by the notation of one of the legal actions it was given
+  const known = msg.legal_views.find((a) => a.text === text);
   if (!known) return;
   ask("act", { table: msg.id, seq: msg.version, action: known.text }).catch(() => {});
 }
@@ -679,7 +680,7 @@ document.addEventListener("keydown", (event) => {
   if (event.key === "ArrowRight") step(Saal.ply + 1);
 });
 
-// ---- start: the texts, the boards' scripts, the games, and a session kept in this tab ---
+// ---- start: the texts, the boards' scripts and styles, the games, and a session kept in this tab ---
 function loadBoards(boards) {
   return Promise.all(Object.values(boards).map((src) => new Promise((resolve) => {
     const script = document.createElement("script");
@@ -695,6 +696,8 @@ async function start() {
   await loadTexts(navigator.language && navigator.language.startsWith("en") ? "en" : "de");
   $("lang").value = I18n.lang;
   const boards = await (await fetch(`${base}/boards`)).json();
+  const styles = await (await fetch(`${base}/styles`)).json();
+  for (const href of Object.values(styles)) document.head.append(Object.assign(document.createElement("link"), { rel: "stylesheet", href }));
   await loadBoards(boards);
   await connect();
   Saal.games = (await ask("games")).games;

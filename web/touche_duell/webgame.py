@@ -41,6 +41,7 @@ class ToucheDuellWeb:
 
     slug = "touche-duell"
     script = "touche-duell.js"
+    style = "touche-duell.css"
     modes = ("computer", "hotseat", "exercise")
     hint_strength = "stark"
 

@@ -28,6 +28,7 @@ class PyramidenWeb:
 
     slug = "touche-pyramiden"
     script = "touche-pyramiden.js"
+    style = None
     modes = ("computer", "hotseat", "exercise")
     hint_strength = "stark"
 

@@ -38,7 +38,8 @@
 
   function renderDraft(root, msg, api) {
     const draft = msg.prelude;
-    const legal = new Set(msg.legal.map((m) => m.card));
+    // a pick is sent as the notation of its legal action (the page's and the room's differ)
+    const legal = new Map(msg.legal.map((m) => [m.card, m.text]));
     const wrap = document.createElement("div");
     wrap.className = "bk-wrap bk-draft";
     const head = document.createElement("p");
@@ -63,7 +64,7 @@
         button.append(name, cardGrid(spec));
         button.onclick = () => {
           api.console(describeCard(api, spec));
-          if (clickable && legal.has(card)) api.act(card);
+          if (clickable && legal.has(card)) api.act(legal.get(card));
         };
         box.append(button);
       }
@@ -287,5 +288,7 @@
     }
   }
 
-  window.FechtbuchGames.battleklinge = { render, boardPlay: true };
+  // a seat is a school (Gold, Blau) wherever the seat's person is named
+  const seatLabel = (seat, api) => api.t(seat === 0 ? "choice.school.g" : "choice.school.b");
+  window.FechtbuchGames.battleklinge = { render, boardPlay: true, seatLabel };
 })();

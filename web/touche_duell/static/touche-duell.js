@@ -32,5 +32,6 @@
     }
     if (api.hint) api.console(api.t("play.hint.is", { action: api.hint }));
   }
-  window.FechtbuchGames["touche-duell"] = { render, boardPlay: false };
+  // the fencers are A and B wherever a seat's person is named
+  window.FechtbuchGames["touche-duell"] = { render, boardPlay: false, seatLabel: (seat) => "AB"[seat] };
 })();

@@ -65,7 +65,7 @@ def main(db: str, rounds: int, seed: int, kill_after: int) -> None:
         plan = mine.plan_run(conn, kind, seed, kind.db_ns, rounds)
         mine.mine_plan(conn, kind, plan, kind.db_ns, backend, on_round)
         deadline = time.monotonic() + DEATH_SECONDS
-        checked = verify.verify_rows(conn, "battleklinge", backend)  # db verify --ray
+        checked = verify.verify_database(conn, "battleklinge", backend)  # db verify --ray
         alive = sum(1 for node in ray.nodes() if node["Alive"])
         while alive > 1 and time.monotonic() < deadline:
             time.sleep(0.5)

@@ -261,13 +261,13 @@ def test_verify_reads_rows_in_batches_and_reports_them_in_order(sample_db, monke
     monkeypatch.setattr(verify, "ROWS_PER_TASK", 2)
     monkeypatch.setattr(verify, "UNITS_PER_BATCH", 2)
     seen = []
-    real = backends.verify_rows
+    real = verify.verify_unit
 
     def counting(slug, unit):
         seen.extend(row.puzzle["id"] for row in unit)
         return real(slug, unit)
 
-    monkeypatch.setattr(backends, "verify_rows", counting)
+    monkeypatch.setattr(verify, "verify_unit", counting)
     assert report() == whole and whole["rows"] > 8
     assert seen == [r["puzzle_id"] for r in rows_of(sample_db, "--limit", "100000")]
 

@@ -14,21 +14,16 @@ from __future__ import annotations
 import functools
 import multiprocessing
 import os
-import time
 from collections import deque
 from collections.abc import Callable, Iterable, Iterator
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from fechtbuch.engines.errors import InputError, quote
 from fechtbuch.engines.plugin import load
 from fechtbuch.engines.raykit import connect_ray, import_ray
 from fechtbuch.engines.registry import plugin
-from fechtbuch.puzzles.minekit import MiningKind, RoundYield
+from fechtbuch.puzzles.minekit import MiningKind
 from fechtbuch.puzzles.minerun import init_worker
-
-if TYPE_CHECKING:
-    from fechtbuch.puzzles.db.store import PreparedRow
-    from fechtbuch.puzzles.db.verify import StoredRow
 
 RAY_MAX_RETRIES = 5
 """A Ray task whose worker or node dies is run again, up to this many times (a round
@@ -55,34 +50,6 @@ def mining_kind_of_rows(slug: str, path) -> MiningKind:
             f"--db: {quote(str(path))} holds rows of {quote(slug)}, no game of this fechtbuch "
             "with mining; 'fechtbuch db verify' checks the file"
         ) from None
-
-
-def examine_rounds(
-    slug: str, tasks: list[tuple]
-) -> tuple[list[RoundYield], list[list[PreparedRow]], float]:
-    """Database rounds of ``slug`` in order (a worker's entry point: one commit unit,
-    so a Battleklinge round of some milliseconds does not pay a task's overhead
-    alone), each round's candidates prepared as rows (duplicate class, compressed
-    tree, motif tags: made here, in parallel, not by the one process that commits)
-    and the CPU seconds they took."""
-    from fechtbuch.puzzles.db.store import prepare_puzzle
-
-    started = time.process_time()
-    kind = mining_kind(slug)
-    found = [kind.db_round(task) for task in tasks]
-    rows = [[prepare_puzzle(kind, p) for p in round_.candidates] for round_ in found]
-    return found, rows, time.process_time() - started
-
-
-def verify_rows(slug: str, rows: list[StoredRow]) -> tuple[list[list[str]], float]:
-    """The problems of each row, derived columns and re-proof (a worker's entry
-    point), and the CPU seconds spent."""
-    from fechtbuch.puzzles.db.verify import row_problems
-
-    started = time.process_time()
-    kind = mining_kind(slug)
-    problems = [row_problems(kind, row) for row in rows]
-    return problems, time.process_time() - started
 
 
 Work = Callable[..., Any]

@@ -25,9 +25,9 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 import orjson
-from fechtbuch.puzzles.db import backends
+from fechtbuch.puzzles.db.backends import mining_kind
 from fechtbuch.puzzles.db.schema import transaction
-from fechtbuch.puzzles.db.store import PreparedRow, canonical_json, insert_puzzle
+from fechtbuch.puzzles.db.store import PreparedRow, canonical_json, insert_puzzle, prepare_puzzle
 from fechtbuch.puzzles.minekit import MiningKind, RoundYield
 
 COMMIT_ROUNDS = 8
@@ -284,7 +284,7 @@ def mine_plan(
     units = commit_units(plan)
     work = ([plan.task(kind, r, ns) for r in unit] for unit in units)
     for unit, (found, prepared, cpu) in zip(
-        units, backend.imap(backends.examine_rounds, kind.rules, work), strict=True
+        units, backend.imap(examine_rounds, kind.rules, work), strict=True
     ):
         assert [f.round for f in found] == list(unit), "a round came back out of order"
         tally.cpu_seconds += cpu
@@ -294,3 +294,18 @@ def mine_plan(
                 on_round(committed)
     tally.wall_seconds = time.perf_counter() - started
     return tally
+
+
+def examine_rounds(
+    slug: str, tasks: list[tuple]
+) -> tuple[list[RoundYield], list[list[PreparedRow]], float]:
+    """Database rounds of ``slug`` in order (a worker's entry point: one commit unit,
+    so a Battleklinge round of some milliseconds does not pay a task's overhead
+    alone), each round's candidates prepared as rows (duplicate class, compressed
+    tree, motif tags: made here, in parallel, not by the one process that commits)
+    and the CPU seconds they took."""
+    started = time.process_time()
+    kind = mining_kind(slug)
+    found = [kind.db_round(task) for task in tasks]
+    rows = [[prepare_puzzle(kind, p) for p in round_.candidates] for round_ in found]
+    return found, rows, time.process_time() - started

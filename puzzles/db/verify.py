@@ -29,6 +29,7 @@ import itertools
 import math
 import re
 import sqlite3
+import time
 from collections import Counter
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -210,7 +211,7 @@ def _check_rows(
         file_lines += _stream_problems(conn, kind, backend)
         units = _units(conn, slug, bad, row_lines)
         while batch := list(itertools.islice(units, UNITS_PER_BATCH)):
-            results = backend.imap(backends.verify_rows, slug, [unit for unit, _ in batch])
+            results = backend.imap(verify_unit, slug, [unit for unit, _ in batch])
             for (unit, skipped), (found, _cpu) in zip(batch, results, strict=True):
                 tally["rows"] += skipped + len(unit)
                 tally["failed"] += skipped + sum(1 for lines in found if lines)
@@ -451,7 +452,7 @@ def _stream_problems(conn: sqlite3.Connection, kind: MiningKind, backend) -> lis
     """Each stream of ``kind``'s game: its params, its rows' game and N, and its first
     round that stored rows mined again, which must find the rows stored for it (a
     damaged seed or params gives other games)."""
-    from fechtbuch.puzzles.db.mine import Plan, cover_of
+    from fechtbuch.puzzles.db.mine import Plan, cover_of, examine_rounds
 
     problems, tasks = [], []
     for stream, seed, params_text in conn.execute(
@@ -487,7 +488,7 @@ def _stream_problems(conn: sqlite3.Connection, kind: MiningKind, backend) -> lis
         number, found, counts = first
         plan = Plan(stream, seed, number, number, number + 1, cover)
         tasks.append((stream, number, found, counts, ns, plan.task(kind, number, ns)))
-    results = backend.imap(backends.examine_rounds, kind.rules, [[t[-1]] for t in tasks])
+    results = backend.imap(examine_rounds, kind.rules, [[t[-1]] for t in tasks])
     for (stream, number, found, counts, ns, _), ((yielded,), (rows,), _cpu) in zip(
         tasks, results, strict=True
     ):
@@ -512,3 +513,12 @@ def _same_json(text, value) -> bool:
         return orjson.loads(text) == value
     except (orjson.JSONDecodeError, TypeError):
         return False
+
+
+def verify_unit(slug: str, rows: list[StoredRow]) -> tuple[list[list[str]], float]:
+    """The problems of each row, derived columns and re-proof (a worker's entry
+    point), and the CPU seconds spent."""
+    started = time.process_time()
+    kind = backends.mining_kind(slug)
+    problems = [row_problems(kind, row) for row in rows]
+    return problems, time.process_time() - started

@@ -317,7 +317,7 @@ def test_db_rate_fits_ratings_from_the_panel_and_is_reproducible(sample_db, tmp_
     again = run("db", "rate", "--game", BK, "--n", "2", "--limit", "5", "--db", copies[0], "--json")
     assert json.loads(again.stdout)["skipped"] == 5
     pyramids = run("db", "rate", "--game", "touche-pyramiden", "--db", copies[0])
-    assert "Touché in N has no rating panel" in assert_one_line_error(pyramids)
+    assert "Touché pyramids has no rating panel" in assert_one_line_error(pyramids)
 
 
 def test_a_persons_attempts_from_the_browser_move_both_ratings_once(sample_db, tmp_path):

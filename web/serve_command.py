@@ -77,6 +77,7 @@ def serve(
     play and write your records).
     """
     import uvicorn
+    from fechtbuch.wartesaal.protocol import UVICORN_WEBSOCKETS
     from fechtbuch.web.exercise import available_packs, extra_pack
     from fechtbuch.web.server import Server, create_app
 
@@ -87,7 +88,9 @@ def serve(
     page_server = Server(store, packs=packs)
     mounts = {} if wartesaal_url is None else {"/wartesaal": _wartesaal(wartesaal_url, page_server)}
     app = create_app(page_server, mounts)
-    config = uvicorn.Config(app, host=host, port=port, log_level="warning", ws="websockets-sansio")
+    # the Wartesaal's frame limit holds for the page's socket too (its messages are
+    # smaller still), so both ways of serving the room read the same frames
+    config = uvicorn.Config(app, host=host, port=port, log_level="warning", **UVICORN_WEBSOCKETS)
     server = uvicorn.Server(config)
     original_startup = server.startup
 

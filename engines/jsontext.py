@@ -17,6 +17,11 @@ from typing import Any
 
 from fechtbuch.engines.errors import InputError
 
+
+class NotJSON(InputError):
+    """``message: not JSON``: the text is no JSON at all."""
+
+
 _NOT_A_NUMBER = object()
 """What ``NaN``, ``Infinity`` and ``-Infinity`` parse to, so the walk can name their field."""
 
@@ -41,7 +46,7 @@ def loads_nested(text: str, max_depth: int) -> Any:
     try:
         return json.loads(text, parse_constant=lambda _name: _NOT_A_NUMBER)
     except ValueError:
-        raise InputError("message: not JSON") from None
+        raise NotJSON("message: not JSON") from None
 
 
 def check_fields(value: Any, max_integer: int) -> None:

@@ -19,8 +19,8 @@ from fechtbuch.engines.battleklinge.cards import CARD_SETS
 from fechtbuch.engines.battleklinge.tablebase import Tablebase, build, table_folder
 from fechtbuch.engines.battleklinge.tablebase.build import manifest_seal
 from fechtbuch.engines.battleklinge.tablebase.probe import DamagedTables, read_manifest
-from fechtbuch.engines.clikit import dump_json
 from fechtbuch.engines.errors import InputError
+from fechtbuch.engines.files import dump_json
 
 CARDS = CARD_SETS["einsteiger"]
 LOSS_IN_8 = "2m2/5/1s3/1S3/2M2 g ausfall,volte bindung,stoss riposte"

@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 import click
-from fechtbuch.engines.clikit import StrictIntRange
+from fechtbuch.commands.options import StrictIntRange
 from fechtbuch.engines.errors import InputError, quote
 from fechtbuch.web.store import Store, default_store_path
 

@@ -9,6 +9,7 @@ import click
 from fechtbuch.commands.options import float_range, int_range
 from fechtbuch.engines.errors import InputError
 from fechtbuch.wartesaal.commandline import run_command
+from fechtbuch.wartesaal.protocol import UVICORN_WEBSOCKETS
 
 SECRET_VARIABLE = "WARTESAAL_SECRET"
 
@@ -45,7 +46,7 @@ def main(database: str, host: str, port: int, tick: float) -> None:
     if len(secret) < 16:
         raise InputError(f"{SECRET_VARIABLE}: set it to at least 16 characters")
     app = build_app(database, secret, tick_seconds=tick)
-    uvicorn.run(app, host=host, port=port, log_level="warning", ws_max_size=1 << 16)
+    uvicorn.run(app, host=host, port=port, log_level="warning", **UVICORN_WEBSOCKETS)
 
 
 if __name__ == "__main__":

@@ -61,11 +61,14 @@ def verify(hasher: PasswordHasher, account: dict | None, password: object) -> bo
     wrong = RoomError("password: wrong name or password")
     if not isinstance(password, str):
         raise wrong
+    if len(password) > MAX_PASSWORD:
+        # compared whole or not at all: no account has a longer one (``check_password``)
+        raise RoomError(f"password: {MIN_PASSWORD} to {MAX_PASSWORD} characters")
     if account is None:
         hasher.hash("x" * MIN_PASSWORD)  # as slow as a real check
         raise wrong
     try:
-        hasher.verify(account["password_hash"], password[:MAX_PASSWORD])
+        hasher.verify(account["password_hash"], password)
     except (VerificationError, InvalidHashError):
         raise wrong from None
     return hasher.check_needs_rehash(account["password_hash"])

@@ -32,7 +32,15 @@ import anyio
 from argon2 import PasswordHasher
 from fechtbuch.wartesaal.events import events_for
 from fechtbuch.wartesaal.games import catalogue
-from fechtbuch.wartesaal.protocol import BEFORE_LOGIN, MAX_MESSAGE_BYTES, error, parse_request
+from fechtbuch.wartesaal.protocol import (
+    BEFORE_LOGIN,
+    MAX_MESSAGE_BYTES,
+    check_request,
+    error,
+    parse_body,
+    parse_object,
+    reference,
+)
 from fechtbuch.wartesaal.room import Room
 from fechtbuch.wartesaal.sessions import Identity
 from fechtbuch.wartesaal.store import Store
@@ -46,6 +54,8 @@ from starlette.routing import BaseRoute, Route, WebSocketRoute
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
 COOKIE = "session"
+SESSION_REQUESTS = frozenset({"hello", "login", "register", "guest"})
+"""The requests that give a connection its session (one per connection)."""
 
 
 @dataclass(eq=False)
@@ -232,6 +242,10 @@ class Hall:
         room = self.room
         if kind not in BEFORE_LOGIN and client.identity is None:
             raise RoomError("session: say hello with a session, or log in, first")
+        if kind in SESSION_REQUESTS and client.identity is not None:
+            # refused before anything is checked or written (a register would make the
+            # account, a login renew its hash, for a session this connection refuses)
+            raise RoomError("session: this connection already has one")
         who = client.identity
         if kind == "hello":
             identity = await run_in_threadpool(room.identify, request.get("session"))
@@ -319,12 +333,11 @@ class Hall:
                 raw = text if text is not None else frame.get("bytes") or b""
                 ref = None
                 try:
-                    if len(raw) > MAX_MESSAGE_BYTES:
-                        raise RoomError(f"message: longer than {MAX_MESSAGE_BYTES} bytes")
-                    request = parse_request(raw)
-                    ref = request.get("ref")
+                    request = parse_object(raw)
+                    ref = reference(request)
+                    kind = check_request(request)
                     answer = await self.handle(client, request)
-                    await client.send({"type": request["type"], "ref": ref} | answer)
+                    await client.send({"type": kind, "ref": ref} | answer)
                 except RoomError as err:
                     await client.send(error(ref, str(err)))
                 except Exception as err:  # a bug must cost one answer, not the connection
@@ -382,12 +395,9 @@ def build_app(
 
     async def session_route(request: Request) -> JSONResponse:
         try:
-            body = await request.json() if request.url.path.endswith(("login", "register")) else {}
-        except ValueError:
-            return JSONResponse({"error": "message: not JSON"}, status_code=400)
-        if not isinstance(body, dict):
-            return JSONResponse({"error": "message: expected a JSON object"}, status_code=400)
-        try:
+            body = {}
+            if request.url.path.endswith(("login", "register")):
+                body = parse_body(await _bounded_body(request))
             if request.url.path.endswith("guest"):
                 identity, token = room.guest()
             else:
@@ -404,11 +414,8 @@ def build_app(
     async def logout(request: Request) -> JSONResponse:
         """End the session of the ``session`` cookie (or of ``{"session": ...}``)."""
         try:
-            body = await request.json() if await request.body() else {}
-        except ValueError:
-            return JSONResponse({"error": "message: not JSON"}, status_code=400)
-        token = body.get("session") if isinstance(body, dict) else None
-        try:
+            raw = await _bounded_body(request)
+            token = parse_body(raw).get("session") if raw else None
             identity = await run_in_threadpool(room.identify, token or request.cookies.get(COOKIE))
             await hall.write(room.logout, identity)
         except RoomError as err:
@@ -451,6 +458,17 @@ def build_app(
     app.state.room = room
     app.state.hall = hall
     return app
+
+
+async def _bounded_body(request: Request) -> bytes:
+    """The request's body, read no further than one byte over the message limit
+    (``parse_body`` refuses that)."""
+    body = b""
+    async for chunk in request.stream():
+        body += chunk
+        if len(body) > MAX_MESSAGE_BYTES:
+            break
+    return body
 
 
 def _address(connection: Request | WebSocket) -> str:

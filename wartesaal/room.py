@@ -25,12 +25,15 @@ from fechtbuch.engines.errors import InputError
 from fechtbuch.engines.seeding import shuffled
 from fechtbuch.wartesaal import accounts, roomrules, views
 from fechtbuch.wartesaal.games import setup_of
+from fechtbuch.wartesaal.protocol import MAX_INTEGER
 from fechtbuch.wartesaal.sessions import Identity, Sessions
-from fechtbuch.wartesaal.store import Store, Tx, table_to_json
+from fechtbuch.wartesaal.store import Store, Tx, table_from_json, table_to_json
 from fechtbuch.wartesaal.table import FINISHED, RUNNING, RoomError, Table
 
 MAX_CLOCK_MINUTES = 180
 MAX_STAKE = 1000
+MAX_TEXT = 200
+"""Characters of a text field of a request: an id, a game, a variant, an action."""
 
 
 class Room:
@@ -221,6 +224,8 @@ class Room:
         The answer: the action's number, and ``duplicate`` for a resent action."""
         if isinstance(seq, bool) or not isinstance(seq, int):
             raise RoomError("seq: a whole number (the table version you saw)")
+        if not 0 <= seq <= MAX_INTEGER:
+            raise RoomError(f"seq: a whole number from 0 to {MAX_INTEGER} (the table version)")
         text = _string(action, "action")
 
         def change(tx: Tx, table: Table, seat: int) -> dict:
@@ -293,12 +298,16 @@ class Room:
             was_running = table.status == RUNNING
             if was_running:
                 table.check_time(self.clock())
+            timed = table_to_json(table)
             try:
                 if table.status != RUNNING and was_running and not finished_ok:
                     raise RoomError(f"table: the game ended first ({table.reason})")
                 answer = change(tx, table, seat)
             except RoomError as err:
+                # a refusal keeps what time did to the table, nothing the change began
+                # (an agreed Revanche that cannot be dealt keeps its offer standing)
                 refusal = err
+                table = table_from_json(timed)
             if table_to_json(table) != before:
                 self._save(tx, table, was_running)
         if refusal is not None:
@@ -537,7 +546,7 @@ def _same_action(table: Table, done, text: str) -> bool:
         return False
 
 
-def _string(value: object, field: str, limit: int = 200) -> str:
+def _string(value: object, field: str, limit: int = MAX_TEXT) -> str:
     if not isinstance(value, str) or not value or len(value) > limit:
         raise RoomError(f"{field}: a text of 1 to {limit} characters")
     return value

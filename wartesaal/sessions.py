@@ -20,6 +20,8 @@ from itsdangerous import BadSignature, SignatureExpired, URLSafeTimedSerializer
 
 SESSION_SECONDS = 7 * 24 * 3600
 """How long a session lasts after login."""
+MAX_TOKEN = 1000
+"""Characters of a session token; an issued one has about 150."""
 
 
 @dataclass(frozen=True)
@@ -50,7 +52,7 @@ class Sessions:
 
     def check(self, token: object) -> Identity:
         """The identity a token names; a :class:`RoomError` if it is forged or expired."""
-        if not isinstance(token, str) or len(token) > 1000:
+        if not isinstance(token, str) or len(token) > MAX_TOKEN:
             raise RoomError("session: missing or malformed")
         try:
             data = self.serializer.loads(token, max_age=self.max_age)

@@ -76,13 +76,22 @@ def available_packs(extra: tuple[ShippedPack, ...] = ()) -> tuple[ShippedPack, .
     """The shipped packs, then the extra ones; an extra pack may not take a shipped
     pack's name (the store keeps solved exercises by pack name)."""
     shipped = shipped_packs()
-    taken = {p.name for p in shipped}
+    taken: dict[str, str | None] = {p.name: None for p in shipped}
+    """Each name's pack file (None: shipped)."""
     for pack in extra:
         if pack.name in taken:
+            earlier = taken[pack.name]
+            if earlier is None:
+                raise InputError(
+                    f"--pack: {quote(pack.name)} is the name of a shipped pack; rename the file"
+                )
+            if Path(earlier).resolve() == Path(pack.path).resolve():
+                raise InputError(f"--pack: {quote(pack.path)} is given twice")
             raise InputError(
-                f"--pack: {quote(pack.name)} is the name of a shipped pack; rename the file"
+                f"--pack: two packs named {quote(pack.name)} ({quote(earlier)} and "
+                f"{quote(pack.path)}); rename one"
             )
-        taken.add(pack.name)
+        taken[pack.name] = pack.path
     return shipped + tuple(extra)
 
 

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import errno
 import logging
+import socket
 import threading
 import webbrowser
 from pathlib import Path
@@ -10,6 +12,7 @@ from typing import TYPE_CHECKING
 
 import click
 from fechtbuch.commands.options import StrictIntRange
+from fechtbuch.engines.errors import InputError, quote
 from fechtbuch.web.store import Store, default_store_path
 
 if TYPE_CHECKING:
@@ -77,17 +80,27 @@ def serve(
     play and write your records).
     """
     import uvicorn
+    from fechtbuch.wartesaal.protocol import UVICORN_WEBSOCKETS
     from fechtbuch.web.exercise import available_packs, extra_pack
     from fechtbuch.web.server import Server, create_app
 
     packs = available_packs(tuple(extra_pack(path) for path in pack_files))
     store = Store(data_file or default_store_path())
     store.check()
-    logging.basicConfig(level=logging.INFO, format="fechtbuch serve: %(message)s")
-    page_server = Server(store, packs=packs)
-    mounts = {} if wartesaal_url is None else {"/wartesaal": _wartesaal(wartesaal_url, page_server)}
-    app = create_app(page_server, mounts)
-    config = uvicorn.Config(app, host=host, port=port, log_level="warning", ws="websockets-sansio")
+    listening = listening_socket(host, port)
+    try:
+        logging.basicConfig(level=logging.INFO, format="fechtbuch serve: %(message)s")
+        page_server = Server(store, packs=packs)
+        mounts = {}
+        if wartesaal_url is not None:
+            mounts["/wartesaal"] = _wartesaal(wartesaal_url, page_server)
+        app = create_app(page_server, mounts)
+    except BaseException:
+        listening.close()
+        raise
+    # the Wartesaal's frame limit holds for the page's socket too (its messages are
+    # smaller still), so both ways of serving the room read the same frames
+    config = uvicorn.Config(app, host=host, port=port, log_level="warning", **UVICORN_WEBSOCKETS)
     server = uvicorn.Server(config)
     original_startup = server.startup
 
@@ -100,7 +113,47 @@ def serve(
             threading.Thread(target=webbrowser.open, args=(url,), daemon=True).start()
 
     server.startup = startup
-    server.run()
+    server.run(sockets=[listening])
+
+
+def listening_socket(host: str, port: int) -> socket.socket:
+    """A socket bound to ``host`` and ``port`` for uvicorn to listen on: bound here,
+    so that an address or a port that cannot be had is one line naming the option
+    (uvicorn would log its own error and exit 3)."""
+    if not host.strip():
+        # uvicorn takes '' for every address; a blank option is more likely a mistake
+        raise InputError("--host: give an address to listen on (0.0.0.0 for every one)")
+    try:
+        found = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM, flags=socket.AI_PASSIVE)
+    except (OSError, UnicodeError, ValueError) as err:
+        reason = getattr(err, "strerror", None) or str(err) or type(err).__name__
+        raise InputError(f"--host: {quote(host)} is no address to listen on ({reason})") from None
+    family, _kind, _proto, _name, address = found[0]
+    try:
+        return _bound_socket(family, address)
+    except OSError as err:
+        reason = err.strerror or type(err).__name__
+        if err.errno == errno.EADDRINUSE:
+            raise InputError(f"--port: {port} on {host} is in use") from None
+        if err.errno == errno.EACCES:
+            root = "; ports below 1024 need root" if 0 < port < 1024 else ""
+            raise InputError(f"--port: may not listen on {port} ({reason}{root})") from None
+        if err.errno == errno.EADDRNOTAVAIL:
+            raise InputError(f"--host: {host} is not an address of this machine") from None
+        raise InputError(f"--host: cannot listen on {quote(host)} port {port} ({reason})") from None
+
+
+def _bound_socket(family: int, address: tuple) -> socket.socket:
+    """A TCP socket of ``family`` bound to ``address`` (as uvicorn binds one)."""
+    sock = socket.socket(family, socket.SOCK_STREAM)
+    try:
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        sock.bind(address)
+    except OSError:
+        sock.close()
+        raise
+    sock.set_inheritable(True)
+    return sock
 
 
 def _wartesaal(database_url: str, page_server: Server) -> Starlette:
@@ -108,8 +161,6 @@ def _wartesaal(database_url: str, page_server: Server) -> Starlette:
     games of ``page_server``; or one line naming what is missing (its extra, its
     secret)."""
     import os
-
-    from fechtbuch.engines.errors import InputError
 
     secret = os.environ.get("WARTESAAL_SECRET", "")
     if len(secret) < 16:

@@ -30,6 +30,7 @@ from typing import Any
 
 from fechtbuch.engines.clock import GameClock
 from fechtbuch.engines.errors import InputError, quote
+from fechtbuch.engines.jsontext import NotJSON, loads_checked
 from fechtbuch.engines.plugin import GamePlugin, load
 from fechtbuch.engines.registry import plugins
 from fechtbuch.web.exercise import ExerciseTable, ShippedPack, available_packs, open_exercise
@@ -46,6 +47,11 @@ LOG = logging.getLogger("fechtbuch.web")
 
 MAX_MESSAGE = 4096
 """A longer message is refused unread: no message of the protocol needs more."""
+MAX_NESTING = 16
+"""Levels of brackets a message may nest (the outer object is one); ``options`` needs two."""
+MAX_NUMBER = 2**53 - 1
+"""The largest size of a number in a message (what the page's JavaScript holds exactly)."""
+BINARY_REFUSED = {"type": "error", "message": "message: expected a text frame, got a binary one"}
 
 MODES = ("computer", "hotseat", "daily")
 
@@ -121,7 +127,7 @@ class Server:
         receiving: asyncio.Future | None = None
         try:
             await self._send(conn, self.catalogue())
-            receiving = asyncio.ensure_future(socket.receive_text())
+            receiving = asyncio.ensure_future(socket.receive())
             while True:
                 # the clock is the server's: a page that sends nothing still loses on
                 # time, so the time is checked whenever the page stays quiet a while
@@ -129,9 +135,16 @@ class Server:
                 if not done:
                     await self._watch_clocks(conn)
                     continue
-                text = receiving.result()
-                receiving = asyncio.ensure_future(socket.receive_text())
-                await self._handle(conn, text)
+                frame = receiving.result()
+                if frame["type"] == "websocket.disconnect":
+                    raise WebSocketDisconnect(frame.get("code", 1000))
+                receiving = asyncio.ensure_future(socket.receive())
+                if frame.get("text") is None:
+                    # a binary frame: the protocol is text, and the page stays served
+                    LOG.warning("refused: a binary frame")
+                    await self._send(conn, BINARY_REFUSED)
+                    continue
+                await self._handle(conn, frame["text"])
         except WebSocketDisconnect:
             LOG.info("page left (%d tables)", len(conn.tables))
         finally:
@@ -604,8 +617,8 @@ def parse_message(text: str) -> dict:
     if len(text) > MAX_MESSAGE:
         raise InputError(f"message: longer than {MAX_MESSAGE} characters")
     try:
-        message = json.loads(text)
-    except ValueError:
+        message = loads_checked(text, MAX_NESTING, MAX_NUMBER)
+    except NotJSON:
         raise InputError(f"message: not JSON: {quote(text, 80)}") from None
     if not isinstance(message, dict):
         raise InputError("message: expected a JSON object")

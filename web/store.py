@@ -11,10 +11,16 @@
   exercise database's ratings can learn from them (``fechtbuch db rate --attempts``
   reads this table and ``meta``);
 * ``meta``: ``identity``, a random name of this store made when it is created: the
-  player its attempts are recorded under in the exercise database;
+  player its attempts are recorded under in the exercise database; ``format``
+  (:data:`FORMAT`), which tells this store from any other SQLite file;
 * ``daily``: the first game of each day of a game's daily duel (``won``, ``lost``);
   the streak is the days in a row with a won first game;
 * ``saved``: finished games (mode, seats, the moves in the game's notation).
+
+The store opens only its own file: a new or empty one, one whose ``meta`` names
+:data:`FORMAT`, or one made before the format was written (only the store's tables,
+and an ``identity``: it is marked then).  Any other SQLite file (the exercise
+database, another program's) is refused before anything is written to it.
 
 SQLite commits each change as one transaction, so a killed server leaves the old
 or the new data, never a torn file.  The store opens a connection per call: the
@@ -32,7 +38,7 @@ from contextlib import closing, contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
-from fechtbuch.engines.errors import InputError
+from fechtbuch.engines.errors import InputError, quote
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS record (
@@ -50,10 +56,17 @@ CREATE TABLE IF NOT EXISTS daily (
     game TEXT NOT NULL, day TEXT NOT NULL, outcome TEXT NOT NULL, PRIMARY KEY (game, day));
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
 INSERT OR IGNORE INTO meta VALUES ('identity', lower(hex(randomblob(16))));
+INSERT OR IGNORE INTO meta VALUES ('format', 'fechtbuch-serve-store 1');
 CREATE TABLE IF NOT EXISTS saved (
     id INTEGER PRIMARY KEY AUTOINCREMENT, game TEXT NOT NULL, mode TEXT NOT NULL,
     at TEXT NOT NULL, record TEXT NOT NULL);
 """
+
+
+FORMAT = "fechtbuch-serve-store 1"
+"""``meta.format`` of the store (the value in :data:`SCHEMA` too)."""
+TABLES = frozenset({"record", "exercises", "attempts", "daily", "meta", "saved", "sqlite_sequence"})
+"""The tables of a store (``sqlite_sequence`` is SQLite's, for ``saved``'s ids)."""
 
 
 def default_store_path() -> Path:
@@ -77,9 +90,33 @@ class Store:
         except (OSError, sqlite3.Error) as err:
             raise InputError(f"data: cannot open {str(self.path)!r} ({err})") from None
         with closing(connection):
+            self._claim(connection)
             with connection:  # one transaction: committed whole or rolled back
                 connection.executescript(SCHEMA)
                 yield connection
+
+    def _claim(self, connection: sqlite3.Connection) -> None:
+        """Refuse a file that is not this store, having only read it."""
+        found = connection.execute("SELECT name FROM sqlite_master WHERE type = 'table'")
+        tables = {name for (name,) in found}
+        if not tables:
+            return  # new or empty: the schema makes it a store
+        marks = {}
+        if "meta" in tables:
+            marks = dict(connection.execute("SELECT key, value FROM meta").fetchall())
+        if marks.get("format") == FORMAT:
+            return
+        if "format" not in marks and tables <= TABLES and "identity" in marks:
+            return  # a store made before the format was written: the schema marks it
+        what = (
+            f"format {quote(marks['format'])}"
+            if "format" in marks
+            else ("the tables " + ", ".join(sorted(tables)))
+        )
+        raise InputError(
+            f"data: {str(self.path)!r} is not a store of 'fechtbuch serve' (it holds {what}); "
+            "give another file"
+        )
 
     def check(self) -> None:
         """Open the file once (a bad ``--data`` path is an error before serving)."""

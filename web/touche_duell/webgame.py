@@ -62,7 +62,7 @@ class ToucheDuellWeb:
         if mode == "hotseat":
             return Start(position, (0, 1), "hotseat", facts)
         seat = options.get("seat", "A")
-        if seat not in PLAYER_CHARS:
+        if seat not in tuple(PLAYER_CHARS):  # a tuple: ``7 in "AB"`` raises, ``"" in "AB"`` holds
             raise InputError(f"seat: {quote(seat)} is not A or B")
         strength = options.get("strength", "mittel")
         return Start(

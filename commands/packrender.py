@@ -13,7 +13,7 @@ from fechtbuch.commands.options import int_range
 from fechtbuch.commands.packfile import PACK_FILE
 from fechtbuch.engines.errors import InputError
 from fechtbuch.engines.files import atomic_write
-from fechtbuch.puzzles import viewer2
+from fechtbuch.puzzles import packpage
 from fechtbuch.puzzles.pack import load_pack, pack_kind
 from fechtbuch.puzzles.packkind import PackKind, Version1Views
 
@@ -61,7 +61,7 @@ def pack_html(pack_file: Path, output: str | None, force: bool, no_verdicts: boo
     if data["version"] == 1:  # a version-1 pack has its game's own page
         page = _version_1(kind).page(data)
     else:
-        page = viewer2.pack2_html(data, verdicts=not no_verdicts)
+        page = packpage.pack2_html(data, verdicts=not no_verdicts)
     atomic_write(output, page.encode(), force)
     click.echo(f"wrote {output} ({len(data['puzzles'])} puzzles)")
 

@@ -1,5 +1,5 @@
 """The shell shared by the pack pages (a game's own page for its version-1 packs,
-viewer2.py for version 2).
+packpage.py for version 2).
 
 One self-contained HTML document: the shell's CSS (``pack_page.css``) and the page's
 own CSS and JavaScript inline (each page reads its assets from its own package with

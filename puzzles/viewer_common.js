@@ -1,4 +1,4 @@
-// Shared by every pack page (a game's own page for version 1, viewer2.js for version 2): the
+// Shared by every pack page (a game's own page for version 1, packpage.js for version 2): the
 // puzzle list, and the helpers of the automated browser checks (tests/browser.py):
 // wait in page time, click through DOM events, hand a result back via --dump-dom.
 window.fbCommon = {

@@ -152,7 +152,7 @@ def test_the_page_of_a_pruned_pyramid_pack_accepts_a_winning_alternative(tmp_pat
     import re
 
     from browser import self_test
-    from fechtbuch.puzzles.viewer2 import pack2_html
+    from fechtbuch.puzzles.packpage import pack2_html
 
     pack = dict(PYRAMIDS, puzzles=[_spot()])
     html = pack2_html(pack)

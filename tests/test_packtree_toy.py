@@ -19,9 +19,9 @@ from fechtbuch.engines.game import AndOrProblem, Outcome
 from fechtbuch.engines.plugin import GamePlugin
 from fechtbuch.puzzles import pack as pack_module
 from fechtbuch.puzzles.packkind import PackKind
+from fechtbuch.puzzles.packpage import pack2_html
 from fechtbuch.puzzles.packtree import PuzzleTree
 from fechtbuch.puzzles.treeplay import play_puzzle
-from fechtbuch.puzzles.viewer2 import pack2_html
 
 LEAF = "win:zero"
 

@@ -22,11 +22,11 @@ from fechtbuch.engines.files import dump_json
 from fechtbuch.engines.paths import data_path
 from fechtbuch.engines.touche_duell.public import Pending, view_actions
 from fechtbuch.puzzles.pack import schema_problems
+from fechtbuch.puzzles.packpage import pack2_html
 from fechtbuch.puzzles.packtree import PuzzleTree
 from fechtbuch.puzzles.touche_duell.mining import examine_game
 from fechtbuch.puzzles.touche_duell.packkind import KIND
 from fechtbuch.puzzles.touche_duell.svg import board_svg, board_text
-from fechtbuch.puzzles.viewer2 import pack2_html
 
 PACK_PATH = data_path("packs", "touche-uebungen.json")
 PACK = orjson.loads(PACK_PATH.read_bytes())

@@ -22,7 +22,7 @@ from fechtbuch.engines.battleklinge.sampling import random_game
 from fechtbuch.engines.errors import InputError
 from fechtbuch.engines.files import dump_json
 from fechtbuch.engines.paths import data_path
-from fechtbuch.puzzles.battleklinge.viewer import pack_html
+from fechtbuch.puzzles.battleklinge.v1page import pack_html
 from fechtbuch.solver.battleklinge.api import solve
 from pack_fixture import make_pack
 

@@ -1,4 +1,4 @@
-"""The version-2 pack page (puzzles/viewer2.py), driven in headless Chromium like a person.
+"""The version-2 pack page (puzzles/packpage.py), driven in headless Chromium like a person.
 
 The pack: three shipped Battleklinge exercises rewritten as version 2, so the
 page's precomputed nodes can be checked against the main lines the verifier wrote.
@@ -19,7 +19,7 @@ from fechtbuch.engines.files import dump_json
 from fechtbuch.engines.paths import data_path
 from fechtbuch.puzzles.battleklinge.packkind import KIND
 from fechtbuch.puzzles.pack import PackOrder, SolutionMode, build_pack_v2
-from fechtbuch.puzzles.viewer2 import pack2_html
+from fechtbuch.puzzles.packpage import pack2_html
 from pack_fixture import cut_third_attacker_move
 
 SHIPPED = orjson.loads(data_path("packs", "fechtuebungen.json").read_bytes())
@@ -32,7 +32,7 @@ def pack() -> dict:
         KIND,
         copy.deepcopy(CHOSEN),
         seed=1,
-        command="tests/test_viewer2.py",
+        command="tests/test_packpage.py",
         max_n=3,
         order=PackOrder.DEEPEST_FIRST,
     )

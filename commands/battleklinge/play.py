@@ -44,7 +44,7 @@ from fechtbuch.engines.clock import GameClock
 from fechtbuch.engines.errors import InputError
 from fechtbuch.engines.files import ensure_writable
 from fechtbuch.engines.players import PlayerFactory
-from fechtbuch.puzzles.battleklinge.viewer import check_pack
+from fechtbuch.puzzles.battleklinge.v1page import check_pack
 from fechtbuch.puzzles.pack import FULL_DEFENCES, PackTerms, SolutionMode, find_puzzle
 
 

@@ -13,7 +13,7 @@ card's holder as seen on the drawing: the bottom school's cards point up, the
 top school's down.  The side card is oriented for the player to move, who takes
 it after moving.
 
-The markup is also the skeleton the HTML viewer (``puzzles/battleklinge/viewer.py``) animates,
+The markup is also the skeleton the HTML viewer (``puzzles/battleklinge/v1page.py``) animates,
 so elements carry classes and data attributes: ``rect.sq[data-sq]`` for the
 squares, ``rect.slot[data-slot]`` for the five card places
 (``top-0 top-1 side bottom-0 bottom-1``), ``g.card[data-card]`` with an inner

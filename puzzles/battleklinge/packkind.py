@@ -291,13 +291,13 @@ def board_svg(pos: Position) -> str:
 
 
 def _check_page(pack: dict) -> None:
-    from fechtbuch.puzzles.battleklinge.viewer import check_pack
+    from fechtbuch.puzzles.battleklinge.v1page import check_pack
 
     check_pack(pack)
 
 
 def _page(pack: dict) -> str:
-    from fechtbuch.puzzles.battleklinge.viewer import pack_html
+    from fechtbuch.puzzles.battleklinge.v1page import pack_html
 
     return pack_html(pack)
 

@@ -1,4 +1,4 @@
-// The version-2 pack page (puzzles/viewer2.py): walks precomputed solution-tree nodes.
+// The version-2 pack page (puzzles/packpage.py): walks precomputed solution-tree nodes.
 // It knows no game's rules: every legal action, diagram and defence comes from Python.
 (function () {
   "use strict";
@@ -81,7 +81,7 @@
   }
 
   // An action without a node to go to: why it is refused (the verdicts of a pruned
-  // tree's alternatives were computed by viewer2.py with the game's exact judge).
+  // tree's alternatives were computed by packpage.py with the game's exact judge).
   function refuse(node, action) {
     const text = action.text;
     const lost = "The sure path is lost: after " + text + " the defence holds out beyond " +

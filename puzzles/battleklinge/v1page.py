@@ -1,7 +1,7 @@
 """A self-contained HTML page to browse a puzzle pack and try its puzzles.
 
 :func:`pack_html` turns a pack (its JSON, already loaded) into one page:
-inline CSS, inline JavaScript (``viewer.js``, ``viewer.css`` next to this
+inline CSS, inline JavaScript (``v1page.js``, ``v1page.css`` next to this
 module), the pack's puzzles as JSON, and per puzzle the SVG diagram from
 :func:`engines.battleklinge.svg.render_svg`.  Nothing is fetched from the
 network or from other files.
@@ -142,5 +142,5 @@ def pack_html(pack: dict) -> str:
 <div id="solution"></div>
 </section>"""
     heading = "fechtbuch: Battleklinge puzzles"
-    css, script = asset("viewer.css", __package__), asset("viewer.js", __package__)
+    css, script = asset("v1page.css", __package__), asset("v1page.js", __package__)
     return page(title, heading, subtitle, section, data, [css], script)

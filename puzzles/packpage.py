@@ -3,7 +3,7 @@
 The page knows no rules: everything is precomputed here through the game's
 :class:`~fechtbuch.puzzles.packkind.PackKind` (``problem`` for the legal actions,
 ``board_svg`` for the diagrams) and the puzzle's solution tree, and the JavaScript
-(``viewer2.js``) only walks it.  Per puzzle, the nodes reachable in play are stored:
+(``packpage.js``) only walks it.  Per puzzle, the nodes reachable in play are stored:
 at the person's (the solver's) nodes the diagram, the turns left, every legal action
 (with the node it leads to when the tree holds it) and the hint; at the adversary's
 nodes the diagram and the longest defence (docs/solver.md's tie-breaks) the page
@@ -23,7 +23,7 @@ action), ``loses`` (refused: the sure path is lost) or ``unknown`` (the node lim
 came first; the page says so, and its subtitle counts the verdicts).
 
 Nothing is fetched from the network or from other files.  ``pack html`` sends
-version-1 packs to :mod:`fechtbuch.puzzles.battleklinge.viewer` (Battleklinge's page with its
+version-1 packs to :mod:`fechtbuch.puzzles.battleklinge.v1page` (Battleklinge's page with its
 rules in JavaScript) and version-2 packs here.
 """
 
@@ -150,4 +150,6 @@ def pack2_html(pack: dict, verdicts: bool = True) -> str:
 </div>
 <div id="moves"></div>
 </section>"""
-    return page(title, title, subtitle, section, data, [asset("viewer2.css")], asset("viewer2.js"))
+    return page(
+        title, title, subtitle, section, data, [asset("packpage.css")], asset("packpage.js")
+    )

@@ -13,7 +13,7 @@ import random
 from pathlib import Path
 
 import pytest
-from fechtbuch.web.exercise import open_exercise
+from fechtbuch.web.puzzle import open_puzzle
 from webserver import TODAY, browser_page, running_server
 
 IMAGES = Path(__file__).resolve().parent.parent / "docs" / "img"
@@ -205,7 +205,7 @@ def test_exercise_solved_green_and_one_failed(page, served):
     _, store = served
     page.click("#start-battleklinge-exercise")
     state = wait_for_person(page)
-    table = open_exercise("fechtuebungen", 1)
+    table = open_puzzle("fechtuebungen", 1)
     while not (state["solved"] or state["lost"]):
         key = table.tree.best_action(table.node)
         move = next(m for m in state["legal"] if m["text"] == key)
@@ -224,7 +224,7 @@ def test_exercise_solved_green_and_one_failed(page, served):
     page.select_option("#touche-duell-pack", "touche-uebungen")
     page.click("#start-touche-duell-exercise")
     state = wait_for_person(page)
-    stored = set(open_exercise("touche-uebungen", 1).node.tree)
+    stored = set(open_puzzle("touche-uebungen", 1).node.tree)
     wrong = next(a["text"] for a in state["legal"] if a["text"] not in stored)
     page.click(f"[data-action='{wrong}']")
     state = wait_for_person(page, len(state["moves"]))

@@ -272,9 +272,9 @@ def test_an_exercise_solved_and_one_lost(client):
         assert exercise["solved"] and exercise["helped"]
         ws.send_text(json.dumps({"type": "exercise", "pack": "touche-uebungen", "number": 1}))
         exercise = ws.receive_json()
-        from fechtbuch.web.exercise import open_exercise
+        from fechtbuch.web.puzzle import open_puzzle
 
-        table = open_exercise("touche-uebungen", 1)
+        table = open_puzzle("touche-uebungen", 1)
         stored = set(table.node.tree)
         wrong = next(a["text"] for a in exercise["legal"] if a["text"] not in stored)
         ws.send_text(json.dumps({"type": "act", "table": exercise["table"], "action": wrong}))
@@ -544,7 +544,7 @@ def test_a_pack_exported_from_a_database_query_is_offered_and_plays(tmp_path):
     database) appears in the menu and plays like a shipped one; a bad file or a
     shipped pack's name is one line before the server starts."""
     from clirun import assert_one_line_error, run
-    from fechtbuch.web.exercise import available_packs, extra_pack
+    from fechtbuch.web.puzzle import available_packs, extra_pack
 
     db, pack_file = tmp_path / "p.sqlite", tmp_path / "query.json"
     assert run("db", "mine", "--game", "battleklinge", "--rounds", "16", "--db", db).exit_code == 0

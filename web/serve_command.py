@@ -81,7 +81,7 @@ def serve(
     """
     import uvicorn
     from fechtbuch.wartesaal.protocol import UVICORN_WEBSOCKETS
-    from fechtbuch.web.exercise import available_packs, extra_pack
+    from fechtbuch.web.puzzle import available_packs, extra_pack
     from fechtbuch.web.server import Server, create_app
 
     packs = available_packs(tuple(extra_pack(path) for path in pack_files))

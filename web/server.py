@@ -33,7 +33,7 @@ from fechtbuch.engines.errors import InputError, quote
 from fechtbuch.engines.jsontext import NotJSON, loads_checked
 from fechtbuch.engines.plugin import GamePlugin, load
 from fechtbuch.engines.registry import plugins
-from fechtbuch.web.exercise import ExerciseTable, ShippedPack, available_packs, open_exercise
+from fechtbuch.web.puzzle import PuzzleTable, ShippedPack, available_packs, open_puzzle
 from fechtbuch.web.store import Store
 from fechtbuch.web.table import ActionRefused, Table, derived_seed
 from fechtbuch.web.webgame import WebGame, check_language, game_static, page_texts, seat_chooser
@@ -87,7 +87,7 @@ class Connection:
     """One page's socket: its tables by id."""
 
     socket: WebSocket
-    tables: dict[str, Table | ExerciseTable] = field(default_factory=dict)
+    tables: dict[str, Table | PuzzleTable] = field(default_factory=dict)
     revealed: dict[str, int | None] = field(default_factory=dict)
     """Hotseat games with hidden hands: the seat whose hand the page may show
     (``None``: covered); :data:`NOTHING_HIDDEN` for every other table."""
@@ -183,9 +183,9 @@ class Server:
             table_id = await asyncio.to_thread(self._new_table, conn, message)
             await self._after_change(conn, table_id)
         elif kind == "exercise":
-            table = open_exercise(message.get("pack"), message.get("number"), self.packs)
+            table = open_puzzle(message.get("pack"), message.get("number"), self.packs)
             table_id = self._register(conn, table)
-            await self._send(conn, self.exercise_message(table_id, table))
+            await self._send(conn, self.puzzle_message(table_id, table))
         elif kind == "saved":
             await self._send(conn, self.saved_message(_field(message, "game", str)))
         elif kind == "replay":
@@ -201,7 +201,7 @@ class Server:
             raise InputError(f"type: unknown message type {quote(kind)}")
 
     # ---- new games ----------------------------------------------------------
-    def _register(self, conn: Connection, table: Table | ExerciseTable) -> str:
+    def _register(self, conn: Connection, table: Table | PuzzleTable) -> str:
         table_id = f"t{conn.next_id}"
         conn.next_id += 1
         conn.tables[table_id] = table
@@ -282,10 +282,10 @@ class Server:
     # ---- table messages -----------------------------------------------------
     async def _act(self, conn: Connection, table_id: str, message: dict) -> None:
         table = conn.tables[table_id]
-        if isinstance(table, ExerciseTable):
+        if isinstance(table, PuzzleTable):
             table.act(message.get("action"))
-            self._count_exercise(conn, table_id, table)
-            await self._send(conn, self.exercise_message(table_id, table))
+            self._count_puzzle(conn, table_id, table)
+            await self._send(conn, self.puzzle_message(table_id, table))
             return
         if conn.revealed.get(table_id, NOTHING_HIDDEN) is None:
             raise ActionRefused("action: the hand is covered; reveal it first")
@@ -308,14 +308,14 @@ class Server:
     async def _undo(self, conn: Connection, table_id: str, message: dict) -> None:
         table = conn.tables[table_id]
         table.undo()
-        if isinstance(table, ExerciseTable):
-            await self._send(conn, self.exercise_message(table_id, table))
+        if isinstance(table, PuzzleTable):
+            await self._send(conn, self.puzzle_message(table_id, table))
         else:
             await self._send(conn, self.table_message(conn, table_id))
 
     async def _hint(self, conn: Connection, table_id: str, message: dict) -> None:
         table = conn.tables[table_id]
-        if isinstance(table, ExerciseTable):
+        if isinstance(table, PuzzleTable):
             text = table.solution()
         else:
             if conn.revealed.get(table_id, NOTHING_HIDDEN) is None:
@@ -354,14 +354,14 @@ class Server:
 
     def _game_table(self, conn: Connection, table_id: str, what: str) -> Table:
         table = conn.tables[table_id]
-        if isinstance(table, ExerciseTable):
+        if isinstance(table, PuzzleTable):
             raise InputError(f"{what}: an exercise has no {what}")
         return table
 
     async def _reveal(self, conn: Connection, table_id: str, message: dict) -> None:
         table = conn.tables[table_id]
         hides = conn.revealed.get(table_id, NOTHING_HIDDEN) != NOTHING_HIDDEN
-        if isinstance(table, ExerciseTable) or not hides:
+        if isinstance(table, PuzzleTable) or not hides:
             raise InputError("reveal: this table hides no hand")
         conn.revealed[table_id] = table.to_act()
         await self._send(conn, self.table_message(conn, table_id))
@@ -394,7 +394,7 @@ class Server:
             },
         )
 
-    def _count_exercise(self, conn: Connection, table_id: str, table: ExerciseTable) -> None:
+    def _count_puzzle(self, conn: Connection, table_id: str, table: PuzzleTable) -> None:
         if not table.finished or table_id in conn.counted:
             return
         conn.counted.add(table_id)
@@ -570,7 +570,7 @@ class Server:
             ],
         }
 
-    def exercise_message(self, table_id: str, table: ExerciseTable) -> dict:
+    def puzzle_message(self, table_id: str, table: PuzzleTable) -> dict:
         entry = self.games[table.game]
         texts = list(table.legal())
         view, actions = entry.web.problem_view(table.kind, table.state, texts)

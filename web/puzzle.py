@@ -115,7 +115,7 @@ def find_pack(name: object, packs: tuple[ShippedPack, ...] | None = None) -> Shi
 
 
 @dataclass(frozen=True)
-class ExerciseStep:
+class PuzzleStep:
     """A solver node the person acted at, for undo."""
 
     node: TreeNode
@@ -123,7 +123,7 @@ class ExerciseStep:
 
 
 @dataclass
-class ExerciseTable:
+class PuzzleTable:
     """One exercise being played (see the module docstring)."""
 
     pack_name: str
@@ -136,7 +136,7 @@ class ExerciseTable:
     node: TreeNode = field(init=False)
     played: list[tuple[str, bool]] = field(default_factory=list)
     """(action text, by the defence) in order."""
-    history: list[ExerciseStep] = field(default_factory=list)
+    history: list[PuzzleStep] = field(default_factory=list)
     helped: bool = False
     lost: bool = False
     solved: bool = False
@@ -175,12 +175,12 @@ class ExerciseTable:
                     f"action: {quote(text)} leaves the stored solution past its cut; "
                     "it is not judged here, try another (or 'pack play' in the terminal)"
                 )
-            self.history.append(ExerciseStep(self.node, len(self.played)))
+            self.history.append(PuzzleStep(self.node, len(self.played)))
             self.played.append((text, False))
             self.node = after
             self.lost = True
             return
-        self.history.append(ExerciseStep(self.node, len(self.played)))
+        self.history.append(PuzzleStep(self.node, len(self.played)))
         self.played.append((text, False))
         self.node = after
         self._defend()
@@ -211,9 +211,9 @@ class ExerciseTable:
         return self.tree.distance(self.node) if self.node.tree is not None else 0
 
 
-def open_exercise(
+def open_puzzle(
     pack_name: object, number: object, packs: tuple[ShippedPack, ...] | None = None
-) -> ExerciseTable:
+) -> PuzzleTable:
     """Exercise ``number`` (1-based) of the pack ``pack_name`` (of ``packs``: by default
     the shipped ones)."""
     shipped = find_pack(pack_name, packs)
@@ -228,7 +228,7 @@ def open_exercise(
             f"number: expected an exercise number 1..{len(puzzles)}, got {number!r:.40}"
         )
     terms = PackTerms.of(pack)
-    return ExerciseTable(
+    return PuzzleTable(
         shipped.name,
         shipped.game,
         number,

@@ -223,6 +223,11 @@ def test_verify_names_the_damaged_index_row_and_field(good, small, tmp_path):
     damaged.write_bytes(bytes(data))
     result = run("db", "verify", "--db", damaged, "-j", "1")
     assert result.exit_code == 1 and "puzzles_by_cards" in result.stdout, result.output
+    # the readers refuse it instead of counting wrong card sets from the damaged index
+    cards = ["--game", "battleklinge", "--cards", "quint,stoss,riposte,bindung,ausfall"]
+    for reader in (["stats"], ["query", *cards]):
+        refused = run("db", *reader, "--db", damaged)
+        assert "integrity check" in assert_one_line_error(refused), (reader, refused.output)
     edited = tmp_path / "edited.sqlite"
     edited.write_bytes(small.read_bytes())
     _sql(

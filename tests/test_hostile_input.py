@@ -706,6 +706,22 @@ def test_odd_tables_folders_are_one_line_or_a_warning(tmp_path):
         assert result.exit_code in (0, 1), (label, result.output[-300:])
         assert result.stderr.startswith("fechtbuch: warning: tables:"), (label, result.stderr)
         assert len(result.stderr.splitlines()) == 1, (label, result.stderr)
+        if label != "folder":  # an empty folder is a tables root with no tables yet
+            line = assert_one_line_error(run("tb", "info", "--tables", root))
+            assert "tables" in line and ("'n" * 3 not in line or "characters)" in line), line
+
+
+def test_an_empty_tables_path_is_refused_naming_it(tmp_path):
+    """'--tables ""' is not the current folder: every command refuses it in one line."""
+    for args in (
+        ["tb", "info"],
+        ["tb", "probe", TABLE_POSITION],
+        ["tb", "studies", "-o", tmp_path / "s.json"],
+        ["solve", TABLE_POSITION, "--max", "1"],
+    ):
+        line = assert_one_line_error(run(*args, "--tables", ""))
+        assert "--tables" in line and "empty" in line, (args, line)
+    assert not (tmp_path / "s.json").exists()
 
 
 def test_full_width_digits_in_files_and_bench_options(tmp_path):

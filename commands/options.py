@@ -51,6 +51,12 @@ class StrictFloatRange(click.FloatRange):
             self.fail("NaN is not a number", param, ctx)
         return super().convert(value, param, ctx)
 
+    def _describe_range(self) -> str:
+        # click writes "x<=None" for a range open on both sides; as the int type: no bound
+        if self.min is None and self.max is None:
+            return "any number"
+        return super()._describe_range()
+
 
 def int_range(minimum: int | None = None, maximum: int | None = None) -> StrictIntRange:
     """The integer type of every fechtbuch option (see :class:`StrictIntRange`)."""

@@ -71,7 +71,7 @@ def pack_verify(pack_file: Path, as_json: bool) -> int:
     data = load_pack(pack_file)  # the envelope first: a malformed pack is exit 2, before any search
     puzzles = data["puzzles"]
     with tqdm(total=len(puzzles), desc="verifying", unit=" puzzles", disable=None) as bar:
-        problems = verify_pack(data, progress=lambda: bar.update(1))
+        problems = verify_pack(data, progress=lambda: bar.update(1), envelope_checked=True)
     mined_by = data.get("mined_by")
     if as_json:
         emit_json(

@@ -47,6 +47,35 @@ def atomic_write(path: str | os.PathLike, data: bytes, force: bool = False) -> N
         raise
 
 
+def missing_folders(path: str | os.PathLike) -> list[Path]:
+    """The folders above ``path`` that do not exist yet, deepest first: those that
+    :func:`ensure_writable` would create for it, so that a run that then fails can
+    remove them again (:func:`remove_created_folders`).  An odd path gives [] (its
+    writer reports it)."""
+    out: list[Path] = []
+    folder = Path(path).parent
+    try:
+        while not os.path.lexists(folder):
+            out.append(folder)
+            if folder.parent == folder:
+                break
+            folder = folder.parent
+    except ValueError:  # an embedded NUL byte
+        return []
+    return out
+
+
+def remove_created_folders(folders: list[Path]) -> None:
+    """Remove the folders :func:`missing_folders` listed, deepest first, as far as they
+    are empty: a file put there in the meantime (by this run or another) keeps its
+    folder and those above it."""
+    for folder in folders:
+        try:
+            os.rmdir(folder)
+        except OSError:  # not empty, gone already, or not ours to remove
+            return
+
+
 def ensure_writable(path: str | os.PathLike, force: bool = False) -> None:
     """Fail early (InputError) if ``path`` exists without ``force`` or cannot be written,
     before a long job spends its time.

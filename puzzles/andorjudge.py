@@ -91,7 +91,7 @@ def judge_andor(
     spends = problem.counts_turn(state, action)
     if spends and turns == 0:
         return Judgement(Verdict.LOSES, "the rules")
-    if turns == 0:  # a free action (a parry) with no turn left: solve_andor starts at 1
+    if turns == 0:  # a free action (a parry) with no turn left: decided by the recursion
         try:
             wins = ProofCheck(problem, max_nodes=max_nodes).wins(child, 0)
         except ProofLimit as limit:

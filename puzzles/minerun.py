@@ -32,7 +32,13 @@ from pathlib import Path
 
 from fechtbuch.engines import interrupts
 from fechtbuch.engines.errors import InputError
-from fechtbuch.engines.files import atomic_write, dump_json, ensure_writable
+from fechtbuch.engines.files import (
+    atomic_write,
+    dump_json,
+    ensure_writable,
+    missing_folders,
+    remove_created_folders,
+)
 from fechtbuch.engines.workers import resolve_jobs
 from fechtbuch.puzzles import mine_state
 from fechtbuch.puzzles.minekit import MinePool, MiningKind, RoundYield
@@ -105,13 +111,26 @@ class MineRun:
 
 
 def run_mine(kind: MiningKind, params: dict, run: MineRun) -> int:
-    """Mine, select and write the pack; the exit code (130 after Ctrl-C)."""
-    ensure_writable(run.output, force=run.force)
-    jobs = resolve_jobs(run.jobs)
+    """Mine, select and write the pack; the exit code (130 after Ctrl-C).  The folders
+    a run creates for OUTPUT are removed again when it fails or keeps nothing."""
+    created = missing_folders(run.output)
+    try:
+        status = _run_mine(kind, params, run)
+    except BaseException:
+        remove_created_folders(created)
+        raise
+    if status != 0:
+        remove_created_folders(created)  # an interrupt that kept a state keeps them
+    return status
+
+
+def _run_mine(kind: MiningKind, params: dict, run: MineRun) -> int:
     partial = mine_state.state_path(run.output)
     pool, next_round = MinePool(), 0
-    if run.resume:
+    if run.resume:  # first: without a state there is nothing to resume (and no folder)
         pool, next_round = mine_state.load_state(kind, partial, params)
+    ensure_writable(run.output, force=run.force)
+    jobs = resolve_jobs(run.jobs)
     first_round = next_round
     started = time.perf_counter()
     workers = None

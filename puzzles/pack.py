@@ -259,11 +259,15 @@ def policy_problems(pack: dict) -> list[str]:
     return [f"mined_by: {quote(mined_by)} is not a mining policy of {entry.title} ({known})"]
 
 
-def verify_pack(pack, progress: Callable[[], None] | None = None) -> list[str]:
+def verify_pack(
+    pack, progress: Callable[[], None] | None = None, envelope_checked: bool = False
+) -> list[str]:
     """All problems of a pack: envelope, every puzzle (every derived field re-derived
     by its game's kind), ids, duplicates, order.  ``progress`` is called after each
-    puzzle."""
-    problems = envelope_problems(pack)
+    puzzle.  ``envelope_checked``: the caller has the pack from :func:`load_pack`, which
+    checked the envelope (the schema of a pack with deep solution trees takes seconds:
+    once is enough)."""
+    problems = [] if envelope_checked else envelope_problems(pack)
     if problems:
         return problems
     terms = PackTerms.of(pack)

@@ -17,7 +17,9 @@ The terms (binding for both deciders):
   (``problem.attacker_to_act``) with ``turns == 0`` only non-counting actions are
   open; an OR node with no open action is lost, an AND node with no action is won
   (the problem should report such a state's outcome instead).
-* distance: the smallest ``n <= bound`` with ``wins(state, n)``;
+* distance: the smallest ``n <= bound`` with ``wins(state, n)``, 0 included: a node,
+  the root too, whose win needs no counting action (a Touché parry or forced decline
+  after which the round is won) has distance 0;
 * keys at ``n``: the actions of an OR node after which ``wins`` still holds with
   ``n`` (``n - 1`` if the action spends a turn), in the problem's order.
 
@@ -76,10 +78,10 @@ def every_action_counts(problem: AndOrProblem) -> bool:
 
 
 def distance(wins: Decide, state: Any, bound: int) -> int | None:
-    """The smallest ``n`` in ``1..bound`` with ``wins(state, n)``, or ``None``."""
+    """The smallest ``n`` in ``0..bound`` with ``wins(state, n)``, or ``None``."""
     if not wins(state, bound):
         return None
-    return next(n for n in range(1, bound + 1) if wins(state, n))
+    return next(n for n in range(bound + 1) if wins(state, n))
 
 
 def keys(problem: AndOrProblem, wins: Decide, state: Any, turns: int) -> list[Any]:

@@ -4,7 +4,9 @@ tree, optional independent verification), from one persistent df-pn table.
 
 Terms as in docs/solver.md ("The AND/OR solve layer"):
 
-* distance: the smallest ``n <= max_n`` with a forced win within ``n`` attacker turns;
+* distance: the smallest ``n <= max_n`` with a forced win within ``n`` attacker turns
+  (0 when the root is won with actions that spend no turn: a Touché parry, or the
+  forced ``-`` of a last attack that cannot be made, after which the round is won);
 * keys: the root actions that keep the win within the distance;
 * main line: the fastest key (its win comes soonest, counting the key itself when it
   spends a turn; ties by notation), the defender's longest defence (ties by
@@ -268,10 +270,12 @@ class _Solver:
         return self.problem.format_action(state, action)
 
     def root_distance(self, root: Any, max_n: int) -> int | None:
-        """The smallest ``n`` in ``1..max_n`` with a win, or ``None``."""
+        """The smallest ``n`` in ``0..max_n`` with a win, or ``None``.  0 is asked too: a
+        root won by actions that spend no turn must not be called a win in 1 (for a
+        root whose every action spends a turn the question costs no node)."""
         if self.style.root_bound_first and not self.wins(root, max_n):
             return None
-        return next((n for n in range(1, max_n + 1) if self.wins(root, n)), None)
+        return next((n for n in range(max_n + 1) if self.wins(root, n)), None)
 
     def distance(self, state: Any, bound: int, bound_first: bool) -> int | None:
         """The smallest ``m`` in ``0..bound`` with a win (0: won already, or by free
@@ -435,7 +439,7 @@ def _verified(
     d = result.distance
     if d is None:
         return not check.wins(root, max_n)
-    if not check.wins(root, d) or (d > 1 and check.wins(root, d - 1)):
+    if not check.wins(root, d) or (d > 0 and check.wins(root, d - 1)):
         return False
     found = [problem.format_action(root, a) for a in keys(problem, check.wins, root, d)]
     return (sorted(found) if style.keys_by_text else found) == result.keys

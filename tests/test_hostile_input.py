@@ -23,6 +23,7 @@ from click.testing import CliRunner
 from clirun import assert_one_line_error, run
 from fechtbuch import cli
 from fechtbuch.commands.options import StrictFloatRange, StrictIntRange
+from fechtbuch.engines.errors import InputError
 from fechtbuch.engines.files import dump_json
 from fechtbuch.engines.paths import data_path
 
@@ -149,6 +150,36 @@ def test_symlink_loop_and_fifo_as_resume_state(tmp_path):
     (tmp_path / "p.json.partial").symlink_to(tmp_path / "p.json.partial")
     line = assert_one_line_error(run("mine", "--resume", "-o", tmp_path / "p.json"))
     assert "symbolic links" in line
+
+
+def test_a_failing_mine_removes_the_folders_it_created(tmp_path, monkeypatch):
+    """mine -o new/folder/x creates the folders; a run that fails or is stopped before
+    it keeps anything removes them again, and never a folder that was there.  --resume
+    with no state to resume creates none."""
+    from fechtbuch.puzzles.battleklinge.minekind import KIND
+
+    for game in ([], ["touche"], ["pyramiden"]):
+        target = tmp_path / "new" / "folder" / "x.json"
+        line = assert_one_line_error(run(*game, "mine", "--resume", "-o", target))
+        assert "resume" in line, (game, line)
+        assert not (tmp_path / "new").exists(), game
+
+    def fails() -> None:
+        raise InputError("cards: a failure in the middle of the run")
+
+    def stopped() -> None:
+        raise KeyboardInterrupt
+
+    for failure, status in ((fails, 2), (stopped, 130)):
+        monkeypatch.setattr(KIND, "warm_up", failure)
+        result = run("mine", "-j", "1", "-o", tmp_path / "new" / "folder" / "x.json")
+        assert result.exit_code == status, result.output[-500:]
+        assert "created the folder" in result.stderr and "Traceback" not in result.output
+        assert not (tmp_path / "new").exists(), result.stderr
+        there = tmp_path / "there"
+        there.mkdir(exist_ok=True)
+        assert run("mine", "-j", "1", "-o", there / "x.json").exit_code == status
+        assert there.is_dir()
 
 
 def _rng_ints(label: str, count: int, bound: int) -> list[int]:
@@ -578,6 +609,19 @@ def test_every_number_option_of_every_command_takes_plain_digits_only():
     assert lenient == []
 
 
+def test_no_range_in_any_help_names_an_open_bound():
+    """--help describes a number option's range by its bounds; an open one is not
+    written as 'x<=None' (the float type as the int type: nothing for an open bound)."""
+    for path, command in _commands(cli.main):
+        ctx = click.Context(command, info_name=" ".join(path))
+        for param in command.params:
+            record = param.get_help_record(ctx) if isinstance(param, click.Option) else None
+            assert record is None or "None" not in record[1], (path, param.name, record)
+    assert StrictFloatRange()._describe_range() == "any number"
+    assert StrictFloatRange(0)._describe_range() == "x>=0"
+    assert StrictFloatRange(None, 1)._describe_range() == "x<=1"
+
+
 @pytest.mark.parametrize(
     "args",
     [
@@ -706,6 +750,22 @@ def test_odd_tables_folders_are_one_line_or_a_warning(tmp_path):
         assert result.exit_code in (0, 1), (label, result.output[-300:])
         assert result.stderr.startswith("fechtbuch: warning: tables:"), (label, result.stderr)
         assert len(result.stderr.splitlines()) == 1, (label, result.stderr)
+        if label != "folder":  # an empty folder is a tables root with no tables yet
+            line = assert_one_line_error(run("tb", "info", "--tables", root))
+            assert "tables" in line and ("'n" * 3 not in line or "characters)" in line), line
+
+
+def test_an_empty_tables_path_is_refused_naming_it(tmp_path):
+    """'--tables ""' is not the current folder: every command refuses it in one line."""
+    for args in (
+        ["tb", "info"],
+        ["tb", "probe", TABLE_POSITION],
+        ["tb", "studies", "-o", tmp_path / "s.json"],
+        ["solve", TABLE_POSITION, "--max", "1"],
+    ):
+        line = assert_one_line_error(run(*args, "--tables", ""))
+        assert "--tables" in line and "empty" in line, (args, line)
+    assert not (tmp_path / "s.json").exists()
 
 
 def test_full_width_digits_in_files_and_bench_options(tmp_path):

@@ -22,6 +22,7 @@ from fechtbuch.engines.battleklinge.cards import parse_card_list
 from fechtbuch.engines.battleklinge.position import Position
 from fechtbuch.engines.files import dump_json
 from fechtbuch.engines.paths import data_path
+from fechtbuch.puzzles.battleklinge.mining import puzzle_id
 from fechtbuch.puzzles.battleklinge.studies import BALANCED_MAX_N, MAX_N, mine_pack
 from fechtbuch.puzzles.battleklinge.studycheck import DEEP_SPLIT, study_tables, verify_study
 from fechtbuch.puzzles.pack import PackTerms, SolutionMode, verify_pack
@@ -99,10 +100,16 @@ def test_studies_verify_with_tables_and_dfpn():
     assert verify_pack(subset) == []
 
 
+def _with_n(study: dict, n: int) -> dict:
+    """``study`` claiming ``n`` with its id made to match (else the id refuses it)."""
+    return dict(study, n=n, id=puzzle_id(study["position"], n, study["key"]))
+
+
 def test_verification_catches_wrong_claims():
     study = BALANCED[0]
     wrong_n = dict(study, n=study["n"] - 1)
-    assert any(p.startswith("n:") for p in verify_study(wrong_n, MAX_N))
+    assert [p.split(":")[0] for p in verify_study(wrong_n, MAX_N)] == ["id"]
+    assert any(p.startswith("n:") for p in verify_study(_with_n(study, study["n"] - 1), MAX_N))
     wrong_line = dict(study, line=study["line"][:-2])
     assert any(p.startswith("line:") for p in verify_study(wrong_line, MAX_N))
     cut = copy.deepcopy(study)
@@ -151,10 +158,77 @@ def test_deep_studies_verify_with_tables_built_on_demand():
     is re-derived from them; a wrong n and a wrong key are caught."""
     study = DEEP[0]
     assert verify_study(study, MAX_N) == []
-    assert any(p.startswith("n:") for p in verify_study(dict(study, n=study["n"] - 1), MAX_N))
+    assert any(p.startswith("n:") for p in verify_study(_with_n(study, study["n"] - 1), MAX_N))
     pos = Position.from_text(study["position"])
     tables = study_tables(pos)
     assert tables is not None and DEEP_SPLIT in tables.splits
     other = sorted(m.to_text() for m, r in tables.move_results(pos) if m.to_text() != study["key"])
     wrong_key = dict(study, key=other[0])
     assert verify_study(wrong_key, MAX_N) != []
+
+
+def _no_table_work(*args, **kwargs):
+    raise AssertionError("an edited study must be refused before any table or search work")
+
+
+def _flip_attacker(study: dict) -> None:
+    study["attacker"] = "b" if study["attacker"] == "g" else "g"
+
+
+def _wrong_tag(study: dict) -> None:
+    study["tags"] = [t for t in study["tags"] if t != "sacrifice"] + ["sacrifice"]
+
+
+def _wrong_difficulty(study: dict) -> None:
+    study["difficulty"] = 9.0
+
+
+def _wrong_line(study: dict) -> None:
+    study["line"] = study["line"][:-2]
+
+
+@pytest.mark.skipif(not DEEP, reason="the pack has no deep studies")
+@pytest.mark.parametrize(
+    ("edit", "field"),
+    [
+        (_flip_attacker, "attacker:"),
+        (_wrong_tag, "tags:"),
+        (_wrong_difficulty, "difficulty:"),
+        (_wrong_line, "line:"),
+    ],
+)
+def test_an_edited_deep_study_is_refused_at_once(edit, field, monkeypatch, tmp_path):
+    """A deep study with an edited identity or derived field is refused from its own
+    fields: no table is opened or built (minutes for three students against one) and no
+    df-pn runs, so `pack verify` answers at once.  The two stand-ins fail the test if
+    verification reaches for either (they also keep a regression from hanging here)."""
+    from fechtbuch.puzzles.battleklinge import rating, studycheck
+
+    monkeypatch.setattr(studycheck, "study_tables", _no_table_work)
+    monkeypatch.setattr(rating, "features", _no_table_work)
+    study = copy.deepcopy(DEEP[0])
+    edit(study)
+    problems = verify_pack(dict(PACK, puzzles=[study]))
+    assert problems and all(p.startswith("puzzle 1 ") for p in problems), problems
+    assert any(p.split(": ", 1)[1].startswith(field) for p in problems), problems
+    path = tmp_path / "edited.json"
+    path.write_bytes(dump_json(dict(PACK, puzzles=[study])))
+    result = CliRunner().invoke(cli.main, ["pack", "verify", str(path)])
+    assert result.exit_code == 1 and field in result.output, result.output[-500:]
+
+
+def test_the_difficulty_of_a_long_study_needs_no_search(monkeypatch):
+    """From n = 8 on the length alone reaches the top of the scale (docs/puzzles.md:
+    score 2.5 (n - 2) >= 14 and every other term is >= 0): the difficulty is 10.0
+    without the prover; below that it is the prover's, as mining computes it."""
+    from fechtbuch.engines.battleklinge.position import Move
+    from fechtbuch.puzzles.battleklinge import rating
+
+    study = min(BALANCED, key=lambda p: p["n"])
+    pos, key = Position.from_text(study["position"]), Move.from_text(study["key"])
+    searched = rating.difficulty(rating.features(pos, study["n"], key))
+    assert rating.puzzle_difficulty(pos, study["n"], key) == searched == study["difficulty"]
+    monkeypatch.setattr(rating, "features", _no_table_work)
+    for study in DEEP + [p for p in BALANCED if p["n"] >= 8]:
+        pos, key = Position.from_text(study["position"]), Move.from_text(study["key"])
+        assert rating.puzzle_difficulty(pos, study["n"], key) == 10.0 == study["difficulty"]

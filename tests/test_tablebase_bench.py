@@ -8,6 +8,7 @@ memory, the count check, the exit statuses).
 
 from __future__ import annotations
 
+import hashlib
 import stat
 import sys
 
@@ -92,6 +93,28 @@ def test_side_by_side_bad_input_is_one_line(tmp_path):
         str(binary),
     )
     assert other_set.exit_code == 2 and "cards:" in other_set.output
+
+
+def test_a_child_printing_bytes_is_one_line(tmp_path):
+    """A program that prints bytes that are no text (and no 'N total wins') is one line."""
+    noise = hashlib.sha256(b"tb bench --against noise").digest() * 64
+    (tmp_path / "noise.bin").write_bytes(noise)
+    script = tmp_path / "noise"
+    script.write_text(
+        f"#!/bin/sh\ncat {tmp_path / 'noise.bin'}\ncat {tmp_path / 'noise.bin'} >&2\n"
+    )
+    script.chmod(script.stat().st_mode | stat.S_IXUSR)
+    result = _run("tb", "bench", "--students", "0", "--against", str(script))
+    assert result.exit_code == 1, result.output[-500:]
+    assert not isinstance(result.exception, UnicodeError), repr(result.exception)
+    lines = result.stderr.splitlines()
+    assert len(lines) == 1 and "against:" in lines[0] and "total wins" in lines[0], lines
+    failing = tmp_path / "failing"
+    failing.write_text(f"#!/bin/sh\ncat {tmp_path / 'noise.bin'} >&2\nexit 3\n")
+    failing.chmod(failing.stat().st_mode | stat.S_IXUSR)
+    result = _run("tb", "bench", "--students", "0", "--against", str(failing))
+    assert result.exit_code == 1 and not isinstance(result.exception, UnicodeError)
+    assert len(result.stderr.splitlines()) == 1 and "exited with 3" in result.stderr
 
 
 def test_a_failing_child_is_reported(tmp_path):

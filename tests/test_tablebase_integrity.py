@@ -116,6 +116,10 @@ DAMAGES = {
         (folder / "split-1-1.bin").unlink(),
         os.mkfifo(folder / "split-1-1.bin"),
     ],
+    "split 0,1 a symlink loop": lambda folder: [
+        (folder / "split-0-1.bin").unlink(),
+        (folder / "split-0-1.bin").symlink_to(folder / "split-0-1.bin"),
+    ],
     "version 1": _manifest_edit(lambda m: m.update(version=1), reseal=True),
     "version 3": _manifest_edit(lambda m: m.update(version=3)),
     "version '2'": _manifest_edit(lambda m: m.update(version="2")),
@@ -147,6 +151,18 @@ DAMAGES = {
         (folder / "manifest.json").symlink_to(folder / "manifest.json"),
     ],
 }
+
+SPLIT_DAMAGES = {
+    "split 1,1 all zeros": ["split-1-1.bin"],
+    "splits 0,1 and 1,0 swapped": ["split-0-1.bin", "split-1-0.bin"],
+    "one bit of split 1,0": ["split-1-0.bin"],
+    "split 1,1 truncated": ["split-1-1.bin"],
+    "split 0,0 missing": ["split-0-0.bin"],
+    "split 0,0 a folder": ["split-0-0.bin"],
+    "split 1,1 a FIFO": ["split-1-1.bin"],
+    "split 0,1 a symlink loop": ["split-0-1.bin"],
+}
+"""The damages to split files (the manifest intact), and the files each one damages."""
 
 
 @pytest.fixture
@@ -194,6 +210,37 @@ def test_solve_searches_instead_of_reading_damaged_tables(damaged, label):
             assert answer["distance"] is None and answer.get("loss_in") in (None, 8), answer
     # one warning line per folder and process (the solver opens tables once)
     assert len(warnings) == 1 and "not used, searching instead" in warnings[0], warnings
+
+
+def test_info_passes_the_intact_tables(good_root):
+    result = run("tb", "info", "--tables", good_root)
+    assert result.exit_code == 0, result.output
+    assert "4 splits" in result.output and "damaged" not in result.output
+    (entry,) = json.loads(run("tb", "info", "--tables", good_root, "--json").output)["tables"]
+    assert [s["damage"] for s in entry["splits"]] == [None] * 4
+
+
+@pytest.mark.parametrize("label", sorted(DAMAGES))
+def test_info_checks_what_probe_checks(damaged, label):
+    """tb info never lists damaged tables as complete: a damaged split is named (exit 1),
+    a damaged manifest is one line (exit 2), as tb probe refuses both."""
+    root = damaged(label)
+    result = run("tb", "info", "--tables", root)
+    if label not in SPLIT_DAMAGES:
+        assert "tables:" in assert_one_line_error(result)
+        return
+    line = assert_one_line_error(result, status=1)
+    for name in SPLIT_DAMAGES[label]:
+        assert name in line, line
+        (listed,) = [s for s in result.stdout.splitlines() if f" {name[6]},{name[8]} " in s]
+        assert "damaged" in listed and "sha256" not in listed, listed
+    intact = [s for s in result.stdout.splitlines() if s.startswith("  ") and "damaged" not in s]
+    assert len(intact) == 4 - len(SPLIT_DAMAGES[label]), result.stdout
+    answer = run("tb", "info", "--tables", root, "--json")
+    assert answer.exit_code == 1 and len(answer.stderr.splitlines()) == 1, answer.stderr
+    (entry,) = json.loads(answer.stdout)["tables"]
+    damaged_files = sorted(s["file"] for s in entry["splits"] if s["damage"] is not None)
+    assert damaged_files == sorted(SPLIT_DAMAGES[label]) and not entry["complete"]
 
 
 def test_the_reader_names_the_damage():

@@ -9,7 +9,10 @@ keys.
 
 from __future__ import annotations
 
+import json
+
 import pytest
+from clirun import run
 from fechtbuch.engines.touche_duell import rules
 from fechtbuch.engines.touche_duell.bruteforce import BruteForce
 from fechtbuch.engines.touche_duell.notation import parse_action, parse_view
@@ -89,3 +92,45 @@ def test_prover_verifier_and_brute_force_agree_where_a_decline_is_forced():
     assert [d for r in results for d in r.disagreements] == []
     assert sum(r.false_claims for r in results) == 0
     assert sum(r.sure_wins for r in results) >= 20
+
+
+# views whose round P wins with actions that spend no turn: the distance is 0
+NO_TURN_NEEDED = [
+    # A has no 8 for the last attack: the forced "-" is no turn, the comparison is won
+    ("standard 9-17 0:0 A letzter 12234/?5 23424 ?0", ["-"], True),
+    # A parries (no turn) and the comparison after the parry is won
+    ("standard 12-15 0:0 A parade-v:3x1 33355/?4 55231 ?0", ["p"], True),
+    # B may parry (no turn, then the comparison is won) or retreat (a turn)
+    ("fortgeschritten 7-10 0:0 B ausweichen-v:3x1 ?5/12335 13344 ?0", ["p"], False),
+]
+
+
+@pytest.mark.parametrize(("text", "expected", "forced"), NO_TURN_NEEDED)
+def test_a_round_won_without_an_own_turn_is_a_win_in_0(text, expected, forced):
+    """The distance of a node whose win needs no counting action is 0, at the root as
+    everywhere (docs/solver.md): not "win in 1" with a key that spends no turn."""
+    view = parse_view(text)
+    result = solve_andor(root_problem(view), view, 2, verify=True)
+    assert (result.distance, result.keys, result.verified) == (0, expected, True)
+    assert result.main_line == expected
+    assert result.tree == {expected[0]: "win:vergleich"}
+    assert ProofCheck(SureWinProblem(view.viewer)).wins(view, 0)
+    assert BruteForce(view.viewer).wins(view, 0)
+    answer = run("touche", "solve", text, "--max", "2")
+    assert answer.exit_code == 0, answer.output
+    assert answer.output.startswith("Sure win in 0 own turns"), answer.output
+    assert "Sure win in 1" not in answer.output
+    assert ("no decision to make" in answer.output) is forced, answer.output
+    data = json.loads(run("touche", "solve", text, "--max", "2", "--json").output)
+    assert (data["distance"], data["keys"], data["status"]) == (0, expected, "found")
+
+
+def test_a_view_won_without_a_turn_is_no_exercise():
+    """Exercises are sure wins in exactly 1..3: a view won with no own turn is refused
+    by the miner, and a pack item claiming one is refused by the verifier."""
+    from fechtbuch.puzzles.touche_duell.mining import examine, verify_puzzle
+
+    text = "fortgeschritten 7-10 0:0 B ausweichen-v:3x1 ?5/12335 13344 ?0"
+    assert examine(parse_view(text)).reason == "trivial"
+    problems = verify_puzzle({"position": text, "n": 1, "key": "p"})
+    assert problems == ["n: no sure win in exactly 1 (found 0)"], problems

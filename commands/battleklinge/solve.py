@@ -7,7 +7,7 @@ from pathlib import Path
 
 import click
 from fechtbuch.commands.battleklinge.params import POSITION
-from fechtbuch.commands.battleklinge.tablebase import TABLES_HELP
+from fechtbuch.commands.battleklinge.tablebase import TABLES_HELP, TABLES_PATH
 from fechtbuch.commands.options import emit_json, int_range, json_option, runs_option
 from fechtbuch.commands.solveoptions import (
     max_nodes_option,
@@ -69,7 +69,7 @@ def _warn_without_tables(position, root: Path) -> None:
 @click.option(
     "--tables",
     "tables_dir",
-    type=click.Path(path_type=Path),
+    type=TABLES_PATH,
     default=None,
     help=TABLES_HELP + "  Tables that fail their checks are reported in one line and "
     "not used (df-pn searches instead).",

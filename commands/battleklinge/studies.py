@@ -11,7 +11,7 @@ import tempfile
 from pathlib import Path
 
 import click
-from fechtbuch.commands.battleklinge.tablebase import CARDS_OPTION, TABLES_HELP
+from fechtbuch.commands.battleklinge.tablebase import CARDS_OPTION, TABLES_HELP, TABLES_PATH
 from fechtbuch.commands.options import emit_json, int_range, json_option, seed_option
 from fechtbuch.engines.errors import InputError, quote
 from fechtbuch.engines.files import atomic_write, ensure_writable
@@ -21,7 +21,7 @@ from fechtbuch.engines.files import atomic_write, ensure_writable
 @CARDS_OPTION
 @click.option(
     "--tables",
-    type=click.Path(path_type=Path),
+    type=TABLES_PATH,
     default=None,
     help=TABLES_HELP + "  Without tables of the card set there, K = 1 tables are built "
     "into a temporary folder.",

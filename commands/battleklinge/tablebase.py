@@ -226,11 +226,27 @@ TABLES_HELP = (
 """The one meaning of ``--tables`` in every command (docs/tablebase.md)."""
 
 
+class TablesPath(click.Path):
+    """The type of ``--tables``: a path, never the empty string (which ``Path`` would
+    quietly turn into the current folder)."""
+
+    def __init__(self) -> None:
+        super().__init__(path_type=Path)
+
+    def convert(self, value, param, ctx):
+        if isinstance(value, str) and not value.strip():
+            self.fail("an empty path names no folder", param, ctx)
+        return super().convert(value, param, ctx)
+
+
+TABLES_PATH = TablesPath()
+
+
 def tables_option(command):
-    """``--tables ROOT`` with :data:`TABLES_HELP` (probe, solve, studies)."""
+    """``--tables ROOT`` with :data:`TABLES_HELP` (probe, info)."""
     return click.option(
         "--tables",
-        type=click.Path(path_type=Path),
+        type=TABLES_PATH,
         default=None,
         help=TABLES_HELP,
     )(command)
@@ -275,24 +291,43 @@ def probe_command(position, tables: Path | None, as_json: bool) -> None:
         click.echo(f"  {move.to_text():<18} {after}")
 
 
+def _card_set_folders(root: Path) -> list[Path]:
+    """The card-set folders under a tables root: ``root`` itself when it holds a
+    manifest (of any kind: a FIFO or a symlink loop is read and refused), else each
+    sub-folder that holds one."""
+    from fechtbuch.engines.battleklinge.tablebase.manifest import MANIFEST
+
+    if os.path.lexists(root / MANIFEST):
+        return [root]
+    try:
+        names = sorted(entry.name for entry in os.scandir(root))
+    except OSError as err:
+        raise InputError(
+            f"tables: cannot read {quote(root)} ({err.strerror or type(err).__name__})"
+        ) from None
+    return [root / name for name in names if os.path.lexists(root / name / MANIFEST)]
+
+
 def tables_inventory(root: Path) -> list[dict]:
     """Every card set's tables under a tables root (or the one card set's folder given):
     folder, cards, K, the splits its sealed manifest lists (each with its file's size
-    on disk) and the splits still under way (part files, phase checkpoints).  Reads
-    the manifests (schema, seal, layout), not the table bytes: ``tb probe`` and the
-    Meister hash every file before the first probe."""
-    from fechtbuch.engines.battleklinge.tablebase.manifest import MANIFEST, read_manifest
+    on disk and what is wrong with it: missing, not a regular file, its size or its
+    SHA-256, None if nothing) and the splits still under way (part files, phase
+    checkpoints).  Each split is checked as ``tb probe`` checks it before the first
+    probe, so every byte of the tables is hashed; a damaged manifest is one InputError
+    line."""
+    from fechtbuch.engines.battleklinge.tablebase.manifest import read_manifest, split_damage
 
-    folders = [root] if (root / MANIFEST).exists() else sorted(root.glob(f"*/{MANIFEST}"))
     out = []
-    for folder in [f if f.is_dir() else f.parent for f in folders]:
+    for folder in _card_set_folders(root):
         manifest = read_manifest(folder)
         splits = []
         for entry in manifest["splits"]:
             path = folder / entry["file"]
-            size = path.stat().st_size if path.is_file() else None
-            keep = ("split", "positions", "bytes", "sha256", "won", "lost", "drawn")
-            splits.append({k: entry[k] for k in keep} | {"file_bytes": size})
+            size = path.stat().st_size if os.path.isfile(path) else None
+            keep = ("split", "file", "positions", "bytes", "sha256", "won", "lost", "drawn")
+            damage = split_damage(folder, entry)
+            splits.append({k: entry[k] for k in keep} | {"file_bytes": size, "damage": damage})
         under_way = sorted(p.name for p in folder.glob("split-*-*.bin.part"))
         under_way += sorted(p.name for p in folder.glob(".steps-*-*"))
         out.append(
@@ -303,6 +338,7 @@ def tables_inventory(root: Path) -> list[dict]:
                 "mirror": manifest["mirror"],
                 "splits": splits,
                 "bytes": sum(s["bytes"] for s in splits),
+                "complete": all(s["damage"] is None for s in splits),
                 "under_way": under_way,
             }
         )
@@ -320,34 +356,54 @@ def info_command(tables: Path | None, as_json: bool) -> None:
       fechtbuch tb info
       fechtbuch tb info --tables /work/tables-k3 --json
 
-    Splits still under way (a build stopped midway: part files, phase checkpoints of a
-    Ray build) are named; a build run again resumes them.
+    Every split file is checked as 'tb probe' checks it (a regular file of the
+    manifest's size and SHA-256; all bytes are read).  A damaged one is listed as
+    damaged, with what is wrong, and the command exits 1 naming it.  Splits still
+    under way (a build stopped midway: part files, phase checkpoints of a Ray build)
+    are named; a build run again resumes them.
     """
     from fechtbuch.engines.battleklinge.tablebase import default_root
 
     root = tables if tables is not None else default_root()
-    if not root.is_dir():
+    # os.path.isdir answers False for every path the system refuses (too long, a loop)
+    if not os.path.isdir(root):
         raise InputError(f"tables: {quote(root)} is not a folder")
     inventory = tables_inventory(root)
     if as_json:
         emit_json({"root": str(root), "tables": inventory})
-        return
-    if not inventory:
+    elif not inventory:
         click.echo(f"No tables under {root} (build them with 'fechtbuch tb build').")
-    for entry in inventory:
+    for entry in [] if as_json else inventory:
         click.echo(
             f"{','.join(entry['cards'])}: K = {entry['max_students']}, "
             f"{len(entry['splits'])} splits, {entry['bytes']:,} bytes in {entry['folder']}"
         )
         for s in entry["splits"]:
-            missing = "" if s["file_bytes"] == s["bytes"] else "  (file missing or resized)"
+            if s["damage"] is not None:
+                click.echo(
+                    f"  {s['split'][0]},{s['split'][1]}  damaged: {s['file']} ({s['damage']})"
+                )
+                continue
             click.echo(
                 f"  {s['split'][0]},{s['split'][1]}  {s['positions']:>14,} positions "
                 f"{s['bytes']:>14,} bytes  won {s['won']:,} lost {s['lost']:,} "
-                f"drawn {s['drawn']:,}  sha256 {s['sha256']}{missing}"
+                f"drawn {s['drawn']:,}  sha256 {s['sha256']}"
             )
         if entry["under_way"]:
             click.echo(f"  under way: {', '.join(entry['under_way'])}")
+    damaged = [
+        f"{quote(entry['folder'])}: " + ", ".join(s["file"] for s in entry["splits"] if s["damage"])
+        for entry in inventory
+        if not entry["complete"]
+    ]
+    if damaged:
+        # the names only: what is wrong with each is in the listing
+        failed = click.ClickException(
+            f"tables: damaged splits in {'; '.join(damaged)}; rebuild them with "
+            f"'fechtbuch tb build --force'"
+        )
+        failed.exit_code = 1
+        raise failed
 
 
 CARDS_OPTION = click.option(

@@ -17,7 +17,7 @@ from fechtbuch.commands.solveoptions import (
 from fechtbuch.engines.files import atomic_write, dump_json, ensure_writable
 from fechtbuch.engines.touche_duell.chance import ChanceLimit, WinChance
 from fechtbuch.engines.touche_duell.notation import format_view, parse_view
-from fechtbuch.engines.touche_duell.public import root_problem
+from fechtbuch.engines.touche_duell.public import root_problem, view_actions
 from fechtbuch.engines.touche_duell.state import View
 from fechtbuch.solver.andor_solve import FOUND, NONE, AndOrSolution, solve_andor
 
@@ -76,7 +76,20 @@ def chance_text(chance: dict) -> str:
     )
 
 
-def summary(result: AndOrSolution) -> str:
+def summary(result: AndOrSolution, only_action: bool = False) -> str:
+    """The answer in one line; ``only_action``: the player to act has one legal action."""
+    if result.status == FOUND and result.distance == 0:
+        # the keys spend no turn (a parry, a last attack that cannot be made) and
+        # the round is won right after: no turn of the player's is needed
+        keys = ", ".join(result.keys)
+        if only_action:
+            said = f"no decision to make ({keys} is the only action and spends no turn)"
+        else:
+            said = f"a key that spends no turn wins the round. Keys: {keys}"
+        return (
+            f"Sure win in 0 own turns: {said}. Main line: {' | '.join(result.main_line)}. "
+            f"{result.nodes:,} nodes, {result.seconds:.2f} s."
+        )
     if result.status == FOUND:
         keys = ", ".join(result.keys)
         return (
@@ -113,7 +126,9 @@ def touche_solve_command(view, max_n, as_json, verify, max_nodes, tree_file, for
       Sure win in 1. Keys: l2a5x2. Main line: l2a5x2 | zieht 122 | r3. ...
 
     Wins count by a hit, the opponent blocked or the hand comparison (tree leaves
-    say which: win:treffer, win:blockiert, win:vergleich).  JSON fields: root,
+    say which: win:treffer, win:blockiert, win:vergleich).  A round won with
+    actions that spend no turn (a parry, or the '-' of a last attack that cannot
+    be made, before a won comparison) is a sure win in 0 own turns.  JSON fields: root,
     max, status (found/none/unknown), distance, keys, main_line, tree_nodes,
     nodes, seconds, verified (null: the verifier reached the node limit), note.
     Exit status, as `fechtbuch solve`: 0 with an answer (a sure win, or none within
@@ -134,7 +149,7 @@ def touche_solve_command(view, max_n, as_json, verify, max_nodes, tree_file, for
             data["probability"] = chance
         emit_json(data)
     else:
-        click.echo(summary(result))
+        click.echo(summary(result, only_action=len(view_actions(view)) == 1))
         if chance is not None:
             click.echo(chance_text(chance))
         if verify and result.status != "unknown":

@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from fechtbuch.engines.battleklinge.cards import COLOR_CHARS, card_id
 from fechtbuch.engines.battleklinge.position import Move, NotationError, Position
 from fechtbuch.puzzles.battleklinge.mining import puzzle_id
-from fechtbuch.puzzles.battleklinge.rating import difficulty, features
+from fechtbuch.puzzles.battleklinge.rating import puzzle_difficulty
 from fechtbuch.puzzles.battleklinge.tags import PuzzleFacts, tags_for
 from fechtbuch.puzzles.packkind import Puzzle
 
@@ -72,7 +72,11 @@ def identity_problems(puzzle: Puzzle, pos: Position, key: Move, line: list[Move]
     problems = []
     n = puzzle["n"]
     if puzzle["id"] != puzzle_id(puzzle["position"], n, puzzle["key"]):
-        problems.append(f"id: expected {puzzle_id(puzzle['position'], n, puzzle['key'])}")
+        expected = puzzle_id(puzzle["position"], n, puzzle["key"])
+        problems.append(
+            f"id: expected {expected} (the hash of position, n and key: it or one of them "
+            "was edited)"
+        )
     if puzzle["attacker"] != COLOR_CHARS[pos.turn]:
         problems.append("attacker: not the side to move")
     if puzzle["cards"] != [card_id(c) for c in pos.cards]:
@@ -82,6 +86,18 @@ def identity_problems(puzzle: Puzzle, pos: Position, key: Move, line: list[Move]
     return problems
 
 
+def line_problems(line: list[Move], tree) -> list[str]:
+    """The line must follow the solution tree and end in a hit (the claim's own
+    fields: no search)."""
+    node = tree
+    for i, move in enumerate(line):
+        text = move.to_text()
+        if not isinstance(node, dict) or text not in node:
+            return [f"line: move {i + 1} {text!r} leaves the solution tree"]
+        node = node[text]
+    return [] if node == HIT else ["line: does not end in a hit"]
+
+
 def derived_fields(
     puzzle: Puzzle, pos: Position, key: Move, line: list[Move]
 ) -> tuple[list[str], float]:
@@ -89,7 +105,7 @@ def derived_fields(
     tablebase study, and for verification), by the functions mining uses."""
     n = puzzle["n"]
     facts = PuzzleFacts.of_puzzle(pos, n, key, line, puzzle["solution"])
-    return tags_for(facts), difficulty(features(pos, n, key))
+    return tags_for(facts), puzzle_difficulty(pos, n, key)
 
 
 def derived_field_problems(puzzle: Puzzle, pos: Position, key: Move, line: list[Move]) -> list[str]:

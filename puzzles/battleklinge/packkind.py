@@ -34,6 +34,7 @@ from fechtbuch.puzzles.battleklinge.claims import (
     PUZZLE_FIELDS,
     derived_field_problems,
     identity_problems,
+    line_problems,
     parse_claim,
 )
 from fechtbuch.puzzles.battleklinge.exactjudge import judge_move
@@ -138,7 +139,7 @@ def _verify(puzzle: Puzzle, max_n: int, pruned: bool) -> list[str]:
         problems += [f"solution: {p}" for p in verify_pruned_tree(pos, puzzle["solution"], n)]
     else:
         problems += [f"solution: {p}" for p in verify_tree(pos, puzzle["solution"], n)]
-    problems += _line_problems(line, puzzle["solution"])
+    problems += line_problems(line, puzzle["solution"])
     expected_line = verifier_main_line(pos, n)
     if puzzle["line"] != expected_line:
         problems.append(f"line: not the main line; expected {' '.join(expected_line)}")
@@ -153,17 +154,6 @@ def _field_of(problem: str) -> str:
     if problem.startswith("position"):
         return f"position: {problem}"
     return f"n: {problem}"
-
-
-def _line_problems(line: list[Move], tree) -> list[str]:
-    """The line must follow the tree and end in a hit."""
-    node = tree
-    for i, move in enumerate(line):
-        text = move.to_text()
-        if not isinstance(node, dict) or text not in node:
-            return [f"line: move {i + 1} {text!r} leaves the solution tree"]
-        node = node[text]
-    return [] if node == HIT else ["line: does not end in a hit"]
 
 
 # ---- pruned trees ---------------------------------------------------------------------

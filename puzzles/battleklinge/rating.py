@@ -51,18 +51,34 @@ def features(pos: Position, n: int, key: Move) -> dict[str, float]:
     }
 
 
-def difficulty(feats: dict[str, float]) -> float:
-    """Difficulty 1.0-10.0 from :func:`features`.
+def puzzle_difficulty(pos: Position, n: int, key: Move) -> float:
+    """``difficulty(features(pos, n, key))``, without the prover where the length alone
+    decides it: every other term is >= 0, so from ``2.5 (n - 2) >= 14`` (n >= 8) on the
+    score is at the top of the scale whatever the search would count (a deep study's
+    proof from scratch takes the prover seconds to tens of seconds for a 10.0 it
+    cannot change; docs/performance.md)."""
+    least = {"n": n, "effort": 0, "tempting": 0, "defender_options": 0, "quiet": 0}
+    if _score(least) >= SCORE_HIGH:
+        return 10.0
+    return difficulty(features(pos, n, key))
 
-    >>> difficulty({"n": 2, "effort": 8, "tempting": 2, "defender_options": 12, "quiet": 1})
-    4.7
-    """
-    score = (
+
+def _score(feats: dict[str, float]) -> float:
+    return (
         WEIGHTS["n"] * (feats["n"] - 2)
         + WEIGHTS["effort"] * feats["effort"]
         + WEIGHTS["tempting"] * min(feats["tempting"], 6)
         + WEIGHTS["defender_options"] * feats["defender_options"]
         + WEIGHTS["quiet"] * feats["quiet"]
     )
+
+
+def difficulty(feats: dict[str, float]) -> float:
+    """Difficulty 1.0-10.0 from :func:`features`.
+
+    >>> difficulty({"n": 2, "effort": 8, "tempting": 2, "defender_options": 12, "quiet": 1})
+    4.7
+    """
+    score = _score(feats)
     scaled = 1 + 9 * (score - SCORE_LOW) / (SCORE_HIGH - SCORE_LOW)
     return round(min(10.0, max(1.0, scaled)), 1)

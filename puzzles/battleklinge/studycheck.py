@@ -15,12 +15,19 @@ from pathlib import Path
 
 from fechtbuch.engines.battleklinge.position import Move, NotationError, Position
 from fechtbuch.engines.battleklinge.reference import play
-from fechtbuch.engines.battleklinge.tablebase import Outcome, Tablebase, build, find_tables
+from fechtbuch.engines.battleklinge.tablebase import (
+    Outcome,
+    Tablebase,
+    TbResult,
+    build,
+    find_tables,
+)
 from fechtbuch.engines.battleklinge.tablebase import index as ix
 from fechtbuch.puzzles.battleklinge.claims import (
     HIT,
     derived_field_problems,
     identity_problems,
+    line_problems,
     parse_claim,
 )
 from fechtbuch.puzzles.pack import FULL_DEFENCES
@@ -102,36 +109,63 @@ def dfpn_check(pos: Position, n: int, key: Move) -> list[str] | None:
 
 
 class _TableView:
-    """The table's answers in notation text (docs/solver.md terms and tie-breaks)."""
+    """The table's answers in notation text (docs/solver.md terms and tie-breaks), each
+    position's moves probed once per study (a node's winning moves, its move list and
+    the replies below it all read the same probes)."""
 
     def __init__(self, tables: Tablebase):
         self.tables = tables
+        self._probed: dict[Position, list[tuple[str, Move, TbResult]]] = {}
+
+    def results(self, pos: Position) -> list[tuple[str, Move, TbResult]]:
+        """Every legal move of ``pos`` as (text, move, the mover's result after it)."""
+        found = self._probed.get(pos)
+        if found is None:
+            found = [(m.to_text(), m, r) for m, r in self.tables.move_results(pos)]
+            self._probed[pos] = found
+        return found
+
+    def moves(self, pos: Position) -> dict[str, Move]:
+        return {text: m for text, m, _ in self.results(pos)}
 
     def wins(self, pos: Position, budget: int) -> dict[str, int]:
         """Moves keeping a hit within ``budget``, with the distance each keeps."""
         return {
-            m.to_text(): r.distance  # type: ignore[misc]
-            for m, r in self.tables.move_results(pos)
+            text: r.distance  # type: ignore[misc]
+            for text, _, r in self.results(pos)
             if r.result is Outcome.WIN and r.distance <= budget  # type: ignore[operator]
         }
 
     def replies(self, pos: Position) -> dict[str, int]:
         """Every reply with the attacker's distance after it (all are lost)."""
-        return {m.to_text(): r.distance for m, r in self.tables.move_results(pos)}  # type: ignore[misc]
+        return {text: r.distance for text, _, r in self.results(pos)}  # type: ignore[misc]
 
 
 def verify_study(puzzle: Puzzle, max_n: int) -> list[str]:
     """Re-derive a pruned study with the tables and df-pn (module docstring); one line
-    per problem.  None of the checks searches beyond the tables' probes and df-pn's
-    node limit, so it is bounded."""
+    per problem.
+
+    The claim's own fields come first: the identity fields (id, attacker, cards), the
+    line against the tree, and the derived fields (tags, difficulty) recomputed from
+    them.  They need no table and no search (the difficulty of n >= 8 is the top of
+    its scale: :func:`~fechtbuch.puzzles.battleklinge.rating.puzzle_difficulty`), so
+    an edited study is refused at once, before its tables are opened (or built on
+    demand: minutes for the deep material).  Then the tables answer n, the key, the
+    tree and the main line, and df-pn confirms up to its bound within
+    :data:`DFPN_NODES`: nothing searches beyond the tables' probes and that limit."""
     claim = parse_claim(puzzle, max_n)
     if isinstance(claim, list):
         return claim
     pos, key, line, n = claim.pos, claim.key, claim.line, puzzle["n"]
+    problems = identity_problems(puzzle, pos, key, line) + line_problems(line, puzzle["solution"])
+    if problems:
+        return problems
+    problems = derived_field_problems(puzzle, pos, key, line)
+    if problems:
+        return problems
     tables = study_tables(pos)
     if tables is None:
         return ["position: no endgame tables cover it (build them with fechtbuch tb build)"]
-    problems = identity_problems(puzzle, pos, key, line)
     result = tables.probe(pos)
     if result.result is not Outcome.WIN or result.distance != n:
         return problems + [f"n: the tables say {result}, not a win in {n}"]
@@ -147,10 +181,7 @@ def verify_study(puzzle: Puzzle, max_n: int) -> list[str]:
     expected_line = [m.to_text() for m in tables.main_line(pos)]
     if puzzle["line"] != expected_line:
         problems.append(f"line: not the main line; expected {' '.join(expected_line)}")
-        return problems
-    if tree_problems:
-        return problems
-    return problems + derived_field_problems(puzzle, pos, key, line)
+    return problems
 
 
 def _first(distances: dict[str, int], pick: Callable) -> str:
@@ -183,7 +214,7 @@ def _walk(view: _TableView, pos: Position, node, budget: int, full: int, path: s
         if extra:
             out.append(f"{where}: not winning {extra}")
         allowed = set(wins)
-    moves = {m.to_text(): m for m, _ in view.tables.move_results(pos)}
+    moves = view.moves(pos)
     for text, sub in node.items():
         if text not in allowed:
             continue
@@ -208,7 +239,7 @@ def _walk(view: _TableView, pos: Position, node, budget: int, full: int, path: s
                 out.append(f"{step}: not legal {sorted(set(sub) - set(replies))}")
         if list(sub) != sorted(sub):
             out.append(f"{step}: keys are not sorted")
-        reply_moves = {m.to_text(): m for m, _ in view.tables.move_results(after)}
+        reply_moves = view.moves(after)
         for reply, attacker_node in sub.items():
             if reply in reply_moves:
                 child = play(after, reply_moves[reply])

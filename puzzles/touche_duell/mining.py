@@ -190,9 +190,11 @@ def examine(view: View, max_nodes: int = EXAMINE_NODES) -> Examined:
     problem = root_problem(view)
     search = ProofSearch(problem, max_nodes=max_nodes)
     try:
-        n = next((n for n in range(1, MAX_N + 1) if search.wins(view, n)), None)
+        n = next((n for n in range(MAX_N + 1) if search.wins(view, n)), None)
         if n is None:
             return Examined(None, "none")
+        if n == 0:  # won with free actions (a parry, a forced "-"): nothing to find
+            return Examined(None, "trivial")
         found = keys(problem, search.wins, view, n)
     except ProofLimit:
         return Examined(None, "limit")

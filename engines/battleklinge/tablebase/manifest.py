@@ -47,7 +47,14 @@ MANIFEST_SCHEMA = "tablebase-manifest.schema.json"
 
 class DamagedTables(InputError):
     """Tables that fail a check before use: the manifest's schema or seal, a file's size,
-    kind or SHA-256.  Such tables are never read: a damaged byte would be a wrong claim."""
+    kind or SHA-256.  Such tables are never read: a damaged byte would be a wrong claim.
+
+    ``reason`` is what is wrong with the one file named (without the file's path), so
+    that a listing can name each damaged split in a few words."""
+
+    def __init__(self, message: str, reason: str = "") -> None:
+        super().__init__(message)
+        self.reason = reason or message
 
 
 HASH_CHUNK = 1 << 24
@@ -70,7 +77,8 @@ def _manifest_validator() -> jsonschema.Draft202012Validator:
 def _damaged(path: Path, reason: str) -> DamagedTables:
     return DamagedTables(
         f"tables: {quote(path)} is damaged ({reason}); rebuild them with "
-        f"'fechtbuch tb build --force'"
+        f"'fechtbuch tb build --force'",
+        reason,
     )
 
 
@@ -165,3 +173,14 @@ def verified_values(folder: Path, entry: dict) -> np.ndarray:
     if digest.hexdigest() != entry["sha256"]:
         raise _damaged(path, "its SHA-256 differs from the manifest's: the bytes changed")
     return values
+
+
+def split_damage(folder: Path, entry: dict) -> str | None:
+    """What is wrong with one split file of a sealed manifest (missing, not a regular
+    file, its size or its SHA-256), in a few words; None when it is the file the
+    manifest lists.  The very checks :func:`verified_values` makes before a probe."""
+    try:
+        verified_values(folder, entry)
+    except DamagedTables as err:
+        return err.reason
+    return None

@@ -73,9 +73,9 @@ def ratio(ours: Measured, theirs: Measured) -> float:
 
 def run_measured(label: str, command: list[str]) -> Measured:
     """Run ``command`` to its end and measure it; a failing child is an error."""
-    with tempfile.TemporaryFile(mode="w+") as errors:
+    with tempfile.TemporaryFile() as errors:
         started = time.perf_counter()
-        child = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=errors, text=True)
+        child = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=errors)
         # wait4 reaps the child itself (and gives its own usage), so read its output
         # first; its messages go to a file, which cannot fill up and block it
         stdout = child.stdout.read()  # type: ignore[union-attr]
@@ -84,15 +84,21 @@ def run_measured(label: str, command: list[str]) -> Measured:
         child.returncode = os.waitstatus_to_exitcode(status)
         if child.returncode != 0:
             errors.seek(0)
-            last = (errors.read().strip().splitlines() or ["no message"])[-1]
-            raise RuntimeError(f"{label} exited with {child.returncode}: {last}")
+            last = (_text(errors.read()).strip().splitlines() or ["no message"])[-1]
+            raise RuntimeError(f"{label} exited with {child.returncode}: {quote(last)}")
     return Measured(
         label=label,
         wall_seconds=wall,
         cpu_seconds=usage.ru_utime + usage.ru_stime,
         peak_rss_mb=usage.ru_maxrss / 1024,
-        stdout=stdout,
+        stdout=_text(stdout),
     )
+
+
+def _text(output: bytes) -> str:
+    """A child's output as text: a program that prints bytes that are not UTF-8 is
+    still read (its line 'N total wins' is ASCII), each bad byte one U+FFFD."""
+    return output.decode("utf-8", errors="replace")
 
 
 def bitbase_command(binary: Path, max_students: int) -> list[str]:

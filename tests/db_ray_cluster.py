@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import os
 import shutil
 import subprocess
 import sys
@@ -35,7 +36,9 @@ def main(db: str, rounds: int, seed: int, kill_after: int) -> None:
     from fechtbuch.puzzles.db import backends, mine, schema, verify
     from ray.cluster_utils import Cluster
 
-    temp = tempfile.mkdtemp(prefix="fbray")  # short: Ray's socket paths have a length limit
+    # Inside this run's RAY_TMPDIR (tests/conftest.py, ray_tmpdir), where Ray also writes
+    # ray_current_cluster; short, for Ray's socket paths have a length limit.
+    temp = tempfile.mkdtemp(prefix="head", dir=os.environ.get("RAY_TMPDIR"))
     cluster = Cluster(
         initialize_head=True,
         head_node_args={"num_cpus": 1, "temp_dir": temp, "include_dashboard": False},

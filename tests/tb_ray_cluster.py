@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import os
 import shutil
 import subprocess
 import sys
@@ -55,7 +56,9 @@ def start_cluster(head_cpus: int, worker_cpus: list[int]):
     import ray
     from ray.cluster_utils import Cluster
 
-    temp = tempfile.mkdtemp(prefix="fbtb")  # short: Ray's socket paths have a length limit
+    # Inside this run's RAY_TMPDIR (tests/conftest.py, ray_tmpdir), where Ray also writes
+    # ray_current_cluster; short, for Ray's socket paths have a length limit.
+    temp = tempfile.mkdtemp(prefix="head", dir=os.environ.get("RAY_TMPDIR"))
     cluster = Cluster(
         initialize_head=True,
         head_node_args={"num_cpus": head_cpus, "temp_dir": temp, "include_dashboard": False},

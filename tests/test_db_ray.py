@@ -45,7 +45,7 @@ pytestmark = [
 ]
 
 
-def test_a_node_killed_mid_run_changes_no_byte(tmp_path):
+def test_a_node_killed_mid_run_changes_no_byte(tmp_path, ray_tmpdir):
     problem = _namespace_problem()
     if problem:
         pytest.skip(problem)

@@ -81,7 +81,7 @@ def test_partitioned_phases_give_the_local_values(tmp_path, parts):
 
 @pytest.mark.slow
 @pytest.mark.skipif(importlib.util.find_spec("ray") is None, reason="Ray is not installed")
-def test_ray_builds_the_local_bytes_through_a_node_kill_and_a_driver_restart(tmp_path):
+def test_ray_builds_the_local_bytes_through_a_node_kill_and_a_driver_restart(tmp_path, ray_tmpdir):
     problem = _namespace_problem()
     if problem:
         pytest.skip(problem)

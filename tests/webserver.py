@@ -1,5 +1,5 @@
-"""The `fechtbuch serve` app in-process for tests: a real uvicorn on 127.0.0.1 with a
-free port in a thread, and the system Chromium through Playwright.
+"""The `fechtbuch serve` app in-process for tests: a real uvicorn on 127.0.0.1 on a
+port the OS picks, in a thread, and the system Chromium through Playwright.
 
 Without Chromium (or Playwright) the browser tests skip, except under CI=true where
 they fail (as tests/browser.py does for the viewer tests).  Nothing is downloaded:
@@ -45,25 +45,25 @@ def chromium_path() -> str:
     return found
 
 
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
-
-
 @contextmanager
 def serve_app(app, start_seconds: float):
-    """``app`` served by a real uvicorn on a free port of 127.0.0.1 in a thread; yields
-    the port, and stops the server afterwards."""
+    """``app`` served by a real uvicorn in a thread on a port of 127.0.0.1 that the OS
+    picks; yields the port, and stops the server afterwards.
+
+    The socket is bound here (port 0) and handed to uvicorn, rather than a free port
+    looked up and bound later: between the two another test process could take it."""
     import uvicorn
 
-    port = free_port()
+    sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    sock.bind(("127.0.0.1", 0))
+    port = sock.getsockname()[1]
     server = uvicorn.Server(
         uvicorn.Config(
             app, host="127.0.0.1", port=port, log_level="warning", ws="websockets-sansio"
         )
     )
-    thread = threading.Thread(target=server.run, daemon=True)
+    thread = threading.Thread(target=server.run, kwargs={"sockets": [sock]}, daemon=True)
     thread.start()
     deadline = time.monotonic() + start_seconds
     while not server.started:
@@ -75,6 +75,7 @@ def serve_app(app, start_seconds: float):
     finally:
         server.should_exit = True
         thread.join(timeout=10)
+        sock.close()
 
 
 @contextmanager

@@ -11,9 +11,9 @@ run on the same machine.  Two tests must never meet on a global resource, so:
   in that test's folder, never in the user's and never in another test's;
 * a test that starts Ray asks for :func:`ray_tmpdir`;
 * Hypothesis's example database is one folder per worker;
-* servers bind a port the OS picks (tests/webserver.py, tests/wartesaal_server.py), and
+* servers bind a port the OS picks (tests/support/webserver.py, tests/support/wartesaal_server.py), and
   PostgreSQL is a private cluster or a private database per worker
-  (tests/wartesaal_postgres.py).
+  (tests/support/wartesaal_postgres.py).
 """
 
 from __future__ import annotations
@@ -26,7 +26,7 @@ import tempfile
 from pathlib import Path
 
 import pytest
-from wartesaal_postgres import postgres_url  # noqa: F401  (the Wartesaal tests' PostgreSQL)
+from support.wartesaal_postgres import postgres_url  # noqa: F401  (the Wartesaal tests' PostgreSQL)
 
 # The per-process folder of pytest_configure; a plain module constant holding its
 # environment key, so that the folder itself lives only in os.environ.
@@ -156,6 +156,21 @@ def ray_tmpdir(monkeypatch: pytest.MonkeyPatch):
     monkeypatch.setenv("RAY_TMPDIR", str(folder))
     yield folder
     shutil.rmtree(folder, ignore_errors=True)
+
+
+KINDS = ("unit", "cli", "browser", "network")
+"""The folders of tests/ by kind; each is also a marker (pyproject.toml)."""
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """Mark every test with its folder's kind, so that ``pytest -m cli`` (or unit,
+    browser, network) selects by kind; a test that drives Chromium outside
+    tests/browser/ carries ``@pytest.mark.browser`` itself."""
+    tests = Path(__file__).resolve().parent
+    for item in items:
+        kind = Path(item.path).resolve().relative_to(tests).parts[0]
+        if kind in KINDS:
+            item.add_marker(kind)
 
 
 # ---- seeded samples of positions for the differential tests ----------------------------

@@ -22,6 +22,10 @@ from fechtbuch.engines.clikit import dump_json
 from fechtbuch.engines.errors import InputError
 from support.clirun import assert_one_line_error, run
 
+# One worker runs the whole module (--dist loadgroup, pyproject.toml): its module
+# fixture builds the K <= 1 tables, which on two workers would be paid twice.
+pytestmark = pytest.mark.xdist_group("battleklinge_tablebase_integrity")
+
 CARDS = CARD_SETS["einsteiger"]
 LOSS_IN_8 = "2m2/5/1s3/1S3/2M2 g ausfall,volte bindung,stoss riposte"
 """Gold to move is lost in 8 (split 1,1)."""

@@ -27,7 +27,12 @@ COMMAND = [str(SCRIPT)] if SCRIPT.exists() else [sys.executable, "-m", "fechtbuc
 MINE = ["mine", "--count", "6", "--seed", "7", "-j", "2"]
 LIMIT = 2.0
 
-pytestmark = pytest.mark.skipif(not hasattr(os, "killpg"), reason="POSIX signals only")
+# One worker runs the whole module (--dist loadgroup, pyproject.toml): its module
+# fixture compiles every job's kernels, which on two workers would be paid twice.
+pytestmark = [
+    pytest.mark.skipif(not hasattr(os, "killpg"), reason="POSIX signals only"),
+    pytest.mark.xdist_group("signals"),
+]
 
 
 @pytest.fixture(scope="module", autouse=True)

@@ -46,6 +46,10 @@ from fechtbuch.puzzles.pack import (
     verify_pack,
 )
 
+# One worker runs the whole module (--dist loadgroup, pyproject.toml): its module
+# fixtures build tables and studies, which on two workers would be paid twice.
+pytestmark = pytest.mark.xdist_group("battleklinge_pack_studies")
+
 
 @pytest.fixture(scope="module")
 def table_root(tmp_path_factory) -> Path:

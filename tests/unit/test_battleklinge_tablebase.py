@@ -26,6 +26,11 @@ from fechtbuch.engines.battleklinge.tablebase import index as ix
 from fechtbuch.engines.battleklinge.tablebase.probe import table_folder
 from fechtbuch.engines.compiled import njit
 
+# One worker runs the whole module (--dist loadgroup, pyproject.toml): its module
+# fixture builds three card sets' K <= 1 tables, which on two workers would be paid
+# twice.
+pytestmark = pytest.mark.xdist_group("battleklinge_tablebase")
+
 CARD_SET_A = CARD_SETS["einsteiger"]
 CARD_SET_B = tuple(sorted(card_from_id(c) for c in ("prim", "terz", "volte", "battuta", "stoss")))
 CARD_SET_C = CARD_SETS["verteidigung"]

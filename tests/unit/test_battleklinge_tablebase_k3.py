@@ -25,6 +25,10 @@ from fechtbuch.engines.battleklinge.tablebase import (
 )
 from fechtbuch.engines.battleklinge.tablebase import index as ix
 
+# One worker runs the whole module (--dist loadgroup, pyproject.toml): its module
+# fixture builds a K = 3 split, which on two workers would be paid twice.
+pytestmark = pytest.mark.xdist_group("battleklinge_tablebase_k3")
+
 EINSTEIGER = tuple(sorted(CARD_SETS["einsteiger"]))
 K1_DIGESTS = {
     "einsteiger": {

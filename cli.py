@@ -16,10 +16,11 @@ if __name__ == "__main__" or os.path.basename(sys.argv[0]) == "fechtbuch":
     interrupts.install()  # first of all: Ctrl-C during the imports below is one clean line
 
 import click  # noqa: E402
+from fechtbuch.commands.lazygroup import LazyEntry, LazyGroup  # noqa: E402
+from fechtbuch.commands.players import PlayerSourcesBox  # noqa: E402
 from fechtbuch.engines import __version__  # noqa: E402
 from fechtbuch.engines.errors import InputError  # noqa: E402
-from fechtbuch.engines.lazygroup import LazyEntry, LazyGroup  # noqa: E402
-from fechtbuch.engines.players import PlayerFactory, PlayerSourcesBox  # noqa: E402
+from fechtbuch.engines.players import PlayerFactory
 from fechtbuch.engines.plugin import load  # noqa: E402
 from fechtbuch.engines.registry import plugin, plugins  # noqa: E402
 
@@ -76,7 +77,7 @@ class _Interrupted(Exception):
 
 ERROR_LINE_LIMIT = 400
 """An error line is cut to this length: messages quote at most ~200 characters of bad
-input (:func:`fechtbuch.engines.clikit.quote`); this is the backstop for any that
+input (:func:`fechtbuch.engines.errors.quote`); this is the backstop for any that
 does not (click's own messages, text from other libraries)."""
 
 
@@ -103,22 +104,22 @@ def _plugin_entries() -> tuple[list[LazyEntry], dict[str, str], str | None]:
     return entries, aliases, shortcuts
 
 
-GENERIC_GROUP = "fechtbuch.puzzles.gamecli:group"
+GENERIC_GROUP = "fechtbuch.commands.generic:group"
 
 GENERIC_ENTRIES = (
     LazyEntry(
         "pack",
-        "fechtbuch.puzzles.pack_commands:pack_group",
+        "fechtbuch.commands.pack:pack_group",
         "Exercise packs of every game: verify, show, play, html, svg, motifs, rate.",
     ),
     LazyEntry(
         "render",
-        "fechtbuch.puzzles.render_command:render_command",
+        "fechtbuch.commands.render:render_command",
         "Draw a position of any game as an SVG diagram.",
     ),
     LazyEntry(
         "db",
-        "fechtbuch.puzzles.db.commands:db_group",
+        "fechtbuch.commands.db:db_group",
         "The puzzle database of every game: mine (local or Ray), stats, query, export, verify.",
     ),
     LazyEntry(

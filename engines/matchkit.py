@@ -37,10 +37,9 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any, Generic, Protocol, TypeVar
 
-import click
 import orjson
-from fechtbuch.engines.clikit import ensure_writable, read_input_bytes
 from fechtbuch.engines.errors import InputError, quote
+from fechtbuch.engines.files import ensure_writable, read_input_bytes
 
 WIN = "win"
 LOSS = "loss"
@@ -490,27 +489,6 @@ def open_log(
     return done, match_log.append
 
 
-def log_options(with_force: bool = True):
-    """``--log FILE``, ``--resume`` (and ``--force`` for the log), the same in every
-    game's ``match``."""
-
-    def decorate(command):
-        if with_force:
-            command = click.option("--force", is_flag=True, help="Overwrite --log.")(command)
-        command = click.option(
-            "--resume",
-            is_flag=True,
-            help="Continue the match in --log: play only the games not yet logged "
-            "(with --games at most the logged number: summarize that many, play none).",
-        )(command)
-        return click.option(
-            "--log",
-            type=click.Path(dir_okay=False),
-            help="Append each finished game to this JSON-lines file as it ends "
-            "(a killed match keeps them).",
-        )(command)
-
-    return decorate
 
 
 def _call(task: tuple[Callable[..., Any], tuple]) -> Any:
@@ -571,7 +549,6 @@ __all__ = [
     "elo_difference",
     "elo_text",
     "finite_elo",
-    "log_options",
     "open_log",
     "per_move",
     "play_match",

@@ -12,7 +12,7 @@ very same players from the registry, without the command line::
     factory = load(plugin("touche-duell").players)
     meister = factory.make("meister", seed="demo")
 
-Engine-level commands (``match``, ``hint``, ``play``) ask :func:`command_players`,
+The command line's commands ask ``fechtbuch.commands.players.command_players``,
 which reads the factory from the running click context: ``cli.py`` puts the
 registry's factories there (no module-level state is changed by anything).
 """
@@ -23,7 +23,11 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, Protocol
 
-import click
+from fechtbuch.engines.errors import InputError
+
+
+class UnknownStrengthError(InputError):
+    """A strength the game's player factory does not make."""
 
 
 class Player(Protocol):
@@ -61,36 +65,10 @@ class PlayerFactory:
         return lambda state: act(player, state)
 
     def check(self, strength: str) -> str:
-        """``strength`` if the factory makes it; a ``click.BadParameter`` otherwise."""
+        """``strength`` if the factory makes it; an :class:`UnknownStrengthError`
+        otherwise."""
         if strength not in self.strengths:
-            raise click.BadParameter(
+            raise UnknownStrengthError(
                 f"strength: {strength[:60]!r} is not one of {', '.join(self.strengths)}"
             )
         return strength
-
-
-class PlayerSources(Protocol):
-    """What ``cli.py`` puts into the click context: each game's factory by slug."""
-
-    def players(self, slug: str) -> PlayerFactory: ...
-
-
-def command_players(slug: str) -> PlayerFactory:
-    """The player factory of game ``slug`` that the running command line was wired
-    with (``cli.py`` puts the registry's factories into the click context)."""
-    ctx = click.get_current_context(silent=True)
-    sources = None if ctx is None else ctx.find_object(PlayerSourcesBox)
-    if sources is None:
-        raise RuntimeError(
-            "no player factories in the click context: run the command through "
-            "fechtbuch.cli.main, or build players with the game plugin's factory"
-        )
-    return sources.value.players(slug)
-
-
-@dataclass(frozen=True)
-class PlayerSourcesBox:
-    """The click context object that carries :class:`PlayerSources` (a box of its own
-    type, so ``find_object`` finds exactly it)."""
-
-    value: PlayerSources

@@ -16,8 +16,8 @@ from functools import cache
 from pathlib import Path
 
 import orjson
-from fechtbuch.engines.clikit import read_json_file
 from fechtbuch.engines.errors import InputError, quote
+from fechtbuch.engines.files import read_json_file
 from fechtbuch.puzzles.minekit import MinePool, MiningKind
 from fechtbuch.puzzles.pack import SCHEMA_PATH, StrictValidator
 

@@ -41,8 +41,8 @@ from pathlib import Path
 import jsonschema
 import orjson
 from fechtbuch.engines import __version__
-from fechtbuch.engines.clikit import dump_json, read_json_file
 from fechtbuch.engines.errors import InputError, quote
+from fechtbuch.engines.files import dump_json, read_json_file
 from fechtbuch.engines.paths import data_file, data_path
 from fechtbuch.engines.registry import plugin
 from fechtbuch.puzzles.packkind import PackKind, Puzzle

@@ -6,7 +6,7 @@ from __future__ import annotations
 import os
 
 import click
-from fechtbuch.engines.clikit import float_range, int_range
+from fechtbuch.commands.options import float_range, int_range
 from fechtbuch.engines.errors import InputError
 from fechtbuch.wartesaal.commandline import run_command
 

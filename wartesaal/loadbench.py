@@ -23,7 +23,7 @@ import tempfile
 import time
 
 import click
-from fechtbuch.engines.clikit import int_range, json_option
+from fechtbuch.commands.options import int_range, json_option
 from fechtbuch.engines.errors import InputError
 from fechtbuch.wartesaal.client import Client
 from fechtbuch.wartesaal.commandline import run_command

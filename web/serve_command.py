@@ -9,7 +9,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 import click
-from fechtbuch.engines.clikit import StrictIntRange
+from fechtbuch.commands.options import StrictIntRange
 from fechtbuch.web.store import Store, default_store_path
 
 if TYPE_CHECKING:

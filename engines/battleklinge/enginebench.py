@@ -11,13 +11,11 @@ import statistics
 import time
 from collections.abc import Callable
 
-import click
 from fechtbuch.engines.battleklinge.players import STRENGTHS
 from fechtbuch.engines.battleklinge.position import START_EINSTEIGER, Position
 from fechtbuch.engines.battleklinge.sampling import live_positions
 from fechtbuch.engines.battleklinge.search import Searcher
-from fechtbuch.engines.clikit import int_range, seed_option
-from fechtbuch.engines.players import PlayerFactory, command_players
+from fechtbuch.engines.players import PlayerFactory
 
 
 def sample_positions(count: int, seed: int) -> list[Position]:
@@ -53,15 +51,3 @@ def run_engine_bench(
         )
 
 
-@click.command("engine")
-@click.option(
-    "--positions",
-    type=int_range(1, 1000),
-    default=40,
-    show_default=True,
-    help="Middle-game positions to search.",
-)
-@seed_option(2026, "the positions")
-def bench_engine_command(positions: int, seed: int) -> None:
-    """Engine search nodes/s and seconds per move of each strength (docs/strength.md)."""
-    run_engine_bench(positions, seed, click.echo, command_players("battleklinge"))

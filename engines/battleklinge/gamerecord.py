@@ -38,8 +38,8 @@ from fechtbuch.engines import errors
 from fechtbuch.engines.battleklinge import fast
 from fechtbuch.engines.battleklinge.cards import COLOR_CHARS, CardError, card_from_id
 from fechtbuch.engines.battleklinge.position import IllegalMoveError, Move, NotationError, Position
-from fechtbuch.engines.clikit import atomic_write, read_text_file
 from fechtbuch.engines.errors import quote
+from fechtbuch.engines.files import atomic_write, read_text_file
 from fechtbuch.engines.recordtext import split_record
 
 RESULTS = ("g", "b", "abgebrochen", "*")

@@ -13,7 +13,7 @@ PLUGIN = GamePlugin(
     mining_kind="fechtbuch.puzzles.battleklinge.minekind:KIND",
     players="fechtbuch.solver.battleklinge.players:PLAYERS",
     web="fechtbuch.web.battleklinge.webgame:WEB",
-    cli="fechtbuch.puzzles.battleklinge.cli:group",
+    cli="fechtbuch.commands.battleklinge.group:group",
     svg="fechtbuch.engines.battleklinge.svg:draw",
     shortcuts=True,
 )

@@ -9,25 +9,19 @@ bottom of the drawing (the opponent's cards point down the board).
 
 from __future__ import annotations
 
-import click
 from fechtbuch.engines.battleklinge.cards import (
     BLAU,
     CARDS,
-    COLOR_CHARS,
     COLOR_NAMES,
     GOLD,
     Card,
-    card_id,
 )
-from fechtbuch.engines.battleklinge.clitypes import POSITION
 from fechtbuch.engines.battleklinge.position import (
     BANNER,
     FILE_NAMES,
-    START_EINSTEIGER,
     Position,
     square,
 )
-from fechtbuch.engines.clikit import emit_json, json_option
 
 LEGEND = "M/S Gold master/student, m/s Blau master/student, * empty banner square"
 
@@ -116,29 +110,3 @@ def draw_position(pos: Position, flip: bool | None = None) -> str:
     return "\n".join(lines)
 
 
-@click.command("show")
-@click.argument("position", type=POSITION, default=START_EINSTEIGER)
-@click.option("--flip", is_flag=True, help="Draw from the other school's side.")
-@json_option("the position's facts")
-def show_command(position: Position, flip: bool, as_json: bool) -> None:
-    """Draw POSITION: board with coordinates and banners, both hands, the side card.
-
-    Drawn for the player to move (their school at the bottom); each card shows
-    its 5x5 move grid with the piece 'o' in the middle and targets 'x'.
-    """
-    if as_json:
-        from fechtbuch.engines.battleklinge import fast  # the compiled generator's move order
-
-        winner = position.winner()
-        emit_json(
-            {
-                "position": position.to_text(),
-                "turn": COLOR_CHARS[position.turn],
-                "cards": [card_id(c) for c in position.cards],
-                "decided": winner is not None,
-                "winner": None if winner is None else COLOR_CHARS[winner],
-                "moves": [m.to_text() for m in fast.legal_moves(position)],
-            }
-        )
-        return
-    click.echo(draw_position(position, flip=flip))

@@ -11,14 +11,11 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 
-import click
 import numpy as np
 from fechtbuch.engines.battleklinge.evaluate import DEFAULT_WEIGHTS, FEATURE_NAMES, WEIGHT_NAMES
 from fechtbuch.engines.battleklinge.match import run_match
-from fechtbuch.engines.battleklinge.players import STRENGTH_NAMES
-from fechtbuch.engines.clikit import games_option, jobs_option, resolve_jobs, seed_option
 from fechtbuch.engines.errors import InputError, quote
-from fechtbuch.engines.players import PlayerFactory, command_players
+from fechtbuch.engines.players import PlayerFactory
 
 
 def parse_candidate(text: str) -> np.ndarray:
@@ -76,23 +73,3 @@ def run_tuning(
         )
 
 
-@click.command("tune-eval")
-@click.option(
-    "--strength",
-    type=click.Choice(STRENGTH_NAMES),
-    default="stark",
-    show_default=True,
-    help="The strength whose evaluation is tuned.",
-)
-@games_option(100)
-@seed_option(11, "the card sets and deals of the tuning matches")
-@jobs_option
-@click.option("--only", default=None, help="Comma-separated feature names to try.")
-@click.option(
-    "--candidate", default=None, help="One weight set to confirm, e.g. 'mobility=2,race=6'."
-)
-def bench_tune_eval_command(strength, games, seed, jobs, only, candidate) -> None:
-    """Self-play tuning: each evaluation feature off, halved and doubled, as a match
-    against the current weights (how docs/strength.md's table was made)."""
-    players = command_players("battleklinge")
-    run_tuning(strength, games, seed, resolve_jobs(jobs), only, candidate, click.echo, players)

@@ -14,5 +14,5 @@ PLUGIN = GamePlugin(
     mining_kind="fechtbuch.puzzles.touche_duell.minekind:KIND",
     players="fechtbuch.solver.touche_duell.players:PLAYERS",
     web="fechtbuch.web.touche_duell.webgame:WEB",
-    cli="fechtbuch.puzzles.touche_duell.cli:group",
+    cli="fechtbuch.commands.touche_duell.group:group",
 )

@@ -33,8 +33,8 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from fechtbuch.engines import errors
-from fechtbuch.engines.clikit import atomic_write, read_text_file
 from fechtbuch.engines.errors import InputError
+from fechtbuch.engines.files import atomic_write, read_text_file
 from fechtbuch.engines.recordtext import split_record
 from fechtbuch.engines.touche_duell import rules as fast
 from fechtbuch.engines.touche_duell.deal import lot, new_round, round_seed

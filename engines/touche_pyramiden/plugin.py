@@ -14,6 +14,6 @@ PLUGIN = GamePlugin(
     mining_kind="fechtbuch.puzzles.touche_pyramiden.minekind:KIND",
     players="fechtbuch.engines.touche_pyramiden.players:PLAYERS",
     web="fechtbuch.web.touche_pyramiden.webgame:WEB",
-    cli="fechtbuch.puzzles.touche_pyramiden.cli:group",
+    cli="fechtbuch.commands.touche_pyramiden.group:group",
     svg="fechtbuch.puzzles.touche_pyramiden.render_command:svg_if_pyramid",
 )

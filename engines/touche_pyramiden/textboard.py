@@ -12,7 +12,6 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-import click
 from fechtbuch.engines.touche_pyramiden import rules
 from fechtbuch.engines.touche_pyramiden.board import (
     COLS,
@@ -54,6 +53,35 @@ def one_away(view: View) -> dict[int, list[tuple[int, int]]]:
     return out
 
 
+ANSI_COLOURS = {
+    "black": 30,
+    "red": 31,
+    "green": 32,
+    "yellow": 33,
+    "blue": 34,
+    "magenta": 35,
+    "cyan": 36,
+    "white": 37,
+}
+"""The terminal's eight colours; a background colour is its code plus 10."""
+
+
+def ansi(
+    text: str,
+    fg: str | None = None,
+    bg: str | None = None,
+    bold: bool = False,
+    dim: bool = False,
+    underline: bool = False,
+) -> str:
+    """``text`` in ANSI terminal colours and styles, then a reset (the codes and order
+    click.style writes, so a terminal shows the same)."""
+    codes = [ANSI_COLOURS[fg]] if fg else []
+    codes += [ANSI_COLOURS[bg] + 10] if bg else []
+    codes += [code for on, code in ((bold, 1), (dim, 2), (underline, 4)) if on]
+    return "".join(f"\033[{code}m" for code in codes) + text + "\033[0m"
+
+
 def render(view: View, colour: bool = True, show_hand: bool = True) -> str:
     """The board, a legend of threats and (if ``show_hand``) the seat's hand."""
     playable = playable_fields(view) if show_hand else set()
@@ -64,7 +92,7 @@ def render(view: View, colour: bool = True, show_hand: bool = True) -> str:
             missing_team.setdefault(f, team)
 
     def style(text: str, **kw) -> str:
-        return click.style(text, **kw) if colour else text
+        return ansi(text, **kw) if colour else text
 
     lines = ["    " + "".join(f" {c}  " for c in COLUMN_NAMES)]
     for row in range(ROWS - 1, -1, -1):

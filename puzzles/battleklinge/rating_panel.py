@@ -16,7 +16,7 @@ from fechtbuch.engines.battleklinge.match import play_game
 from fechtbuch.engines.battleklinge.players import Budget, Player
 from fechtbuch.engines.battleklinge.position import Position
 from fechtbuch.engines.players import PlayerFactory
-from fechtbuch.puzzles.rating_ladder import LadderSpec, ladder_command, start_command
+from fechtbuch.puzzles.rating_ladder import LadderSpec
 from fechtbuch.puzzles.rating_panel import Chooser
 
 LADDER = ("leicht", "nodes-30", "nodes-100", "nodes-300", "nodes-1000", "nodes-3000", "nodes-10000")
@@ -71,7 +71,3 @@ SPEC = LadderSpec(
         "move (no forced-play proofs)."
     ),
 )
-
-rating_ladder_command = ladder_command(SPEC)
-
-rating_start_command = start_command(SPEC)

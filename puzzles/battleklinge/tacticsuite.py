@@ -14,12 +14,8 @@ Command (writes data/bench/tactics.jsonl)::
 
 from __future__ import annotations
 
-import json
-
-import click
 from fechtbuch.engines.battleklinge.evalfit import generate
 from fechtbuch.engines.battleklinge.position import Position
-from fechtbuch.engines.clikit import INT
 from fechtbuch.solver.battleklinge.api import solve
 
 TAIL = 14
@@ -66,24 +62,3 @@ def build_suite(
         for i, row in enumerate(found[d], 1):
             suite.append({"id": f"t{d}-{i:03d}", **row})
     return suite
-
-
-@click.command()
-@click.option("-o", "--output", required=True, type=click.Path(dir_okay=False))
-@click.option("--per-distance", type=INT, default=25, show_default=True)
-@click.option("--seed", type=INT, default=1, show_default=True)
-@click.option("--games-per-round", type=INT, default=60, show_default=True)
-@click.option("--max-nodes", type=INT, default=3_000_000, show_default=True)
-@click.option("--force", is_flag=True)
-def main(output, per_distance, seed, games_per_round, max_nodes, force):
-    """Generate the tactics suite (one JSON object a line)."""
-    from fechtbuch.engines.clikit import atomic_write
-
-    suite = build_suite(per_distance, seed, games_per_round, max_nodes, click.echo)
-    text = "".join(json.dumps(row, sort_keys=True) + "\n" for row in suite)
-    atomic_write(output, text.encode(), force=force)
-    click.echo(f"{len(suite)} positions written to {output}")
-
-
-if __name__ == "__main__":
-    main()

@@ -141,7 +141,7 @@ class RayBackend:
 
 def make_backend(use_ray: bool, address: str | None, jobs: int | None, warm_up=None):
     """The backend the options ask for (``--ray-address`` implies ``--ray``)."""
-    from fechtbuch.engines.clikit import resolve_jobs
+    from fechtbuch.engines.workers import resolve_jobs
 
     if use_ray or address is not None:
         return RayBackend(address, jobs)

@@ -26,7 +26,7 @@ from fechtbuch.engines.players import PlayerFactory
 from fechtbuch.engines.touche_duell.match import play_game
 from fechtbuch.engines.touche_duell.notation import Ruleset, View, format_action
 from fechtbuch.engines.touche_duell.players import Player
-from fechtbuch.puzzles.rating_ladder import LadderSpec, ladder_command, start_command
+from fechtbuch.puzzles.rating_ladder import LadderSpec
 from fechtbuch.puzzles.rating_panel import Chooser
 
 LADDER = ("meister-1", "meister-2", "meister-4", "meister-8", "meister-24")
@@ -76,7 +76,3 @@ SPEC = LadderSpec(
         "standard level."
     ),
 )
-
-rating_ladder_command = ladder_command(SPEC)
-
-rating_start_command = start_command(SPEC)

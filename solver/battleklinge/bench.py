@@ -13,10 +13,8 @@ import statistics
 import time
 from dataclasses import dataclass
 
-import click
 import orjson
 from fechtbuch.engines.battleklinge.position import Position
-from fechtbuch.engines.clikit import emit_json, int_range, json_option, runs_option
 from fechtbuch.engines.paths import data_file
 from fechtbuch.solver.battleklinge.api import solve
 
@@ -65,40 +63,3 @@ def run_bench(path=SUITE, table_mb: int = BENCH_TABLE_MB) -> BenchReport:
         nodes += result.nodes
     seconds = time.perf_counter() - started
     return BenchReport(len(rows), wrong, nodes, seconds, statistics.median(sizes))
-
-
-@click.command("solve")
-@runs_option(3, 20)
-@click.option(
-    "--table-mb",
-    type=int_range(1, 8192),
-    default=BENCH_TABLE_MB,
-    show_default=True,
-    help="Table size in MiB; the node signature holds only at the default.",
-)
-@json_option()
-def bench_solve_command(runs: int, table_mb: int, as_json: bool) -> int:
-    """Solve the 220-position suite in data/bench/solver.jsonl (bound 4), check every
-    answer, and print positions/s, nodes/s and the median proof size (median of runs)."""
-    reports = [run_bench(table_mb=table_mb) for _ in range(runs)]
-    report = sorted(reports, key=lambda r: r.seconds)[len(reports) // 2]
-    if as_json:
-        emit_json(
-            {
-                "positions": report.positions,
-                "wrong": report.wrong,
-                "nodes": report.nodes,
-                "median_seconds": round(report.seconds, 4),
-                "positions_per_second": round(report.positions / report.seconds, 1),
-                "nodes_per_second": round(report.nodes / report.seconds),
-                "median_proof_nodes": report.median_nodes,
-                "runs": runs,
-                "seconds_all_runs": [round(r.seconds, 4) for r in reports],
-            }
-        )
-    else:
-        for line in report.lines():
-            click.echo(line)
-        times = ", ".join(f"{r.seconds:.3f}" for r in reports)
-        click.echo(f"runs {runs} (median shown): {times} s")
-    return 1 if report.wrong else 0

@@ -23,7 +23,7 @@ import sys
 import time
 
 import orjson
-from fechtbuch.engines.clikit import atomic_write
+from fechtbuch.engines.files import atomic_write
 from fechtbuch.engines.paths import data_file
 from fechtbuch.engines.touche_duell import rules
 from fechtbuch.engines.touche_duell.deal import new_round

@@ -18,8 +18,8 @@ from fechtbuch import cli
 from fechtbuch.engines.battleklinge import reference
 from fechtbuch.engines.battleklinge.position import Move, Position
 from fechtbuch.engines.battleklinge.sampling import random_game
-from fechtbuch.engines.clikit import dump_json
 from fechtbuch.engines.errors import InputError
+from fechtbuch.engines.files import dump_json
 from fechtbuch.engines.paths import data_path
 from fechtbuch.puzzles.battleklinge.viewer import pack_html
 from fechtbuch.solver.battleklinge.api import solve

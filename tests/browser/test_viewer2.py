@@ -13,7 +13,7 @@ import orjson
 import pytest
 from fechtbuch.engines.battleklinge import reference
 from fechtbuch.engines.battleklinge.position import Move, Position
-from fechtbuch.engines.clikit import dump_json
+from fechtbuch.engines.files import dump_json
 from fechtbuch.engines.paths import data_path
 from fechtbuch.puzzles.battleklinge.packkind import KIND
 from fechtbuch.puzzles.pack import PackOrder, SolutionMode, build_pack_v2

@@ -277,8 +277,8 @@ def test_the_computer_loses_on_time_too():
 
 
 def test_the_computer_plans_each_move_from_its_clock(monkeypatch):
+    from fechtbuch.commands.battleklinge import play as play_commands
     from fechtbuch.engines.battleklinge import players
-    from fechtbuch.puzzles.battleklinge import play_commands
 
     planned = []
     real_choose = players.Player.choose
@@ -438,7 +438,7 @@ def test_unsound_tree_is_refused_before_play(tmp_path):
 def test_only_todays_daily_duel_counts_and_leaving_it_is_a_loss(monkeypatch, private_record):
     import datetime as dt
 
-    from fechtbuch.puzzles.battleklinge import play_commands
+    from fechtbuch.commands.battleklinge import play as play_commands
 
     monkeypatch.setattr(play_commands, "utc_today", lambda: dt.date(2026, 11, 30))
     past = play("--daily", "2026-11-29", "--seed", 1, lines=["resign"]).output
@@ -513,7 +513,7 @@ def test_record_with_wrong_inner_types_is_damaged(private_record):
 
 
 def test_a_game_finishing_meanwhile_is_not_overwritten(private_record, monkeypatch):
-    from fechtbuch.puzzles.battleklinge import play_commands
+    from fechtbuch.commands.battleklinge import play as play_commands
 
     real = play_commands._computer
 
@@ -585,8 +585,8 @@ def _claim_today(path: str, start_at: float, out) -> None:
     import time as time_mod
     from pathlib import Path as P
 
+    from fechtbuch.commands.battleklinge.play import utc_today
     from fechtbuch.engines.battleklinge.terminal.records import PlayerRecord
-    from fechtbuch.puzzles.battleklinge.play_commands import utc_today
 
     while time_mod.time() < start_at:
         pass

@@ -18,8 +18,8 @@ from fechtbuch.engines.battleklinge.cards import CARD_SETS
 from fechtbuch.engines.battleklinge.tablebase import Tablebase, build, table_folder
 from fechtbuch.engines.battleklinge.tablebase.build import manifest_seal
 from fechtbuch.engines.battleklinge.tablebase.probe import DamagedTables, read_manifest
-from fechtbuch.engines.clikit import dump_json
 from fechtbuch.engines.errors import InputError
+from fechtbuch.engines.files import dump_json
 from support.clirun import assert_one_line_error, run
 
 # One worker runs the whole module (--dist loadgroup, pyproject.toml): its module

@@ -93,7 +93,7 @@ def test_daily_export_writes_a_default_file(tmp_path, monkeypatch):
     assert again.exit_code == 2  # never overwritten without --force
 
 
-# ---- the play commands: one name per idea (engines/playoptions.py) ------------------
+# ---- the play commands: one name per idea (commands/playoptions.py) ------------------
 
 PLAY_COMMANDS = ("play", "touche-duell play", "touche-pyramiden play", "pack play")
 
@@ -112,11 +112,11 @@ SYNONYMS = {
     "--force": {"--force"},
 }
 """Every spelling of an idea that a play command might come up with: only the first
-(the :class:`~fechtbuch.engines.playoptions.PlayIdea` name) may be visible."""
+(the :class:`~fechtbuch.commands.playoptions.PlayIdea` name) may be visible."""
 
 
 def _visible_names(option: click.Option) -> set[str]:
-    from fechtbuch.engines.playoptions import PlayOption
+    from fechtbuch.commands.playoptions import PlayOption
 
     hidden = set(option.aliases) if isinstance(option, PlayOption) else set()
     return {o for o in option.opts + option.secondary_opts if o not in hidden}
@@ -125,7 +125,7 @@ def _visible_names(option: click.Option) -> set[str]:
 def test_play_commands_name_every_shared_idea_the_same_way():
     """Two play commands that call one idea by different names fail here: every visible
     spelling in SYNONYMS must be the idea's one name, and made by the one factory."""
-    from fechtbuch.engines.playoptions import PlayIdea, PlayOption
+    from fechtbuch.commands.playoptions import PlayIdea, PlayOption
 
     canonical = {idea.value for idea in PlayIdea}
     assert canonical == set(SYNONYMS)
@@ -140,7 +140,7 @@ def test_play_commands_name_every_shared_idea_the_same_way():
                     continue
                 assert visible == {idea}, f"fechtbuch {name}: {sorted(visible)} is {idea} here"
                 assert isinstance(option, PlayOption) and option.idea.value == idea, (
-                    f"fechtbuch {name}: {idea} is not made by engines/playoptions.py"
+                    f"fechtbuch {name}: {idea} is not made by commands/playoptions.py"
                 )
                 used.setdefault(idea, {})[name] = " / ".join(
                     f"{getattr(option, key)}" for key in ("help", "default")

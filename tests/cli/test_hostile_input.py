@@ -21,7 +21,8 @@ import click
 import pytest
 from click.testing import CliRunner
 from fechtbuch import cli
-from fechtbuch.engines.clikit import StrictFloatRange, StrictIntRange, dump_json
+from fechtbuch.commands.options import StrictFloatRange, StrictIntRange
+from fechtbuch.engines.files import dump_json
 from fechtbuch.engines.paths import data_path
 from support.clirun import assert_one_line_error, run
 
@@ -341,8 +342,8 @@ def test_blanks_around_numbers_and_card_ids_are_accepted(tmp_path):
 
 
 def test_the_reader_refuses_specials_by_name(tmp_path):
-    from fechtbuch.engines.clikit import read_input_bytes
     from fechtbuch.engines.errors import InputError
+    from fechtbuch.engines.files import read_input_bytes
 
     os.mkfifo(tmp_path / "f")
     for path, fragment in [
@@ -562,7 +563,7 @@ def _commands(group: click.Group, prefix: tuple[str, ...] = ()):
 
 
 def test_every_number_option_of_every_command_takes_plain_digits_only():
-    """Every int or float parameter uses the strict types of clikit (the input rules of
+    """Every int or float parameter uses the strict types of commands/options.py (the input rules of
     'fechtbuch --help'), so a new command cannot take '２' or 'nan'."""
     lenient = []
     for path, command in _commands(cli.main):

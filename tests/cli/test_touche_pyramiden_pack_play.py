@@ -8,9 +8,9 @@ import json
 import pytest
 from click.testing import CliRunner
 from fechtbuch import cli
-from fechtbuch.engines.clikit import dump_json
+from fechtbuch.commands.touche_pyramiden.mine import build_pack
+from fechtbuch.engines.files import dump_json
 from fechtbuch.puzzles.touche_pyramiden.exercises import mine
-from fechtbuch.puzzles.touche_pyramiden.mine_command import build_pack
 
 
 @pytest.fixture(scope="module")

@@ -12,7 +12,7 @@ import orjson
 import pytest
 from click.testing import CliRunner
 from fechtbuch import cli
-from fechtbuch.engines.clikit import dump_json
+from fechtbuch.engines.files import dump_json
 from fechtbuch.engines.paths import data_path
 from fechtbuch.engines.touche_duell.game import ToucheDuellGame
 from fechtbuch.engines.touche_pyramiden import GAME as PYRAMIDS

@@ -95,7 +95,7 @@ def test_every_plugin_names_a_player_factory_for_its_strengths():
 
 
 def test_engine_commands_outside_the_command_line_say_how_to_get_players():
-    from fechtbuch.engines.players import command_players
+    from fechtbuch.commands.players import command_players
 
     with pytest.raises(RuntimeError, match="plugin's factory"):
         command_players("battleklinge")

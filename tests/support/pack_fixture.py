@@ -148,6 +148,6 @@ def cut_third_attacker_move(puzzle: dict) -> tuple[str, str]:
 if __name__ == "__main__":
     import sys
 
-    from fechtbuch.engines.clikit import atomic_write, dump_json
+    from fechtbuch.engines.files import atomic_write, dump_json
 
     atomic_write(sys.argv[1], dump_json(make_pack()), force="--force" in sys.argv)

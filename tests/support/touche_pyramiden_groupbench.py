@@ -17,7 +17,7 @@ import statistics
 import sys
 import time
 
-from fechtbuch.engines.clikit import read_json_file
+from fechtbuch.engines.files import read_json_file
 from fechtbuch.engines.paths import data_path
 from fechtbuch.engines.touche_pyramiden import notation
 from fechtbuch.engines.touche_pyramiden.board import JOKER

@@ -18,9 +18,10 @@ import hashlib
 import json
 
 import pytest
+from fechtbuch.commands.touche_duell.solve import solve_view as touche_solve_view
+from fechtbuch.commands.touche_pyramiden import solve as pyramiden_solve
 from fechtbuch.engines.touche_duell.notation import parse_view
 from fechtbuch.engines.touche_duell.public import root_problem
-from fechtbuch.puzzles.touche_pyramiden import solve_command as pyramiden_solve
 from fechtbuch.solver.andor_solve import (
     FLAT,
     FOUND,
@@ -29,7 +30,6 @@ from fechtbuch.solver.andor_solve import (
     UNKNOWN,
     solve,
 )
-from fechtbuch.solver.touche_duell.commands import solve_view as touche_solve_view
 
 # view, N -> distance, keys (the problem's order), main line, nodes, tree nodes, tree digest
 DUEL = {

@@ -14,7 +14,7 @@ from click.testing import CliRunner
 from fechtbuch import cli
 from fechtbuch.engines.battleklinge.cards import CARDS, card_from_id
 from fechtbuch.engines.battleklinge.position import Position
-from fechtbuch.engines.clikit import dump_json
+from fechtbuch.engines.files import dump_json
 from fechtbuch.engines.paths import data_path
 from fechtbuch.puzzles.battleklinge import daily
 from hypothesis import example, given, settings
@@ -376,7 +376,7 @@ def _good_entry():
 
 
 def test_verify_without_a_date_checks_today_as_show_does(monkeypatch):
-    from fechtbuch.puzzles.battleklinge import daily_commands
+    from fechtbuch.commands.battleklinge import daily as daily_commands
 
     monkeypatch.setattr(daily_commands, "_today", lambda: date(2027, 3, 1))
     result = run("daily", "verify")
@@ -448,7 +448,7 @@ def test_malformed_files_are_one_line_exit_2(tmp_path, mutate, fragment):
 def test_play_daily_uses_the_derived_duel(tmp_path, monkeypatch):
     import datetime as dt
 
-    from fechtbuch.puzzles.battleklinge import play_commands
+    from fechtbuch.commands.battleklinge import play as play_commands
 
     monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "xdg"))
     monkeypatch.setattr(play_commands, "utc_today", lambda: dt.date(2027, 1, 1))

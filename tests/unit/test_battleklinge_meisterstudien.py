@@ -20,7 +20,7 @@ from click.testing import CliRunner
 from fechtbuch import cli
 from fechtbuch.engines.battleklinge.cards import parse_card_list
 from fechtbuch.engines.battleklinge.position import Position
-from fechtbuch.engines.clikit import dump_json
+from fechtbuch.engines.files import dump_json
 from fechtbuch.engines.paths import data_path
 from fechtbuch.puzzles.battleklinge.studies import (
     BALANCED_MAX_N,

@@ -14,7 +14,7 @@ import json
 import pytest
 from click.testing import CliRunner
 from fechtbuch import cli
-from fechtbuch.engines.clikit import dump_json
+from fechtbuch.engines.files import dump_json
 from fechtbuch.engines.paths import data_path
 from fechtbuch.puzzles.battleklinge.tags import TAGGERS
 

@@ -188,13 +188,13 @@ def test_a_bad_plugin_registration_is_one_line(plugins, fragment):
 
 
 def test_the_generic_play_takes_the_shared_play_options(registered):
-    """--strength, --seat and --seed come from the one factory (engines/playoptions.py),
+    """--strength, --seat and --seed come from the one factory (commands/playoptions.py),
     so the generic play speaks as every game's play does; without --seed the seed is
     random and printed."""
     import click
-    from fechtbuch.engines.playoptions import PlayOption
+    from fechtbuch.commands.generic import group
+    from fechtbuch.commands.playoptions import PlayOption
     from fechtbuch.engines.registry import plugin
-    from fechtbuch.puzzles.gamecli import group
 
     play = group(plugin("abzaehlen")).get_command(click.Context(click.Group()), "play")
     ideas = {p.name: p for p in play.params if isinstance(p, PlayOption)}

@@ -13,8 +13,8 @@ import orjson
 import pytest
 from fechtbuch.engines.battleklinge import reference
 from fechtbuch.engines.battleklinge.position import Move, Position
-from fechtbuch.engines.clikit import dump_json
 from fechtbuch.engines.errors import InputError
+from fechtbuch.engines.files import dump_json
 from fechtbuch.engines.paths import data_path
 from fechtbuch.puzzles.battleklinge.packkind import KIND
 from fechtbuch.puzzles.battleklinge.packkind import MAX_N as KIND_MAX_N

@@ -9,7 +9,7 @@ import pytest
 from fechtbuch.engines.paths import data_file, data_path
 
 ROOT = Path(fechtbuch.__file__).resolve().parent
-TOP_LEVEL = ("engines", "solver", "puzzles", "wartesaal", "web", "data")
+TOP_LEVEL = ("engines", "solver", "puzzles", "commands", "wartesaal", "web", "data")
 
 
 def _listed_packages() -> set[str]:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from itertools import combinations
 
+from fechtbuch.commands.touche_duell.solve import solve_view
 from fechtbuch.engines.touche_duell import rules
 from fechtbuch.engines.touche_duell.bruteforce import concrete_positions
 from fechtbuch.engines.touche_duell.deal import HashStream, new_round
@@ -29,7 +30,6 @@ from fechtbuch.engines.touche_duell.players import (
     sure_loss,
     view_actions,
 )
-from fechtbuch.solver.touche_duell.commands import solve_view
 from fechtbuch.solver.touche_duell.tactics import ProofTactics
 
 SURE_LUNGE = "fortgeschritten 10-17 0:0 A zug 12355/?5 32313 ?3"

@@ -17,7 +17,7 @@ import orjson
 import pytest
 from click.testing import CliRunner
 from fechtbuch import cli
-from fechtbuch.engines.clikit import dump_json
+from fechtbuch.engines.files import dump_json
 from fechtbuch.engines.paths import data_path
 from fechtbuch.engines.touche_duell.public import Pending, view_actions
 from fechtbuch.puzzles.pack import schema_problems

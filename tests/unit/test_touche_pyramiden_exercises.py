@@ -71,7 +71,7 @@ def test_mine_command_writes_a_deterministic_pack_atomically(tmp_path):
 
 
 def test_earlier_views_lift_one_pyramid_and_keep_the_cards_exact():
-    from fechtbuch.engines.clikit import read_json_file
+    from fechtbuch.engines.files import read_json_file
     from fechtbuch.engines.paths import data_path
     from fechtbuch.puzzles.touche_pyramiden.exercises import earlier_views
     from fechtbuch.puzzles.touche_pyramiden.witnesses import Trail
@@ -97,7 +97,7 @@ def test_earlier_views_lift_one_pyramid_and_keep_the_cards_exact():
 
 
 def _pack_puzzle(n: int) -> dict:
-    from fechtbuch.engines.clikit import read_json_file
+    from fechtbuch.engines.files import read_json_file
     from fechtbuch.engines.paths import data_path
 
     pack = read_json_file(data_path("packs", "pyramiden-uebungen.json"), "pack")
@@ -161,9 +161,9 @@ def test_mine_command_is_the_sequential_mine_for_any_jobs_and_resumes(tmp_path):
     after its first batch (its state file as the loop writes it) and continued with
     --resume gives the same bytes.  ``--per-n 1`` makes the pool change the questions
     within a batch."""
+    from fechtbuch.commands.touche_pyramiden.mine import build_pack
     from fechtbuch.puzzles.mine_state import state_bytes
     from fechtbuch.puzzles.minekit import MinePool
-    from fechtbuch.puzzles.touche_pyramiden.mine_command import build_pack
     from fechtbuch.puzzles.touche_pyramiden.minekind import BATCH_ROUNDS
     from fechtbuch.puzzles.touche_pyramiden.minekind import KIND as MINING
 

@@ -14,10 +14,10 @@ import shlex
 from collections import Counter
 
 import pytest
-from fechtbuch.engines.clikit import dump_json
+from fechtbuch.commands.touche_pyramiden.mine import build_pack
+from fechtbuch.engines.files import dump_json
 from fechtbuch.engines.paths import data_file
 from fechtbuch.puzzles.touche_pyramiden.exercises import mine
-from fechtbuch.puzzles.touche_pyramiden.mine_command import build_pack
 from fechtbuch.puzzles.touche_pyramiden.packkind import KIND, MAX_N
 
 PACK = "pyramiden-uebungen.json"

@@ -224,7 +224,7 @@ def test_grouped_keys_agree_with_exact_keys_at_n3():
     above, and without them one N = 3 question costs the verifier tens of seconds), on
     the shipped pack's Touché-in-3 exercises and on lifted views (the views mined for
     N = 3).  More views: tests/support/touche_pyramiden_groupbench.py (docs/performance.md)."""
-    from fechtbuch.engines.clikit import read_json_file
+    from fechtbuch.engines.files import read_json_file
     from fechtbuch.engines.paths import data_path
     from fechtbuch.engines.touche_pyramiden.touche_in_n import with_budget
     from fechtbuch.puzzles.touche_pyramiden.exercises import candidate_rounds, lifted_views
@@ -262,7 +262,7 @@ def test_completions_are_the_children_that_complete():
     """``TouchInN.completions`` (made from the near fields, for main lines) lists
     exactly the actions whose child is ``WON``, at roots and at P's nodes two plies in
     (views of play, and the shipped Touché-in-1 exercises, which complete at once)."""
-    from fechtbuch.engines.clikit import read_json_file
+    from fechtbuch.engines.files import read_json_file
     from fechtbuch.engines.paths import data_path
     from fechtbuch.engines.touche_pyramiden.touche_in_n import P_TO_ACT, WON
 

@@ -25,8 +25,8 @@ import numpy as np
 from fechtbuch.engines.battleklinge.cards import Card, card_id
 from fechtbuch.engines.battleklinge.tablebase import index as ix
 from fechtbuch.engines.battleklinge.tablebase import kernel, unmove
-from fechtbuch.engines.clikit import atomic_write, dump_json
 from fechtbuch.engines.errors import InputError
+from fechtbuch.engines.files import atomic_write, dump_json
 
 FORMAT = "fechtbuch-battleklinge-tablebase"
 FORMAT_VERSION = 2

@@ -49,7 +49,7 @@ from fechtbuch.engines.battleklinge.tablebase.build import (
     step_is_last,
     sweep_tables,
 )
-from fechtbuch.engines.clikit import atomic_write, dump_json
+from fechtbuch.engines.files import atomic_write, dump_json
 from fechtbuch.engines.raykit import connect_ray, import_ray
 
 PHASES = (kernel.WIN_SWEEP, kernel.LOSS_SWEEP)

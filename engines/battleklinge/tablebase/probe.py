@@ -25,8 +25,8 @@ from fechtbuch.engines.battleklinge.tablebase.build import (
     manifest_seal,
     split_file,
 )
-from fechtbuch.engines.clikit import read_json_file
 from fechtbuch.engines.errors import InputError, quote
+from fechtbuch.engines.files import read_json_file
 from fechtbuch.engines.paths import data_file
 
 MANIFEST_SCHEMA = "tablebase-manifest.schema.json"

@@ -29,8 +29,8 @@ try:
     import fcntl
 except ImportError:  # not POSIX: no lock; the last writer wins, as before
     fcntl = None
-from fechtbuch.engines.clikit import atomic_write, dump_json, read_input_bytes
 from fechtbuch.engines.errors import InputError
+from fechtbuch.engines.files import atomic_write, dump_json, read_input_bytes
 
 RECORD_FORMAT = "fechtbuch-record"
 

@@ -1,0 +1,1 @@
+"""The command line of touche-duell: its group and every command of its own."""

@@ -102,7 +102,7 @@ def test_frozen_engine_keeps_its_node_signature():
 
 def test_movetime_benchmark_reports_wall_and_cpu_time():
     from click.testing import CliRunner
-    from fechtbuch.engines.battleklinge import meisterbench
+    from fechtbuch.commands.battleklinge import meisterbench
 
     out = CliRunner().invoke(meisterbench.main, ["movetime", "--limit", "2", "--movetime", "0.02"])
     assert out.exit_code == 0, out.output

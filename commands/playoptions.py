@@ -10,7 +10,7 @@ its own (its strengths, its seats).  An old name stays accepted as a hidden alia
 before but ``--help`` shows only the one name.
 
 Every option made here is a :class:`PlayOption` and names its :class:`PlayIdea`, so
-tests/test_cli_options.py can check that no play command spells an idea its own way.
+tests/cli/test_cli_options.py can check that no play command spells an idea its own way.
 """
 
 from __future__ import annotations

@@ -107,7 +107,7 @@ class Game(ABC, Generic[State, Action]):
         """What ``player`` sees, as notation (the full state for perfect information)."""
         return self.format_state(state)
 
-    # ---- optional parts (tests/test_conformance.py uses each one a game offers) ------
+    # ---- optional parts (tests/unit/test_conformance.py uses each one a game offers) ------
     def initial_state(self, seed: int) -> State:
         """A start state dealt from ``seed`` (derived with SHA-256, so the same on every
         machine): what the conformance test plays out from (OpenSpiel's

@@ -3,7 +3,7 @@
 One rating period: a rating (r, RD, volatility sigma) and the period's games
 against opponents of known rating and RD give the new rating.  The steps and
 their numbers follow the paper (step 5 is the Illinois iteration for the new
-volatility, tolerance 1e-6); ``tests/test_rating_panel.py`` runs the paper's worked
+volatility, tolerance 1e-6); ``tests/unit/test_rating_panel.py`` runs the paper's worked
 example.  A rating without games in the period only grows its RD (step 6).
 
 Written here rather than taken from PyPI: the ``glicko2`` package (2.1.0) offers a

@@ -1,5 +1,5 @@
 // Shared by every pack page (a game's own page for version 1, packpage.js for version 2): the
-// puzzle list, and the helpers of the automated browser checks (tests/browser.py):
+// puzzle list, and the helpers of the automated browser checks (tests/support/browser.py):
 // wait in page time, click through DOM events, hand a result back via --dump-dom.
 window.fbCommon = {
   // At most two decimals, no trailing zeros (JSON 3.0 arrives as 3 anyway).

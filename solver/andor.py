@@ -5,7 +5,7 @@ The generic proof search in pure Python: :class:`~fechtbuch.solver.andor_prover.
 recursion) both answer ``wins(state, turns)``; the functions here turn that into
 distances and keys, the same way for both.  Games without a compiled kernel (the
 Touché games) are solved only this way; Battleklinge also has the compiled
-solver (solver/battleklinge/api.py), and tests/test_andor.py checks that the two agree.
+solver (solver/battleklinge/api.py), and tests/unit/test_andor.py checks that the two agree.
 
 The terms (binding for both deciders):
 

@@ -4,7 +4,7 @@ The same algorithm as the compiled :mod:`fechtbuch.solver.dfpn` (Nagai's df-pn w
 Allis's proof and disproof numbers), written plainly with recursion and a dict as
 the transposition table, against :class:`~fechtbuch.engines.game.AndOrProblem`
 only.  It is what a game without a compiled kernel is solved with, and the
-compiled solver is cross-checked against it (tests/test_andor.py).
+compiled solver is cross-checked against it (tests/unit/test_andor.py).
 
 Nodes are (state, turns left) with the terms of :mod:`fechtbuch.solver.andor`.
 The table is keyed by ``(problem.key(state), turns)`` and is exact: keys are the

@@ -695,8 +695,9 @@ def grouped_key(pattern: Pattern, node: TouchNode) -> Hashable:
     matter is an exchange of several dead cards at once, which draws several cards;
     while the adversary has blanks to give for every draw it can make within the
     budget (``RESERVE_PER_TURN`` per turn) such an exchange brings P only blanks, so
-    below that reserve the exact node is the key.  ``tests/test_touche_pyramiden_touch_in_n.py``
-    checks grouped against exact keys on random views."""
+    below that reserve the exact node is the key.
+    ``tests/unit/test_touche_pyramiden_touch_in_n.py`` checks grouped against exact keys
+    on random views."""
     live = live_fields(pattern, node)
     kinds = live_kinds(live)
     all_unseen = node.unseen

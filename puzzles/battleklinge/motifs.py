@@ -7,7 +7,7 @@ those functions under the same names and adds the motifs below; the puzzle
 database tags with it (``MiningKind.motifs``).  Every detector reads the
 :class:`~fechtbuch.puzzles.battleklinge.tags.PuzzleFacts` of a proved exercise and
 answers from the rules alone (the pure-Python reference); its docstring is its rule.
-The known-position table in ``tests/test_battleklinge_motifs.py`` holds a position
+The known-position table in ``tests/unit/test_battleklinge_motifs.py`` holds a position
 with and one without every motif.
 """
 

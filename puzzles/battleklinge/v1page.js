@@ -1,7 +1,7 @@
 // fechtbuch pack viewer: browse a puzzle pack, try moves against its solution trees.
 //
 // The rules part is a small transcription of engines/battleklinge/reference.py
-// (same move order), tested against it in tests/test_viewer.py.  The drawing is
+// (same move order), tested against it in tests/browser/test_viewer.py.  The drawing is
 // the SVG made by engines/battleklinge/svg.py; this script only moves its pieces,
 // cards and arrows around, reading square and slot places from the markup.
 "use strict";

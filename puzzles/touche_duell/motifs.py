@@ -7,7 +7,7 @@ adds four motifs of the key; the puzzle database tags with it (``MiningKind.moti
 Every detector reads the :class:`DuelFacts` of an exercise: the view, its main line
 and the public states along it (the solver's actions and the adversary's hidden
 choices, as the generic solver's tree names them).  The known-position table is
-``tests/test_touche_motifs.py``.
+``tests/unit/test_touche_duell_motifs.py``.
 """
 
 from __future__ import annotations

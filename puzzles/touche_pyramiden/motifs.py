@@ -7,7 +7,7 @@ version 1, so mining and ``pack verify`` use these very functions.  Version 2 ad
 two motifs; the puzzle database tags with it (``MiningKind.motifs``).  Every
 detector reads the :class:`PyramidFacts` of an exercise (P's public node at the
 root, the key and the node after it); the known-position table is
-``tests/test_pyramiden_motifs.py``.
+``tests/unit/test_touche_pyramiden_motifs.py``.
 """
 
 from __future__ import annotations

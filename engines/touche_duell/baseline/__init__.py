@@ -5,7 +5,7 @@ live players of :mod:`fechtbuch.engines.touche_duell.players`: a mined pack is
 re-mined byte for byte from its recorded command, and an improvement of the live
 ``stark`` once changed which views self-play reached and broke a complete pack.
 Do not edit these modules: a change here changes every mined pack
-(``tests/test_touche_frozen_policy.py`` pins a digest of self-play rounds).  A
+(``tests/unit/test_touche_duell_frozen_policy.py`` pins a digest of self-play rounds).  A
 stronger policy for mining is a new frozen package and a new pack.
 
 What the policy's choices depend on besides this copy: the rules

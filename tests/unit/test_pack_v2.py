@@ -178,8 +178,10 @@ def test_pruned_tree_verifies(pack):
     full_claim["solution"] = SolutionMode.FULL.value
     assert any("solution: " in p and "winning moves differ" in p for p in verify_pack(full_claim))
     # a pruned tree must still hold every defence above the cut
+    # (a reply off the main line: an edit on it is refused by the line check first)
     key = deep["key"]
-    del pruned["puzzles"][0]["solution"][key][sorted(pruned_tree[key])[0]]
+    off_line = next(r for r in sorted(pruned_tree[key]) if r != deep["line"][1])
+    del pruned["puzzles"][0]["solution"][key][off_line]
     assert any("defender replies differ" in p for p in verify_pack(pruned))
 
 
@@ -191,13 +193,15 @@ def test_pruned_tree_below_the_cut_holds_at_least_the_main_line(pack):
     assert verify_pack(deep) == []  # complete trees in a pruned pack
     key = deep["puzzles"][0]["key"]
     tree = deep["puzzles"][0]["solution"]
-    # a branch below the cut where the full tree offers two finishing moves
+    # a branch below the cut where the full tree offers two finishing moves, off the
+    # main line (an edit on it is refused by the line check before the tree is walked)
+    line = deep["puzzles"][0]["line"]
     branch = next(
         (reply, second, answer)
         for reply, attacker in tree[key].items()
         for second, defender in attacker.items()
         for answer, last in defender.items()
-        if len(last) > 1
+        if len(last) > 1 and [key, reply, second, answer] != line[:4]
     )
     pos = Position.from_text(deep["puzzles"][0]["position"])
     for text in (key, *branch):

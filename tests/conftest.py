@@ -31,6 +31,8 @@ from support.wartesaal_postgres import postgres_url  # noqa: F401  (the Wartesaa
 # The per-process folder of pytest_configure; a plain module constant holding its
 # environment key, so that the folder itself lives only in os.environ.
 PROCESS_FOLDER = "FECHTBUCH_TEST_PROCESS_DIR"
+# Where the xdist controller put the compiled-kernel seed (:func:`_kernel_seed`).
+KERNEL_SEED = "FECHTBUCH_TEST_KERNEL_SEED"
 
 
 def pytest_configure(config: pytest.Config) -> None:
@@ -49,7 +51,10 @@ def pytest_configure(config: pytest.Config) -> None:
         )
     worker = os.environ.get("PYTEST_XDIST_WORKER")
     if worker is None and config.getoption("dist", "no") != "no":
-        return  # the xdist controller: it runs no test, its workers set up their own
+        # the xdist controller: it runs no test; its workers set up their own folders
+        # and start from the kernel seed it compiles before they start
+        os.environ[KERNEL_SEED] = str(_kernel_seed(config))
+        return
     worker = worker or "main"
     # /tmp, not pytest's basetemp: Ray's socket paths under it must stay below ~107
     # characters, and pytest's per-worker basetemp is long already.
@@ -61,6 +66,27 @@ def pytest_configure(config: pytest.Config) -> None:
     _private_kernel_cache(config, worker, folder)
     _point_home_at(os.environ, folder / "home")
     _private_hypothesis_database(config, worker)
+
+
+def _kernel_seed(config: pytest.Config) -> Path:
+    """The compiled-kernel seed of these sources (tests/support/kernel_seed.py),
+    compiled now if this checkout has none yet; kept across runs beside the workers'
+    caches, and the seeds of other fingerprints removed."""
+    from fechtbuch.engines.compiled import source_fingerprint
+    from support.kernel_seed import build_seed
+
+    base = Path(config.rootpath) / ".pytest_cache" / "kernels-seed"
+    seed = base / source_fingerprint()
+    try:
+        base.mkdir(parents=True, exist_ok=True)
+    except OSError:  # a read-only checkout: no seed, each worker compiles its own
+        return seed
+    for old in base.iterdir():
+        if old != seed:
+            shutil.rmtree(old, ignore_errors=True) if old.is_dir() else old.unlink()
+    if not seed.is_dir():
+        build_seed(seed)
+    return seed
 
 
 def _private_kernel_cache(config: pytest.Config, worker: str, scratch: Path) -> None:
@@ -97,6 +123,9 @@ def _private_kernel_cache(config: pytest.Config, worker: str, scratch: Path) -> 
     for old in kernels.parent.iterdir() if kernels.parent.is_dir() else ():
         if old != kernels:
             shutil.rmtree(old, ignore_errors=True)
+    seed = Path(os.environ.get(KERNEL_SEED, "/nonexistent"))
+    if seed.is_dir() and seed.name == kernels.name and not kernels.exists():
+        shutil.copytree(seed, kernels)  # a copy: this worker's cache stays its own
 
 
 def _private_hypothesis_database(config: pytest.Config, worker: str) -> None:

@@ -57,12 +57,24 @@ function optionSelect(game, name, spec) {
   for (const choice of spec.choices) {
     const option = document.createElement("option");
     option.value = choice;
-    option.textContent = t(`choice.${name}.${choice}`) === `choice.${name}.${choice}` ? choice : t(`choice.${name}.${choice}`);
+    option.textContent = choiceText(name, choice);
     if (choice === spec.default) option.selected = true;
     select.append(option);
   }
   label.append(select);
   return label;
+}
+
+// a menu choice in words: the catalogue's ``choice.<option>.<value>``, else the value
+function choiceText(name, value) {
+  const key = `choice.${name}.${value}`;
+  return t(key) === key ? value : t(key);
+}
+
+// a game's name in the page's language: ``game.<slug>``, else the plugin's title
+function gameTitle(game) {
+  const key = `game.${game.slug}`;
+  return t(key) === key ? game.title : t(key);
 }
 
 function renderMenu() {
@@ -73,7 +85,7 @@ function renderMenu() {
     card.className = "game-card";
     card.id = `game-${game.slug}`;
     const title = document.createElement("h3");
-    title.textContent = game.title;
+    title.textContent = gameTitle(game);
     card.append(title);
     const form = document.createElement("div");
     for (const [name, spec] of Object.entries(game.setup)) form.append(optionSelect(game, name, spec));
@@ -181,7 +193,7 @@ function showReplay() {
   $("replay-next").hidden = false;
   $("cover").hidden = true;
   const game = App.catalogue.games.find((g) => g.slug === replay.game);
-  $("play-title").textContent = `${game.title} – ${t("replay.title")}`;
+  $("play-title").textContent = `${gameTitle(game)} – ${t("replay.title")}`;
   $("facts").textContent = t("replay.ply", { ply, plies: replay.plies.length });
   const previous = ply > 0 ? replay.plies[ply - 1] : null;
   $("explanation").textContent = previous ? t(previous.explanation.key, previous.explanation.args) : "";
@@ -247,8 +259,8 @@ function showPlay(keepConsole) {
   const game = App.catalogue.games.find((g) => g.slug === msg.game);
   const exercise = msg.type === "exercise";
   $("play-title").textContent = exercise
-    ? t("ex.title", { game: game.title, pack: msg.pack, number: msg.number, n: msg.n })
-    : `${game.title} – ${t("mode." + msg.mode)}`;
+    ? t("ex.title", { game: gameTitle(game), pack: msg.pack, number: msg.number, n: msg.n })
+    : `${gameTitle(game)} – ${t("mode." + msg.mode)}`;
   $("facts").textContent = exercise ? t("ex.task", { n: msg.n }) : factsText(msg);
   $("solution").hidden = !exercise;
   $("hint").hidden = exercise || msg.mode === "hotseat" || msg.finished || Boolean(msg.prelude);
@@ -278,10 +290,10 @@ function showPlay(keepConsole) {
 
 function factsText(msg) {
   const parts = [];
-  if (msg.facts.strength) parts.push(t("facts.strength", { strength: msg.facts.strength }));
+  if (msg.facts.strength) parts.push(t("facts.strength", { strength: choiceText("strength", msg.facts.strength) }));
   if (msg.facts.cards) parts.push(t("facts.cards", { cards: t("choice.cards." + msg.facts.cards) }));
   if (msg.facts.day) parts.push(t("facts.day", { day: msg.facts.day }));
-  if (msg.facts.ruleset) parts.push(msg.facts.ruleset);
+  if (msg.facts.ruleset) parts.push(choiceText("ruleset", msg.facts.ruleset));
   if (msg.mode !== "hotseat") parts.push(t("facts.you", { name: msg.names[msg.people[0]] }));
   return parts.join(" · ");
 }
@@ -289,7 +301,7 @@ function factsText(msg) {
 function renderActions(msg, renderer) {
   const box = $("actions");
   box.textContent = "";
-  if (!msg.legal.length) return;
+  if (!msg.legal.length || (renderer && renderer.actionList === false)) return;
   const holder = renderer && renderer.boardPlay ? document.createElement("details") : box;
   if (holder !== box) {
     const summary = document.createElement("summary");

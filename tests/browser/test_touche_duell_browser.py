@@ -103,8 +103,20 @@ def test_a_whole_match_against_the_computer_by_clicking(page):
     assert moments >= 2  # every round but the last ends on its moment, then "next round"
     page.wait_for_selector("#end:not([hidden])")
     assert page.inner_text("#end-detail").startswith("Endstand")
-    assert page.is_hidden("#analyse")  # the duel has no analysis
     assert page.is_visible(".td-moment")  # the match's last touch stays on the table
+    # the analysis: every decision asked for a sure hit, misses marked in the move list
+    page.click("#analyse")
+    page.wait_for_function("App.analysis && App.analysis.moves", timeout=120_000)
+    analysis = page.evaluate("App.analysis")
+    assert len(analysis["moves"]) == len(state["moves"])
+    marks = [m["mark"] for m in analysis["moves"] if m["mark"]]
+    shown = page.eval_on_selector_all(
+        "#moves li strong", "els => els.map(e => e.textContent.trim())"
+    )
+    assert shown == marks
+    betters = page.eval_on_selector_all("#moves .better", "els => els.map(e => e.textContent)")
+    assert all(b.startswith("besser: ") and b.endswith(")") for b in betters)
+    assert len(betters) == len(marks)
     shot(page, "touche-end")
     assert Kind.MOVE in kinds and kinds & {Kind.ATTACK, Kind.LUNGE}, kinds
     # the rematch starts a new match with the same choices
@@ -137,6 +149,14 @@ def test_picking_a_card_lights_the_squares_it_reaches(page):
     assert page.inner_text(".td-counting caption") == "Karten zählen"
     page.uncheck("#aids")
     assert page.query_selector(".td-counting") is None
+    # a refusal of the server in the page's language (its English line kept aside)
+    page.click("#undo")
+    page.wait_for_selector("#error:not([hidden])")
+    assert (
+        page.inner_text("#error")
+        == "Fehler: Es gibt keinen Zug von dir, den du zurücknehmen kannst."
+    )
+    assert page.get_attribute("#error", "data-detail").startswith("undo:")
 
 
 def test_a_round_at_one_device_never_shows_the_other_hand(page):

@@ -23,7 +23,16 @@ function handle(msg) {
   else if (msg.type === "saved") { renderSaved(msg); }
   else if (msg.type === "replay") { App.replay = msg; App.ply = 0; showReplay(); }
   else if (msg.type === "records") { App.records[msg.game] = msg; renderRecords(msg.game); showStatus(); }
-  else if (msg.type === "error") { $("menu-status").textContent = ""; showError(msg.message); }
+  else if (msg.type === "error") { $("menu-status").textContent = ""; showError(errorText(msg.message)); }
+}
+
+// A server error in the page's language: the server's line starts with the field it
+// refuses ("action: ...", "undo: ..."), and the catalogue words each field a player
+// can meet (``error.<field>``); its English detail stays out of sight, for bug reports.
+function errorText(message) {
+  const key = "error." + String(message).split(":")[0];
+  $("error").dataset.detail = message;
+  return t(key) === key ? t("error.other") : t(key);
 }
 
 function showError(text) {
@@ -327,8 +336,8 @@ function renderMoves(msg) {
     if (msg.type === "exercise") {
       item.textContent = (move.defence ? t("ex.defence") + " " : "") + move.text;
     } else {
-      item.textContent = `${msg.names[move.seat]}: ${move.text}`;
-      item.title = t(move.explanation.key, move.explanation.args);
+      // in words, the notation beside them
+      item.textContent = move.explanation.key ? `${t(move.explanation.key, move.explanation.args)} (${move.text})` : `${msg.names[move.seat]}: ${move.text}`;
       if (move.cpu) item.className = "cpu";
       const analysed = App.analysis && App.analysis.moves[list.children.length];
       if (analysed && analysed.mark) {
@@ -339,7 +348,9 @@ function renderMoves(msg) {
         if (analysed.better) {
           const better = document.createElement("div");
           better.className = "better";
-          better.textContent = t("play.better", { move: analysed.better, score: analysed.better_score || "" });
+          const words = analysed.better_words;  // a board's words for the move, the notation beside them
+          const move = words ? `${t(words.label_key, words.args)} (${analysed.better})` : analysed.better;
+          better.textContent = analysed.better_score ? t("play.better", { move, score: analysed.better_score }) : t("play.better.plain", { move });
           item.append(better);
         }
       }

@@ -346,7 +346,7 @@
     const detail = api.t("td.final", { a: view.score[0], b: view.score[1], nameA: names[0], nameB: names[1] });
     if (!round || msg.ended_by) return { detail };
     const words = momentWords(round, names, api);
-    return { reason: `${words.title} ${words.winner}`, detail };
+    return { reason: api.t("td.round.reason", { how: words.title, winner: words.winner }), detail };
   }
 
   // the fencers are A and B wherever a seat's person is named; the page shows no list

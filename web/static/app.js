@@ -74,17 +74,16 @@ function optionSelect(game, name, spec) {
   return label;
 }
 
-// a menu choice in words: the catalogue's ``choice.<option>.<value>``, else the value
-function choiceText(name, value) {
-  const key = `choice.${name}.${value}`;
-  return t(key) === key ? value : t(key);
+// a name in the page's language if the catalogue has one, else as the server gave it:
+// menu choices (``choice.<option>.<value>``), games (``game.<slug>``, else the plugin's
+// title) and packs (``pack.<name>``; a ``serve --pack`` file is named by its file)
+function wordOr(key, fallback) {
+  const text = t(key);
+  return text === key ? fallback : text;
 }
-
-// a game's name in the page's language: ``game.<slug>``, else the plugin's title
-function gameTitle(game) {
-  const key = `game.${game.slug}`;
-  return t(key) === key ? game.title : t(key);
-}
+const choiceText = (name, value) => wordOr(`choice.${name}.${value}`, value);
+const gameTitle = (game) => wordOr(`game.${game.slug}`, game.title);
+const packTitle = (name) => wordOr(`pack.${name}`, name);
 
 function renderMenu() {
   const root = $("games");
@@ -120,7 +119,7 @@ function renderMenu() {
       for (const pack of packs) {
         const option = document.createElement("option");
         option.value = pack.name;
-        option.textContent = `${pack.name} (${pack.count})`;
+        option.textContent = `${packTitle(pack.name)} (${pack.count})`;
         select.append(option);
       }
       label.append(select);
@@ -165,7 +164,7 @@ function exerciseOverview(game, pack) {
   details.className = "overview";
   details.dataset.pack = pack.name;
   const summary = document.createElement("summary");
-  summary.textContent = t("ex.overview", { pack: pack.name });
+  summary.textContent = t("ex.overview", { pack: packTitle(pack.name) });
   details.append(summary);
   pack.ids.forEach((id, index) => {
     const button = document.createElement("button");
@@ -268,7 +267,7 @@ function showPlay(keepConsole) {
   const game = App.catalogue.games.find((g) => g.slug === msg.game);
   const exercise = msg.type === "exercise";
   $("play-title").textContent = exercise
-    ? t("ex.title", { game: gameTitle(game), pack: msg.pack, number: msg.number, n: msg.n })
+    ? t("ex.title", { game: gameTitle(game), pack: packTitle(msg.pack), number: msg.number, n: msg.n })
     : `${gameTitle(game)} – ${t("mode." + msg.mode)}`;
   $("facts").textContent = exercise ? t("ex.task", { n: msg.n }) : factsText(msg);
   $("solution").hidden = !exercise;

@@ -128,7 +128,7 @@
     head.append(score);
     head.append(el("span", "td-name td-name-b" + (view.mover === 1 ? " td-to-act" : ""), names[1]));
     table.append(head);
-    table.append(el("p", "td-facts", api.t("td.facts", { target: view.target, rules: api.t("choice.ruleset." + view.ruleset), distance: view.squares[1] - view.squares[0] })));
+    table.append(el("p", "td-facts", api.t("td.facts", { target: view.target, distance: view.squares[1] - view.squares[0] })));
 
     // the other hand (card backs), or both at one device between turns
     const hidden = el("div", "td-hidden");

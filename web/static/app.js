@@ -23,7 +23,16 @@ function handle(msg) {
   else if (msg.type === "saved") { renderSaved(msg); }
   else if (msg.type === "replay") { App.replay = msg; App.ply = 0; showReplay(); }
   else if (msg.type === "records") { App.records[msg.game] = msg; renderRecords(msg.game); showStatus(); }
-  else if (msg.type === "error") { $("menu-status").textContent = ""; showError(msg.message); }
+  else if (msg.type === "error") { $("menu-status").textContent = ""; showError(errorText(msg.message)); }
+}
+
+// A server error in the page's language: the server's line starts with the field it
+// refuses ("action: ...", "undo: ..."), and the catalogue words each field a player
+// can meet (``error.<field>``); its English detail stays out of sight, for bug reports.
+function errorText(message) {
+  const key = "error." + String(message).split(":")[0];
+  $("error").dataset.detail = message;
+  return t(key) === key ? t("error.other") : t(key);
 }
 
 function showError(text) {
@@ -57,13 +66,24 @@ function optionSelect(game, name, spec) {
   for (const choice of spec.choices) {
     const option = document.createElement("option");
     option.value = choice;
-    option.textContent = t(`choice.${name}.${choice}`) === `choice.${name}.${choice}` ? choice : t(`choice.${name}.${choice}`);
+    option.textContent = choiceText(name, choice);
     if (choice === spec.default) option.selected = true;
     select.append(option);
   }
   label.append(select);
   return label;
 }
+
+// a name in the page's language if the catalogue has one, else as the server gave it:
+// menu choices (``choice.<option>.<value>``), games (``game.<slug>``, else the plugin's
+// title) and packs (``pack.<name>``; a ``serve --pack`` file is named by its file)
+function wordOr(key, fallback) {
+  const text = t(key);
+  return text === key ? fallback : text;
+}
+const choiceText = (name, value) => wordOr(`choice.${name}.${value}`, value);
+const gameTitle = (game) => wordOr(`game.${game.slug}`, game.title);
+const packTitle = (name) => wordOr(`pack.${name}`, name);
 
 function renderMenu() {
   const root = $("games");
@@ -73,7 +93,7 @@ function renderMenu() {
     card.className = "game-card";
     card.id = `game-${game.slug}`;
     const title = document.createElement("h3");
-    title.textContent = game.title;
+    title.textContent = gameTitle(game);
     card.append(title);
     const form = document.createElement("div");
     for (const [name, spec] of Object.entries(game.setup)) form.append(optionSelect(game, name, spec));
@@ -85,11 +105,7 @@ function renderMenu() {
       const button = document.createElement("button");
       button.id = `start-${game.slug}-${mode}`;
       button.textContent = t("mode." + mode);
-      button.onclick = () => {
-        App.mode = mode;
-        $("menu-status").textContent = t("menu.preparing");  // the daily duel takes seconds
-        send({ type: "new", game: game.slug, mode, options: options() });
-      };
+      button.onclick = () => startGame({ game: game.slug, mode, options: options() });
       buttons.append(button);
     }
     card.append(buttons);
@@ -103,7 +119,7 @@ function renderMenu() {
       for (const pack of packs) {
         const option = document.createElement("option");
         option.value = pack.name;
-        option.textContent = `${pack.name} (${pack.count})`;
+        option.textContent = `${packTitle(pack.name)} (${pack.count})`;
         select.append(option);
       }
       label.append(select);
@@ -134,13 +150,21 @@ function renderMenu() {
   }
 }
 
+// a new game from the menu, and the same again from the end screen ("Revanche")
+function startGame(started) {
+  App.mode = started.mode;
+  App.started = started;
+  $("menu-status").textContent = t("menu.preparing");  // the daily duel takes seconds
+  send({ type: "new", ...started });
+}
+
 // every exercise of a pack as a button: green when solved, yellow when solved with help
 function exerciseOverview(game, pack) {
   const details = document.createElement("details");
   details.className = "overview";
   details.dataset.pack = pack.name;
   const summary = document.createElement("summary");
-  summary.textContent = t("ex.overview", { pack: pack.name });
+  summary.textContent = t("ex.overview", { pack: packTitle(pack.name) });
   details.append(summary);
   pack.ids.forEach((id, index) => {
     const button = document.createElement("button");
@@ -172,12 +196,12 @@ function showReplay() {
   const ply = App.ply;
   $("menu").hidden = true;
   $("play").hidden = false;
-  for (const id of ["undo", "hint", "resign", "abort", "analyse", "turning", "solution"]) $(id).hidden = true;
+  for (const id of ["undo", "hint", "resign", "abort", "end", "turning", "solution"]) $(id).hidden = true;
   $("replay-back").hidden = false;
   $("replay-next").hidden = false;
   $("cover").hidden = true;
   const game = App.catalogue.games.find((g) => g.slug === replay.game);
-  $("play-title").textContent = `${game.title} – ${t("replay.title")}`;
+  $("play-title").textContent = `${gameTitle(game)} – ${t("replay.title")}`;
   $("facts").textContent = t("replay.ply", { ply, plies: replay.plies.length });
   const previous = ply > 0 ? replay.plies[ply - 1] : null;
   $("explanation").textContent = previous ? t(previous.explanation.key, previous.explanation.args) : "";
@@ -243,8 +267,8 @@ function showPlay(keepConsole) {
   const game = App.catalogue.games.find((g) => g.slug === msg.game);
   const exercise = msg.type === "exercise";
   $("play-title").textContent = exercise
-    ? t("ex.title", { game: game.title, pack: msg.pack, number: msg.number, n: msg.n })
-    : `${game.title} – ${t("mode." + msg.mode)}`;
+    ? t("ex.title", { game: gameTitle(game), pack: packTitle(msg.pack), number: msg.number, n: msg.n })
+    : `${gameTitle(game)} – ${t("mode." + msg.mode)}`;
   $("facts").textContent = exercise ? t("ex.task", { n: msg.n }) : factsText(msg);
   $("solution").hidden = !exercise;
   $("hint").hidden = exercise || msg.mode === "hotseat" || msg.finished || Boolean(msg.prelude);
@@ -264,7 +288,7 @@ function showPlay(keepConsole) {
   renderActions(msg, renderer);
   renderMoves(msg);
   $("abort").hidden = exercise || msg.finished || msg.repetitions < 3;
-  $("analyse").hidden = exercise || !msg.finished || !msg.moves.length;
+  showEnd(msg, game, renderer);
   $("turning").hidden = !(App.analysis && App.analysis.turning);
   startClock();
   showStatus();
@@ -274,10 +298,10 @@ function showPlay(keepConsole) {
 
 function factsText(msg) {
   const parts = [];
-  if (msg.facts.strength) parts.push(t("facts.strength", { strength: msg.facts.strength }));
+  if (msg.facts.strength) parts.push(t("facts.strength", { strength: choiceText("strength", msg.facts.strength) }));
   if (msg.facts.cards) parts.push(t("facts.cards", { cards: t("choice.cards." + msg.facts.cards) }));
   if (msg.facts.day) parts.push(t("facts.day", { day: msg.facts.day }));
-  if (msg.facts.ruleset) parts.push(msg.facts.ruleset);
+  if (msg.facts.ruleset) parts.push(choiceText("ruleset", msg.facts.ruleset));
   if (msg.mode !== "hotseat") parts.push(t("facts.you", { name: msg.names[msg.people[0]] }));
   return parts.join(" · ");
 }
@@ -285,7 +309,7 @@ function factsText(msg) {
 function renderActions(msg, renderer) {
   const box = $("actions");
   box.textContent = "";
-  if (!msg.legal.length) return;
+  if (!msg.legal.length || (renderer && renderer.actionList === false)) return;
   const holder = renderer && renderer.boardPlay ? document.createElement("details") : box;
   if (holder !== box) {
     const summary = document.createElement("summary");
@@ -311,8 +335,8 @@ function renderMoves(msg) {
     if (msg.type === "exercise") {
       item.textContent = (move.defence ? t("ex.defence") + " " : "") + move.text;
     } else {
-      item.textContent = `${msg.names[move.seat]}: ${move.text}`;
-      item.title = t(move.explanation.key, move.explanation.args);
+      // in words, the notation beside them
+      item.textContent = move.explanation.key ? `${t(move.explanation.key, move.explanation.args)} (${move.text})` : `${msg.names[move.seat]}: ${move.text}`;
       if (move.cpu) item.className = "cpu";
       const analysed = App.analysis && App.analysis.moves[list.children.length];
       if (analysed && analysed.mark) {
@@ -323,7 +347,9 @@ function renderMoves(msg) {
         if (analysed.better) {
           const better = document.createElement("div");
           better.className = "better";
-          better.textContent = t("play.better", { move: analysed.better, score: analysed.better_score || "" });
+          const words = analysed.better_words;  // a board's words for the move, the notation beside them
+          const move = words ? `${t(words.label_key, words.args)} (${analysed.better})` : analysed.better;
+          better.textContent = analysed.better_score ? t("play.better", { move, score: analysed.better_score }) : t("play.better.plain", { move });
           item.append(better);
         }
       }
@@ -349,20 +375,66 @@ function showStatus() {
     status.textContent = parts.join(" ");
     return;
   }
-  const result = msg.result;
-  const best = Math.max(...result);
-  const winners = result.map((r, seat) => (r === best ? msg.names[seat] : null)).filter((n) => n);
-  if (msg.ended_by === "aborted") { status.textContent = t("play.aborted"); return; }
-  let text = msg.ended_by ? t("play." + msg.ended_by, { name: msg.names[msg.loser] }) + " " : "";
-  text += winners.length === result.length ? t("play.draw") : t("play.won", { name: winners.join(", ") });
-  if (msg.mode !== "hotseat") {
-    const me = msg.people[0];
-    text += " " + t(result[me] === best && winners.length < result.length ? "play.you_won" : "play.you_lost");
-    if (msg.helped) text += " " + t("play.with_help");
-  }
+  const words = resultWords(msg);
+  let text = [words.reason, words.winner, words.you].filter((part) => part).join(" ");
+  if (msg.helped && msg.mode !== "hotseat") text += " " + t("play.with_help");
   const records = App.records[msg.game];
   if (msg.mode === "daily" && records) text += " " + t("record.streak", { streak: records.streak }) + (msg.daily_counts ? "" : " " + t("daily.practice"));
   status.textContent = text;
+}
+
+// The result of a finished game in words: why it ended (resigned, time, aborted),
+// who won, and for a person against the computer whether they won.  An aborted game
+// has no result (``msg.result`` is null).
+function resultWords(msg) {
+  if (msg.ended_by === "aborted") return { reason: t("play.aborted"), winner: "", you: "", won: null };
+  const result = msg.result;
+  const best = Math.max(...result);
+  const winners = result.map((r, seat) => (r === best ? msg.names[seat] : null)).filter((n) => n);
+  const draw = winners.length === result.length;
+  const words = {
+    reason: msg.ended_by ? t("play." + msg.ended_by, { name: msg.names[msg.loser] }) : "",
+    winner: draw ? t("play.draw") : t("play.won", { name: winners.join(", ") }),
+    you: "", won: null,
+  };
+  if (msg.mode !== "hotseat") {
+    words.won = !draw && result[msg.people[0]] === best;
+    words.you = t(words.won ? "play.you_won" : "play.you_lost");
+  }
+  return words;
+}
+
+// ---- the end screen of every game: result, reason, "new game", "rematch", and the
+// analysis when the game has one.  A board script may word the end its own way with
+// ``endScreen(msg, api) -> {reason, detail}`` (the duel: the final score and how the
+// last round ended); otherwise the reason is the last move's explanation.
+function showEnd(msg, game, renderer) {
+  const box = $("end");
+  const shown = msg.type === "table" && msg.finished && msg.mode !== "replay";
+  box.hidden = !shown;
+  if (!shown) { App.endShown = null; return; }
+  const words = resultWords(msg);
+  const own = renderer && renderer.endScreen ? renderer.endScreen(msg, api()) || {} : {};
+  const last = msg.moves[msg.moves.length - 1];
+  const title = $("end-title");
+  title.textContent = words.you || words.winner || words.reason;
+  title.className = words.won === null ? "" : words.won ? "won" : "lost";
+  const reason = words.you || words.winner ? words.reason : "";
+  const byRules = last && !msg.ended_by ? t("end.last", { move: t(last.explanation.key, last.explanation.args) }) : "";
+  $("end-reason").textContent = [reason, words.you ? words.winner : "", own.reason || byRules].filter((p) => p).join(" ");
+  $("end-detail").textContent = own.detail || "";
+  $("end-rematch").hidden = msg.mode === "daily" || !App.started || App.started.game !== msg.game;
+  $("analyse").hidden = !game.analysis || !msg.moves.length;
+  if (App.endShown !== msg.table) {  // once per game: the screen reader hears the result
+    App.endShown = msg.table;
+    title.focus();
+  }
+}
+
+function leaveTable() {
+  $("play").hidden = true; $("menu").hidden = false; App.msg = null; App.replay = null;
+  $("replay-back").hidden = true; $("replay-next").hidden = true;
+  renderMenu();
 }
 
 // ---- the analysis' turning point: the position before it, the better move as the hint arrow
@@ -427,7 +499,14 @@ $("turning").onclick = () => showTurningPoint();
 $("reveal").onclick = () => tableCommand("reveal");
 $("replay-back").onclick = () => { if (App.replay && App.ply > 0) { App.ply -= 1; showReplay(); } };
 $("replay-next").onclick = () => { if (App.replay && App.ply < App.replay.plies.length) { App.ply += 1; showReplay(); } };
-$("menu-button").onclick = () => { $("play").hidden = true; $("menu").hidden = false; App.msg = null; App.replay = null; $("replay-back").hidden = true; $("replay-next").hidden = true; renderMenu(); };
+$("menu-button").onclick = leaveTable;
+$("end-new").onclick = () => {
+  const slug = App.msg && App.msg.game;
+  leaveTable();
+  const card = slug && $(`game-${slug}`);
+  if (card) { card.scrollIntoView({ block: "center" }); (card.querySelector("select, button") || card).focus(); }
+};
+$("end-rematch").onclick = () => { if (App.started) startGame(App.started); };
 $("dark").onchange = () => { document.body.dataset.theme = $("dark").checked ? "dark" : "light"; };
 for (const id of ["aids", "coords", "rotate"]) $(id).onchange = () => { if (App.msg) showPlay(true); };
 $("lang").onchange = async () => { await loadTexts($("lang").value); if (App.catalogue) renderMenu(); if (App.msg) { $("menu").hidden = true; showPlay(true); } };

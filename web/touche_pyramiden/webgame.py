@@ -31,6 +31,7 @@ class PyramidenWeb:
     style = None
     modes = ("computer", "hotseat", "exercise")
     hint_strength = "stark"
+    analysis = False
 
     def setup(self, factory: PlayerFactory | None) -> dict:
         return {

@@ -285,7 +285,8 @@ function factsText(msg) {
 function renderActions(msg, renderer) {
   const box = $("actions");
   box.textContent = "";
-  if (!msg.legal.length) return;
+  // a board that offers every action itself (boardOnly) gets no list of notations
+  if (!msg.legal.length || (renderer && renderer.boardOnly)) return;
   const holder = renderer && renderer.boardPlay ? document.createElement("details") : box;
   if (holder !== box) {
     const summary = document.createElement("summary");

@@ -1,0 +1,221 @@
+"""Touché with pyramids in the system Chromium (Playwright), played by hand: whole
+games of 2, 4 and 6 players to their end screens by tapping cards, fields and the
+pattern diagrams only (the page has no list of notations); an exercise of the pack
+solved and one failed the same way; the exercise never shows its answer before it
+is played.
+
+The person's choices come from the engine's ``mittel`` player on the view the page
+received (``view.notation``, the seat's own view); each is then played as a person
+plays it: the card, then the field (a joker lifting a pyramid: then the choice what
+to do), the dead cards and the exchange button, the pattern's diagram.
+"""
+
+from __future__ import annotations
+
+import pytest
+from fechtbuch.engines.touche_pyramiden.notation import parse_view
+from fechtbuch.engines.touche_pyramiden.players import computer
+from fechtbuch.web.puzzle import open_puzzle
+from support.webserver import browser_page, running_server
+
+PERSON = computer("mittel", "browser-test")
+
+
+@pytest.fixture(scope="module")
+def served(tmp_path_factory):
+    data = tmp_path_factory.mktemp("web") / "web.sqlite3"
+    with running_server(data) as (url, store):
+        yield url, store
+
+
+@pytest.fixture
+def page(served):
+    url, _ = served
+    with browser_page() as (page_, errors):
+        page_.goto(url)
+        page_.wait_for_selector("#start-touche-pyramiden-computer")
+        yield page_
+        assert errors == []
+
+
+def msg(page) -> dict:
+    return page.evaluate("App.msg")
+
+
+def wait_for_person(page, moves_before: int = -1) -> dict:
+    page.wait_for_function(
+        """n => App.msg && App.msg.moves.length > n &&
+        (App.msg.finished || App.msg.solved || App.msg.lost || App.msg.covered ||
+         App.msg.type === 'exercise' || App.msg.people.includes(App.msg.to_act))""",
+        arg=moves_before,
+        timeout=60_000,
+    )
+    return msg(page)
+
+
+def start(page, mode: str, **options) -> dict:
+    for name, value in options.items():
+        page.select_option(f"#touche-pyramiden-{name}", value)
+    page.click(f"#start-touche-pyramiden-{mode}")
+    return wait_for_person(page)
+
+
+def no_notation_buttons(page) -> None:
+    assert page.query_selector("#actions button") is None
+    assert page.query_selector("pre.textboard") is None
+
+
+def play_by_hand(page, action: dict) -> None:
+    """One legal action (its parts as the server sent them) by tapping the page."""
+    act = action["act"]
+    if act == "pattern":
+        page.click(f".tp-pattern-button[data-pattern='{action['pattern']}']")
+    elif act == "lead":
+        page.click(f".tp-lead-button[data-seat='{action['seat']}']")
+    elif act == "pass":
+        page.click(".tp-pass")
+    elif act == "exchange":
+        used: set[str] = set()
+        for card in action["cards"]:
+            index = page.eval_on_selector_all(
+                f".tp-card[data-card='{card}']",
+                "(els, used) => els.map(e => e.dataset.index).find(i => !used.includes(i))",
+                sorted(used),
+            )
+            used.add(index)
+            page.click(f".tp-card[data-index='{index}']")
+        page.click(".tp-exchange")
+    else:
+        page.click(f".tp-card[data-card='{action['card']}']")
+        assert page.is_visible(f".tp-cell.{'lift' if act != 'place' else 'target'}"
+                               f"[data-field='{action['field']}']")
+        page.click(f".tp-cell[data-field='{action['field']}']")
+        if act in ("remove", "replace"):
+            page.click(f".tp-lift-{act}")
+
+
+def choose(state: dict) -> dict:
+    """The action ``mittel`` takes on the seat's view, among the legal ones sent."""
+    from fechtbuch.engines.touche_pyramiden.notation import format_action
+
+    view = parse_view(state["view"]["notation"])
+    text = format_action(PERSON.choose(view).action)
+    return next(a for a in state["legal"] if a["text"] == text)
+
+
+def play_game(page, state: dict, limit: int = 600) -> tuple[dict, dict]:
+    """Play to the end by hand; the final state and what was seen on the way."""
+    seen = {"touche": 0, "patterns": 0, "leads": 0, "covered": 0}
+    for _ in range(limit):
+        no_notation_buttons(page)
+        if page.is_visible("#tp-next"):
+            assert page.inner_text(".tp-moment")
+            seen["touche"] += page.is_visible(".tp-moment.touche")
+            assert page.query_selector(".tp-cell.complete") or not page.is_visible(
+                ".tp-moment.touche"
+            )
+            page.click("#tp-next")
+            continue
+        if state["finished"]:
+            return state, seen
+        if state.get("covered"):
+            seen["covered"] += 1
+            assert page.query_selector(".tp-card") is None  # the hand stays hidden
+            page.click("#reveal")
+            page.wait_for_function("!App.msg.covered")
+            state = msg(page)
+            continue
+        action = choose(state)
+        seen["patterns"] += action["act"] == "pattern"
+        seen["leads"] += action["act"] == "lead"
+        before = len(state["moves"])
+        play_by_hand(page, action)
+        state = wait_for_person(page, before)
+    raise AssertionError("the game did not end")
+
+
+def assert_end_screen(page, state: dict) -> None:
+    page.wait_for_selector(".tp-final")
+    scores = state["view"]["scores"]
+    assert sum(scores) <= state["view"]["rounds"] and max(scores) >= 1
+    assert page.inner_text(".tp-final-title")
+    assert state["result"] is not None
+
+
+def test_two_players_against_the_computer(page):
+    state = start(page, "computer", players="2", strength="leicht")
+    assert page.query_selector(".tp-board") is not None
+    assert len(page.query_selector_all(".tp-board [role=row]")) == 8
+    state, seen = play_game(page, state)
+    assert_end_screen(page, state)
+    assert seen["touche"] >= 1
+
+
+def test_four_players_at_one_device(page):
+    state = start(page, "hotseat", players="4")
+    state, seen = play_game(page, state)
+    assert_end_screen(page, state)
+    assert seen["covered"] > 4
+
+
+def test_six_players_in_three_teams(page):
+    state = start(page, "computer", players="6x3", strength="mittel")
+    assert len(state["view"]["scores"]) == 3
+    # the person's team is marked, its colour named as drawn
+    assert page.inner_text(".tp-seat.mine[data-seat='0']").count("Blau") == 1
+    state, seen = play_game(page, state)
+    assert_end_screen(page, state)
+
+
+def test_the_menu_offers_two_to_six_players_and_teams(page):
+    choices = page.eval_on_selector_all(
+        "#touche-pyramiden-players option", "els => els.map(e => [e.value, e.textContent])"
+    )
+    assert [v for v, _ in choices] == ["2", "3", "4", "4x2", "5", "6", "6x3", "6x2"]
+    assert dict(choices)["6x2"] == "6 Spieler in 2 Teams"
+
+
+def test_an_exercise_solved_by_hand_and_one_failed(page, served):
+    _, store = served
+    table = open_puzzle("pyramiden-uebungen", 1)
+    page.fill("#touche-pyramiden-number", "1")
+    page.click("#start-touche-pyramiden-exercise")
+    state = wait_for_person(page)
+    no_notation_buttons(page)
+    while not (state["solved"] or state["lost"]):
+        key = table.tree.best_action(table.node)
+        play_by_hand(page, next(a for a in state["legal"] if a["text"] == key))
+        table.act(key)
+        state = wait_for_person(page, len(state["moves"]))
+    assert state["solved"] and not state["helped"]
+    page.wait_for_selector(".tp-cell.complete")
+    assert store.exercises("touche-pyramiden")[table.puzzle["id"]] == "solved"
+    # the same exercise again, a field off the solution: lost at once
+    page.click("#menu-button")
+    page.click("#start-touche-pyramiden-exercise")
+    state = wait_for_person(page)
+    stored = set(open_puzzle("pyramiden-uebungen", 1).node.tree)
+    wrong = next(a for a in state["legal"] if a["text"] not in stored and a["act"] == "place")
+    play_by_hand(page, wrong)
+    state = wait_for_person(page, len(state["moves"]))
+    assert state["lost"] and "mark-bad" in page.get_attribute("#status", "class")
+
+
+@pytest.mark.parametrize("number", [1, 13, 25])
+def test_an_exercise_shows_no_part_of_its_solution(page, number):
+    puzzle = open_puzzle("pyramiden-uebungen", number).puzzle
+    page.fill("#touche-pyramiden-number", str(number))
+    page.click("#start-touche-pyramiden-exercise")
+    state = wait_for_person(page)
+    key = puzzle["key"]
+    field = key.split(":")[1].lstrip("-=")
+    text = page.inner_text("#play")
+    assert key not in text and puzzle["line"][-1] not in text
+    assert f" {field}" not in text and f"{field}:" not in text  # no field named anywhere
+    assert page.query_selector(".tp-cell.complete, .tp-cell.hinted, .tp-card.hinted") is None
+    # nothing lit before a card is chosen, and the order of the actions tells nothing
+    assert page.query_selector(".tp-cell.target, .tp-cell.lift") is None
+    texts = [a["text"] for a in state["legal"]]
+    assert texts == sorted(texts)
+    html = page.inner_html("#play")
+    assert key not in html

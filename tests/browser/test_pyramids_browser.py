@@ -87,8 +87,9 @@ def play_by_hand(page, action: dict) -> None:
         page.click(".tp-exchange")
     else:
         page.click(f".tp-card[data-card='{action['card']}']")
-        assert page.is_visible(f".tp-cell.{'lift' if act != 'place' else 'target'}"
-                               f"[data-field='{action['field']}']")
+        assert page.is_visible(
+            f".tp-cell.{'lift' if act != 'place' else 'target'}[data-field='{action['field']}']"
+        )
         page.click(f".tp-cell[data-field='{action['field']}']")
         if act in ("remove", "replace"):
             page.click(f".tp-lift-{act}")

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 import random
+import re
 
 import pytest
 
@@ -16,7 +17,7 @@ from fechtbuch.engines.touche_pyramiden import GAME  # noqa: E402
 from fechtbuch.engines.touche_pyramiden.board import CARD_FIELDS, RANKS, card_text  # noqa: E402
 from fechtbuch.engines.touche_pyramiden.notation import format_action, parse_view  # noqa: E402
 from fechtbuch.engines.touche_pyramiden.patterns import Pattern  # noqa: E402
-from fechtbuch.engines.touche_pyramiden.state import Kind  # noqa: E402
+from fechtbuch.engines.touche_pyramiden.state import Config, Kind  # noqa: E402
 from fechtbuch.web.puzzle import open_puzzle  # noqa: E402
 from fechtbuch.web.server import Server, create_app  # noqa: E402
 from fechtbuch.web.store import Store  # noqa: E402
@@ -26,6 +27,7 @@ from fechtbuch.web.touche_pyramiden.webgame import (  # noqa: E402
     TABLES,
     WEB,
     action_parts,
+    seat_names,
 )
 from fechtbuch.web.webgame import LANGUAGES, game_texts  # noqa: E402
 from starlette.testclient import TestClient  # noqa: E402
@@ -115,7 +117,24 @@ def test_every_key_the_board_builds_from_data_is_in_the_catalogue(lang):
     wanted |= {f"tp.do.{act}" for act in ("place", "remove", "replace", "exchange", "pass")}
     wanted |= {f"tp.lift.{act}" for act in ("remove", "replace")}
     wanted |= {f"choice.players.{choice}" for choice in TABLES}
+    for players, teams in TABLES.values():
+        wanted |= set(seat_names(Config(players, teams)))
     assert sorted(wanted - set(texts)) == []
+
+
+def test_seats_are_named_by_their_team_s_colour():
+    assert seat_names(Config(2, 2)) == ("tp.seat.0", "tp.seat.1")
+    assert seat_names(Config(6, 3)) == (
+        "tp.seat.0.1",
+        "tp.seat.1.1",
+        "tp.seat.2.1",
+        "tp.seat.0.2",
+        "tp.seat.1.2",
+        "tp.seat.2.2",
+    )
+    texts = game_texts(plugin("touche-pyramiden"), "de")
+    assert texts["tp.seat.0"] == texts["tp.colour.0"] == "Blau"
+    assert texts["tp.seat.2.2"] == "Grün 2"
 
 
 def test_the_menu_offers_two_to_six_players_and_the_sheet_s_teams():
@@ -171,3 +190,41 @@ def test_six_seats_at_one_device_see_only_their_own_hand(tmp_path):
                 json.dumps({"type": "act", "table": table["table"], "action": action["text"]})
             )
             table = ws.receive_json()
+
+
+def test_a_refusal_in_play_is_worded_by_the_page_s_catalogue(tmp_path):
+    seeds = iter(f"err-{n}" for n in range(10))
+    server = Server(Store(tmp_path / "web.sqlite3"), seed=lambda: next(seeds))
+    with TestClient(create_app(server)) as http, http.websocket_connect("/ws") as ws:
+        ws.receive_json()
+        options = {"players": "2", "strength": "leicht"}
+        ws.send_text(
+            json.dumps(
+                {"type": "new", "game": "touche-pyramiden", "mode": "computer", "options": options}
+            )
+        )
+        table = ws.receive_json()
+        while table["to_act"] != 0:
+            table = ws.receive_json()
+        ws.send_text(json.dumps({"type": "undo", "table": table["table"]}))
+        refused = ws.receive_json()
+        assert refused["key"] == "error.undo" and refused["message"].startswith("undo: ")
+        ws.send_text(json.dumps({"type": "act", "table": table["table"], "action": "pass"}))
+        refused = ws.receive_json()
+        assert refused["key"] == "error.illegal" and "'pass'" in refused["message"]
+        ws.send_text(json.dumps({"type": "act", "table": "t99", "action": "pass"}))
+        assert "key" not in ws.receive_json()  # a bad message the page never sends
+
+
+def test_every_refusal_key_is_in_both_generic_catalogues():
+    from pathlib import Path
+
+    import fechtbuch.web
+    from fechtbuch.web.webgame import generic_texts
+
+    folder = Path(fechtbuch.web.__file__).parent
+    source = "".join(p.read_text(encoding="utf-8") for p in folder.glob("*.py"))
+    keys = set(re.findall(r'"(error\.[a-z_]+)"', source))
+    assert len(keys) >= 10
+    for lang in LANGUAGES:
+        assert sorted(keys - set(generic_texts(lang))) == [], lang

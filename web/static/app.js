@@ -23,7 +23,7 @@ function handle(msg) {
   else if (msg.type === "saved") { renderSaved(msg); }
   else if (msg.type === "replay") { App.replay = msg; App.ply = 0; showReplay(); }
   else if (msg.type === "records") { App.records[msg.game] = msg; renderRecords(msg.game); showStatus(); }
-  else if (msg.type === "error") { $("menu-status").textContent = ""; showError(msg.message); }
+  else if (msg.type === "error") { $("menu-status").textContent = ""; showError(msg.key ? t(msg.key, msg.args) : msg.message); }
 }
 
 function showError(text) {
@@ -236,6 +236,9 @@ function api() {
 
 function showPlay(keepConsole) {
   const msg = App.msg;
+  // a seat's name that is a key of the catalogue (the pyramids' colours) is worded in
+  // the page's language, again after the language changes
+  msg.names = (msg.seat_keys = msg.seat_keys || msg.names).map((name) => t(name));
   $("menu-status").textContent = "";
   $("menu").hidden = true;
   $("play").hidden = false;

@@ -113,7 +113,7 @@ class PyramidenWeb:
 
     def explain(self, game: Game, state: State, action: Action, names: Sequence[str]) -> dict:
         parts = action_parts(action)
-        args: dict = {"who": names[state.to_move]}
+        args: dict = {"who": {"key": names[state.to_move]}}
         if "card" in parts:
             args["card"] = card_words(parts["card"])
         if "field" in parts:
@@ -123,7 +123,7 @@ class PyramidenWeb:
         if parts["act"] == "pattern":
             args["pattern"] = {"key": "tp.pattern." + parts["pattern"]}
         if parts["act"] == "lead":
-            args["seat"] = names[parts["seat"]]
+            args["seat"] = {"key": names[parts["seat"]]}
         key = "tp.explain." + parts["act"]
         if action.kind is Kind.FREE:
             key = "tp.explain.free"
@@ -132,7 +132,7 @@ class PyramidenWeb:
         return {"key": key, "args": args}
 
     def seat_names(self, state: State) -> tuple[str, ...]:
-        return tuple(str(seat + 1) for seat in range(state.config.players))
+        return seat_names(state.config)
 
     def next_round(self, game: Game, states: Sequence[State], seed: str) -> None:
         return None  # the seam's terminal state is the end of the whole game
@@ -162,6 +162,18 @@ class PyramidenWeb:
 
     def room_action(self, action: str) -> dict:
         return _parts_of_text(action)
+
+
+def seat_names(config: Config) -> tuple[str, ...]:
+    """Each seat's name as a catalogue key: its colour (``tp.seat.0``: Blau), and in a
+    game of teams its colour and its place in the team (``tp.seat.0.2``: Blau 2); the
+    page words them in its language."""
+    if config.teams == config.players:
+        return tuple(f"tp.seat.{seat}" for seat in range(config.players))
+    return tuple(
+        f"tp.seat.{config.team_of(seat)}.{seat // config.teams + 1}"
+        for seat in range(config.players)
+    )
 
 
 def action_parts(action: Action) -> dict:

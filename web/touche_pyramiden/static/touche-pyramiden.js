@@ -48,6 +48,12 @@
     return api.t("tp.rank." + (card[0] === "T" ? "10" : card[0])) + suitSign(card);
   }
   const teamName = (api, team) => api.t("tp.colour." + team);
+  // a seat's name: the page's (the colour, worded from the catalogue) or the room's person
+  function seatName(api, msg, seat, teams) {
+    const name = msg.names ? api.t(msg.names[seat]) : api.t("tp.seat." + (seat % teams));
+    const team = teamName(api, seat % teams);
+    return name.startsWith(team) ? name : api.t("tp.seat.team", { name, team });
+  }
 
   // a pyramid: the team's colour and shape (told apart without colour too)
   function marker(team, crowned) {
@@ -213,7 +219,7 @@
     const leads = legal.filter((a) => a.act === "lead");
     if (leads.length && !ui.moment) wrap.append(leadChoice(api, msg, leads));
     if (!patterns.length && !leads.length && !exercise && view.phase === "wahl" && !finished) {
-      wrap.append(el("p", "tp-waiting", api.t("tp.choosing", { name: msg.names ? msg.names[view.to_move] : view.to_move + 1 })));
+      wrap.append(el("p", "tp-waiting", api.t("tp.choosing", { name: seatName(api, msg, view.to_move, view.teams) })));
     }
 
     // the hint (Rat) in words: its card and field are lit
@@ -250,7 +256,7 @@
     const args = { card: action.card ? cardName(api, action.card) : "", field: action.field || "" };
     if (action.act === "exchange") return api.t("tp.do.exchange", { cards: action.cards.map((c) => cardName(api, c)).join(", ") }) + ` (${action.text})`;
     if (action.act === "pattern") return api.t("tp.pattern." + action.pattern) + ` (${action.text})`;
-    if (action.act === "lead") return api.t("tp.lead", { name: msg.names ? msg.names[action.seat] : action.seat + 1 }) + ` (${action.text})`;
+    if (action.act === "lead") return api.t("tp.lead", { name: seatName(api, msg, action.seat, msg.view.teams) }) + ` (${action.text})`;
     return api.t("tp.do." + action.act, args) + ` (${action.text})`;
   }
 
@@ -264,10 +270,9 @@
       if (s === view.to_move && view.phase !== "ende") item.classList.add("to-move");
       if (team === mine) item.classList.add("mine");
       item.append(marker(team, false));
-      const name = msg.names ? msg.names[s] : String(s + 1);
       const you = s === view.seat ? " " + api.t("tp.you") : "";
       const pile = view.pile_sizes[s] === undefined ? "" : api.t("tp.seat.pile", { n: view.pile_sizes[s] });
-      item.append(document.createTextNode(api.t("tp.seat", { name, team: teamName(api, team), hand: view.hand_sizes[s] }) + (pile ? " " + pile : "") + you));
+      item.append(document.createTextNode(api.t("tp.seat", { name: seatName(api, msg, s, view.teams), hand: view.hand_sizes[s] }) + (pile ? " " + pile : "") + you));
       row.append(item);
     }
     return row;
@@ -292,7 +297,7 @@
     const box = el("div", "tp-choose");
     box.append(el("p", "", api.t("tp.choose.lead")));
     for (const action of actions) {
-      const button = el("button", "tp-lead-button", api.t("tp.lead", { name: msg.names ? msg.names[action.seat] : action.seat + 1 }));
+      const button = el("button", "tp-lead-button", api.t("tp.lead", { name: seatName(api, msg, action.seat, msg.view.teams) }));
       button.dataset.seat = String(action.seat);
       button.onclick = () => api.act(action.text);
       box.append(button);

@@ -220,3 +220,67 @@ def test_an_exercise_shows_no_part_of_its_solution(page, number):
     assert texts == sorted(texts)
     html = page.inner_html("#play")
     assert key not in html
+
+
+def catalogue(lang: str) -> dict:
+    from fechtbuch.engines.registry import plugins
+    from fechtbuch.web.webgame import page_texts
+
+    return page_texts(lang, [p for p in plugins() if p.web is not None])
+
+
+def other_language_words(lang: str) -> set[str]:
+    """Texts of the other catalogue that this one does not share (whole entries of
+    one word or more, without placeholders)."""
+    mine, other = catalogue(lang), catalogue("en" if lang == "de" else "de")
+    own = set(mine.values())
+    return {
+        text
+        for key, text in other.items()
+        if key.startswith("tp.") and "{" not in text and text not in own and len(text) > 3
+    }
+
+
+@pytest.mark.parametrize("lang", ["de", "en"])
+def test_phone_size_every_board_text_in_the_page_s_language(served, lang):
+    """At 390 x 844 the whole board and the hand are on the screen, no text of the
+    pyramids is under 12 px, and every text of the board is of the page's language."""
+    url, _ = served
+    with browser_page(viewport={"width": 390, "height": 844}) as (page, errors):
+        page.goto(url)
+        page.wait_for_selector("#start-touche-pyramiden-computer")
+        page.select_option("#lang", lang)
+        page.wait_for_function(
+            "t => document.getElementById('start-touche-pyramiden-computer').textContent === t",
+            arg=catalogue(lang)["mode.computer"],
+        )
+        state = start(page, "computer", players="4x2", strength="leicht")
+        for _ in range(6):  # a few turns in: pyramids on the board, the hand changed
+            if state["finished"]:
+                break
+            if page.is_visible("#tp-next"):
+                page.click("#tp-next")
+            play_by_hand(page, choose(state))
+            state = wait_for_person(page, len(state["moves"]))
+        page.click(".tp-card")  # a card chosen: its fields lit, its words in the console
+        page.locator(".tp-board").scroll_into_view_if_needed()
+        for part in (".tp-board", ".tp-hand"):
+            box = page.locator(part).bounding_box()
+            assert box["x"] >= 0 and box["x"] + box["width"] <= 390, part
+            assert box["height"] <= 844, part
+        smallest = page.evaluate(
+            """() => Math.min(...[...document.querySelectorAll('.tp-wrap *')]
+                .filter(e => [...e.childNodes].some(n => n.nodeType === 3 && n.textContent.trim()))
+                .map(e => parseFloat(getComputedStyle(e).fontSize)))"""
+        )
+        assert smallest >= 12
+        shown = page.inner_text(".tp-wrap") + page.inner_text("#explanation")
+        shown += page.inner_text("#console") + page.inner_text("#status")
+        labels = page.eval_on_selector_all(
+            ".tp-wrap [aria-label]", "els => els.map(e => e.getAttribute('aria-label'))"
+        )
+        for text in [shown, *labels]:
+            assert "tp." not in text and "error." not in text, text
+            foreign = [w for w in other_language_words(lang) if w in text]
+            assert foreign == [], foreign
+        assert errors == []

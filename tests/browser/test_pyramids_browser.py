@@ -12,6 +12,9 @@ to do), the dead cards and the exchange button, the pattern's diagram.
 
 from __future__ import annotations
 
+import os
+from pathlib import Path
+
 import pytest
 from fechtbuch.engines.touche_pyramiden.notation import parse_view
 from fechtbuch.engines.touche_pyramiden.players import computer
@@ -19,6 +22,13 @@ from fechtbuch.web.puzzle import open_puzzle
 from support.webserver import browser_page, running_server
 
 PERSON = computer("mittel", "browser-test")
+IMAGES = Path(__file__).resolve().parents[2] / "docs" / "img"
+
+
+def shot(page, name: str) -> None:
+    """docs/img/web-<name>.png when FECHTBUCH_SCREENSHOTS=1 (docs/web.md shows them)."""
+    if os.environ.get("FECHTBUCH_SCREENSHOTS") == "1":
+        page.screenshot(path=str(IMAGES / f"web-{name}.png"), full_page=True)
 
 
 @pytest.fixture(scope="module")
@@ -104,13 +114,20 @@ def choose(state: dict) -> dict:
     return next(a for a in state["legal"] if a["text"] == text)
 
 
-def play_game(page, state: dict, limit: int = 600) -> tuple[dict, dict]:
-    """Play to the end by hand; the final state and what was seen on the way."""
+def play_game(page, state: dict, limit: int = 600, name: str = "") -> tuple[dict, dict]:
+    """Play to the end by hand; the final state and what was seen on the way (with
+    ``name``, screenshots of the middle of the game and of the first Touché)."""
     seen = {"touche": 0, "patterns": 0, "leads": 0, "covered": 0}
-    for _ in range(limit):
+    for turn in range(limit):
         no_notation_buttons(page)
+        if name and turn == 12 and page.query_selector(".tp-card") is not None:
+            page.click(".tp-card")  # a card chosen, its fields lit
+            shot(page, name)
+            page.click(".tp-card")
         if page.is_visible("#tp-next"):
             assert page.inner_text(".tp-moment")
+            if name and not seen["touche"] and page.is_visible(".tp-moment.touche"):
+                shot(page, name + "-touche")
             seen["touche"] += page.is_visible(".tp-moment.touche")
             assert page.query_selector(".tp-cell.complete") or not page.is_visible(
                 ".tp-moment.touche"
@@ -147,14 +164,15 @@ def test_two_players_against_the_computer(page):
     state = start(page, "computer", players="2", strength="leicht")
     assert page.query_selector(".tp-board") is not None
     assert len(page.query_selector_all(".tp-board [role=row]")) == 8
-    state, seen = play_game(page, state)
+    state, seen = play_game(page, state, name="pyramiden")
     assert_end_screen(page, state)
+    shot(page, "pyramiden-end")
     assert seen["touche"] >= 1
 
 
 def test_four_players_at_one_device(page):
     state = start(page, "hotseat", players="4")
-    state, seen = play_game(page, state)
+    state, seen = play_game(page, state, name="pyramiden-hotseat")
     assert_end_screen(page, state)
     assert seen["covered"] > 4
 
@@ -190,6 +208,7 @@ def test_an_exercise_solved_by_hand_and_one_failed(page, served):
         state = wait_for_person(page, len(state["moves"]))
     assert state["solved"] and not state["helped"]
     page.wait_for_selector(".tp-cell.complete")
+    shot(page, "pyramiden-exercise")
     assert store.exercises("touche-pyramiden")[table.puzzle["id"]] == "solved"
     # the same exercise again, a field off the solution: lost at once
     page.click("#menu-button")
@@ -264,6 +283,7 @@ def test_phone_size_every_board_text_in_the_page_s_language(served, lang):
             state = wait_for_person(page, len(state["moves"]))
         page.click(".tp-card")  # a card chosen: its fields lit, its words in the console
         page.locator(".tp-board").scroll_into_view_if_needed()
+        shot(page, f"pyramiden-phone-{lang}")
         for part in (".tp-board", ".tp-hand"):
             box = page.locator(part).bounding_box()
             assert box["x"] >= 0 and box["x"] + box["width"] <= 390, part

@@ -238,7 +238,7 @@ function showPlay(keepConsole) {
   const msg = App.msg;
   // a seat's name that is a key of the catalogue (the pyramids' colours) is worded in
   // the page's language, again after the language changes
-  msg.names = (msg.seat_keys = msg.seat_keys || msg.names).map((name) => t(name));
+  if (msg.names) msg.names = (msg.seat_keys = msg.seat_keys || msg.names).map((name) => t(name));
   $("menu-status").textContent = "";
   $("menu").hidden = true;
   $("play").hidden = false;

@@ -454,6 +454,20 @@
     if (again) again.focus();
   }
 
+  // the page's end screen in the game's words: who won and the points of every team
+  function endScreen(msg, api) {
+    const view = msg.view;
+    if (!view || view.phase !== "ende") return null;
+    const best = Math.max(...view.scores);
+    const winners = view.scores.map((s, t) => (s === best ? t : null)).filter((t) => t !== null);
+    const names = winners.map((t) => teamName(api, t)).join(", ");
+    const points = view.scores.map((s, t) => `${teamName(api, t)} ${s}`).join(" · ");
+    return {
+      reason: api.t(winners.length > 1 ? "tp.final.shared" : "tp.final.won", { team: names }),
+      detail: api.t("tp.final.points", { points }),
+    };
+  }
+
   // boardOnly: the page lists no actions at all, the board and the hand offer them
-  window.FechtbuchGames["touche-pyramiden"] = { render, boardPlay: true, boardOnly: true };
+  window.FechtbuchGames["touche-pyramiden"] = { render, endScreen, boardPlay: true, boardOnly: true };
 })();

@@ -304,3 +304,33 @@ def test_phone_size_every_board_text_in_the_page_s_language(served, lang):
             foreign = [w for w in other_language_words(lang) if w in text]
             assert foreign == [], foreign
         assert errors == []
+
+
+def test_a_turn_by_keyboard_alone(page):
+    """Tab to a card, Enter picks it; the arrow keys walk the board from the first lit
+    field (one tab stop), Enter plays there; focus stays on the board or the hand."""
+    state = start(page, "computer", players="2", strength="leicht")
+    while not any(a["act"] == "place" for a in state["legal"]):
+        play_by_hand(page, choose(state))
+        state = wait_for_person(page, len(state["moves"]))
+    action = next(a for a in state["legal"] if a["act"] == "place" and a["card"] != "XX")
+    page.focus(f".tp-card[data-card='{action['card']}']")
+    page.keyboard.press("Enter")
+    page.wait_for_selector(".tp-cell.target")
+    assert page.evaluate("document.activeElement.dataset.card") == action["card"]
+    stops = page.eval_on_selector_all(".tp-cell", "els => els.filter(e => e.tabIndex === 0).length")
+    assert stops == 1
+    start_field = page.get_attribute(".tp-cell[tabindex='0']", "data-field")
+    page.focus(".tp-cell[tabindex='0']")
+    cols = "abcdefghijklmn"
+    dx = cols.index(action["field"][0]) - cols.index(start_field[0])
+    dy = int(action["field"][1]) - int(start_field[1])
+    for _ in range(abs(dx)):
+        page.keyboard.press("ArrowRight" if dx > 0 else "ArrowLeft")
+    for _ in range(abs(dy)):
+        page.keyboard.press("ArrowUp" if dy > 0 else "ArrowDown")
+    assert page.evaluate("document.activeElement.dataset.field") == action["field"]
+    page.keyboard.press("Enter")
+    after = wait_for_person(page, len(state["moves"]))
+    mine = [m for m in after["moves"][len(state["moves"]) :] if m["seat"] == 0]
+    assert mine[0]["text"] == action["text"]

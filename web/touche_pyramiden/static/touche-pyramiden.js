@@ -21,7 +21,7 @@
     kors: [[[1, 0], [0, 1], [1, 1], [2, 1], [1, 2]], [[0, 0], [2, 0], [1, 1], [0, 2], [2, 2]]],
   };
   PATTERNS.kombination = [PATTERNS.linie[0], PATTERNS.kvadrat[0], PATTERNS["t-form"][0], PATTERNS.kors[0]];
-  const ui = { key: null, card: null, swap: [], lift: null, table: null, seen: null, moment: null };
+  const ui = { key: null, card: null, swap: [], lift: null, table: null, seen: null, moment: null, cursor: null };
 
   const el = (tag, cls, text) => {
     const node = document.createElement(tag);
@@ -188,7 +188,7 @@
     api = { ...api, redraw };
     noticeRound(msg, view);
     const key = `${msg.table}/${(msg.moves || []).length}/${(msg.legal || []).length}`;
-    if (ui.key !== key) { ui.key = key; ui.card = null; ui.swap = []; ui.lift = null; }
+    if (ui.key !== key) { ui.key = key; ui.card = null; ui.swap = []; ui.lift = null; ui.cursor = null; }
     const legal = actionsOf(msg);
     const seat = view.seat;
     const mine = seat === undefined || seat === null ? null : seat % view.teams;
@@ -315,6 +315,23 @@
       for (const a of actionsOf(msg)) if (a.act === "remove" || a.act === "replace") (lifts[a.field] = lifts[a.field] || []).push(a);
     }
     const last = msg.last && msg.last.field;
+    // one tab stop on the board (the field last focused, else the first lit one, else
+    // a8); the arrow keys move between the fields, Enter or Space taps one
+    const lit = Object.keys(targets)[0] || Object.keys(lifts)[0];
+    const stop = ui.cursor || lit || "a8";
+    grid.addEventListener("keydown", (event) => {
+      const step = { ArrowLeft: [-1, 0], ArrowRight: [1, 0], ArrowUp: [0, 1], ArrowDown: [0, -1] }[event.key];
+      const field = event.target.dataset && event.target.dataset.field;
+      if (!step || !field) return;
+      event.preventDefault();
+      const col = Math.min(13, Math.max(0, COLS.indexOf(field[0]) + step[0]));
+      const row = Math.min(8, Math.max(1, Number(field.slice(1)) + step[1]));
+      const next = grid.querySelector(`.tp-cell[data-field="${COLS[col]}${row}"]`);
+      event.target.tabIndex = -1;
+      next.tabIndex = 0;
+      next.focus();
+      ui.cursor = next.dataset.field;
+    });
     for (let row = 7; row >= 0; row--) {
       const line = el("div", "tp-row");
       line.setAttribute("role", "row");
@@ -326,6 +343,7 @@
         const button = el("button", "tp-cell");
         button.setAttribute("role", "gridcell");
         button.dataset.field = name;
+        button.tabIndex = name === stop ? 0 : -1;
         if (!card) button.classList.add("free");
         if (card && isRed(card)) button.classList.add("red");
         const face = el("span", "tp-face", card ? cardFace(api, card) : "★");

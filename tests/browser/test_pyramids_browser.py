@@ -248,6 +248,10 @@ def catalogue(lang: str) -> dict:
     return page_texts(lang, [p for p in plugins() if p.web is not None])
 
 
+WORDED = ("tp.", "game.", "pack.", "choice.", "error.", "mode.", "facts.")
+"""The keys whose texts the pyramids page shows."""
+
+
 def other_language_words(lang: str) -> set[str]:
     """Texts of the other catalogue that this one does not share (whole entries of
     one word or more, without placeholders)."""
@@ -256,7 +260,11 @@ def other_language_words(lang: str) -> set[str]:
     return {
         text
         for key, text in other.items()
-        if key.startswith("tp.") and "{" not in text and text not in own and len(text) > 3
+        if key.startswith(WORDED)
+        and "{" not in text
+        and len(text) > 3
+        # the English texts keep German game terms with a gloss: "Leicht (easy)"
+        and not any(text in mine_text for mine_text in own)
     }
 
 
@@ -296,6 +304,8 @@ def test_phone_size_every_board_text_in_the_page_s_language(served, lang):
         assert smallest >= 12
         shown = page.inner_text(".tp-wrap") + page.inner_text("#explanation")
         shown += page.inner_text("#console") + page.inner_text("#status")
+        shown += page.inner_text("#play-title") + page.inner_text("#facts")
+        assert catalogue(lang)["game.touche-pyramiden"] in page.inner_text("#play-title")
         labels = page.eval_on_selector_all(
             ".tp-wrap [aria-label]", "els => els.map(e => e.getAttribute('aria-label'))"
         )

@@ -8,6 +8,9 @@ const App = { ws: null, catalogue: null, msg: null, hint: null, records: {}, mod
 const $ = (id) => document.getElementById(id);
 
 function send(message) { App.ws.send(JSON.stringify(message)); }
+// a name the catalogue may word (a game's title, a pack's or a strength's name): its
+// text in the page's language, else the name as the server sent it
+function worded(key, name) { const text = t(key); return text === key ? name : text; }
 
 function connect() {
   App.ws = new WebSocket(`${location.protocol === "https:" ? "wss" : "ws"}://${location.host}/ws`);
@@ -73,7 +76,7 @@ function renderMenu() {
     card.className = "game-card";
     card.id = `game-${game.slug}`;
     const title = document.createElement("h3");
-    title.textContent = game.title;
+    title.textContent = worded(`game.${game.slug}`, game.title);
     card.append(title);
     const form = document.createElement("div");
     for (const [name, spec] of Object.entries(game.setup)) form.append(optionSelect(game, name, spec));
@@ -103,7 +106,7 @@ function renderMenu() {
       for (const pack of packs) {
         const option = document.createElement("option");
         option.value = pack.name;
-        option.textContent = `${pack.name} (${pack.count})`;
+        option.textContent = `${worded(`pack.${pack.name}`, pack.name)} (${pack.count})`;
         select.append(option);
       }
       label.append(select);
@@ -140,7 +143,7 @@ function exerciseOverview(game, pack) {
   details.className = "overview";
   details.dataset.pack = pack.name;
   const summary = document.createElement("summary");
-  summary.textContent = t("ex.overview", { pack: pack.name });
+  summary.textContent = t("ex.overview", { pack: worded(`pack.${pack.name}`, pack.name) });
   details.append(summary);
   pack.ids.forEach((id, index) => {
     const button = document.createElement("button");
@@ -177,7 +180,7 @@ function showReplay() {
   $("replay-next").hidden = false;
   $("cover").hidden = true;
   const game = App.catalogue.games.find((g) => g.slug === replay.game);
-  $("play-title").textContent = `${game.title} – ${t("replay.title")}`;
+  $("play-title").textContent = `${worded(`game.${game.slug}`, game.title)} – ${t("replay.title")}`;
   $("facts").textContent = t("replay.ply", { ply, plies: replay.plies.length });
   const previous = ply > 0 ? replay.plies[ply - 1] : null;
   $("explanation").textContent = previous ? t(previous.explanation.key, previous.explanation.args) : "";
@@ -246,8 +249,8 @@ function showPlay(keepConsole) {
   const game = App.catalogue.games.find((g) => g.slug === msg.game);
   const exercise = msg.type === "exercise";
   $("play-title").textContent = exercise
-    ? t("ex.title", { game: game.title, pack: msg.pack, number: msg.number, n: msg.n })
-    : `${game.title} – ${t("mode." + msg.mode)}`;
+    ? t("ex.title", { game: worded(`game.${game.slug}`, game.title), pack: worded(`pack.${msg.pack}`, msg.pack), number: msg.number, n: msg.n })
+    : `${worded(`game.${game.slug}`, game.title)} – ${t("mode." + msg.mode)}`;
   $("facts").textContent = exercise ? t("ex.task", { n: msg.n }) : factsText(msg);
   $("solution").hidden = !exercise;
   $("hint").hidden = exercise || msg.mode === "hotseat" || msg.finished || Boolean(msg.prelude);
@@ -277,7 +280,7 @@ function showPlay(keepConsole) {
 
 function factsText(msg) {
   const parts = [];
-  if (msg.facts.strength) parts.push(t("facts.strength", { strength: msg.facts.strength }));
+  if (msg.facts.strength) parts.push(t("facts.strength", { strength: worded(`choice.strength.${msg.facts.strength}`, msg.facts.strength) }));
   if (msg.facts.cards) parts.push(t("facts.cards", { cards: t("choice.cards." + msg.facts.cards) }));
   if (msg.facts.day) parts.push(t("facts.day", { day: msg.facts.day }));
   if (msg.facts.ruleset) parts.push(msg.facts.ruleset);

@@ -409,6 +409,7 @@ class Server:
                     "slug": slug,
                     "title": entry.plugin.title,
                     "modes": [m for m in entry.web.modes if m in (*MODES, "exercise")],
+                    "analysis": entry.web.analysis,
                     "setup": {
                         **entry.web.setup(entry.players()),
                         "clock": {"choices": list(CLOCK_MINUTES), "default": "0"},

@@ -68,6 +68,9 @@ class WebGame(Protocol):
     """Which of ``computer``, ``hotseat``, ``exercise``, ``daily`` it offers."""
     hint_strength: str | None
     """The computer strength that gives hints ("Rat"), or ``None`` for no hints."""
+    analysis: bool
+    """Whether :meth:`analyse` gives a report after a game (the end screen offers
+    "Auswertung" only then)."""
 
     def setup(self, factory: PlayerFactory | None) -> dict:
         """The options of a new game the page offers (strengths, seats, card sets)."""

@@ -106,6 +106,11 @@ def test_a_game_at_one_device_to_its_end(page):
     assert len(actions) > start // 2
     assert state["view"]["number"] <= 0 and state["result"] in ([1.0, 0.0], [0.0, 1.0])
     assert page.inner_text("#status")
+    # the end screen of every game: who won, and no analysis for a game without one
+    page.wait_for_selector("#end:not([hidden])")
+    winner = state["names"][state["result"].index(1.0)]
+    assert page.inner_text("#end-title") == f"{winner} gewinnt."
+    assert page.is_hidden("#analyse") and page.is_visible("#end-rematch")
 
 
 def test_a_game_against_the_computer_to_its_end(page):

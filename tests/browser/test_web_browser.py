@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 from fechtbuch.web.puzzle import open_puzzle
-from support.webserver import TODAY, browser_page, running_server
+from support.webserver import TODAY, browser_page, menu_page, running_server
 
 IMAGES = Path(__file__).resolve().parents[2] / "docs" / "img"
 
@@ -29,11 +29,8 @@ def served(tmp_path_factory):
 @pytest.fixture
 def page(served):
     url, _ = served
-    with browser_page() as (browser_page_, errors):
-        browser_page_.goto(url)
-        browser_page_.wait_for_selector("#start-battleklinge-computer")
-        yield browser_page_
-        assert errors == []
+    with menu_page(url) as opened:
+        yield opened
 
 
 def shot(page, name: str) -> None:

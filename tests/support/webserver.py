@@ -130,3 +130,14 @@ def browser_page(viewport=None):
         errors: list[str] = []
         page.on("pageerror", lambda err: errors.append(f"{err}\n{err.stack}"))
         yield page, errors
+
+
+@contextmanager
+def menu_page(url: str, viewport=None):
+    """The page of `fechtbuch serve` at ``url`` once its menu is built; a script error
+    on the page fails the test."""
+    with browser_page(viewport) as (page, errors):
+        page.goto(url)
+        page.wait_for_selector("#games .game-card button")
+        yield page
+        assert errors == []

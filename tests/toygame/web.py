@@ -27,6 +27,7 @@ class AbzaehlenWeb:
     style = None  # the page's buttons and paragraphs suffice
     modes = ("computer", "hotseat")
     hint_strength = "perfekt"
+    analysis = False
 
     def setup(self, factory: PlayerFactory | None) -> dict:
         return {"strength": strength_setup(factory, default="zufall")}

@@ -49,6 +49,7 @@ class BattleklingeWeb:
     style = "battleklinge.css"
     modes = ("computer", "hotseat", "exercise", "daily")
     hint_strength = "stark"
+    analysis = True
 
     def setup(self, factory: PlayerFactory | None) -> dict:
         return {

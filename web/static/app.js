@@ -88,11 +88,7 @@ function renderMenu() {
       const button = document.createElement("button");
       button.id = `start-${game.slug}-${mode}`;
       button.textContent = t("mode." + mode);
-      button.onclick = () => {
-        App.mode = mode;
-        $("menu-status").textContent = t("menu.preparing");  // the daily duel takes seconds
-        send({ type: "new", game: game.slug, mode, options: options() });
-      };
+      button.onclick = () => startGame({ game: game.slug, mode, options: options() });
       buttons.append(button);
     }
     card.append(buttons);
@@ -137,6 +133,14 @@ function renderMenu() {
   }
 }
 
+// a new game from the menu, and the same again from the end screen ("Revanche")
+function startGame(started) {
+  App.mode = started.mode;
+  App.started = started;
+  $("menu-status").textContent = t("menu.preparing");  // the daily duel takes seconds
+  send({ type: "new", ...started });
+}
+
 // every exercise of a pack as a button: green when solved, yellow when solved with help
 function exerciseOverview(game, pack) {
   const details = document.createElement("details");
@@ -175,7 +179,7 @@ function showReplay() {
   const ply = App.ply;
   $("menu").hidden = true;
   $("play").hidden = false;
-  for (const id of ["undo", "hint", "resign", "abort", "analyse", "turning", "solution"]) $(id).hidden = true;
+  for (const id of ["undo", "hint", "resign", "abort", "end", "turning", "solution"]) $(id).hidden = true;
   $("replay-back").hidden = false;
   $("replay-next").hidden = false;
   $("cover").hidden = true;
@@ -270,7 +274,7 @@ function showPlay(keepConsole) {
   renderActions(msg, renderer);
   renderMoves(msg);
   $("abort").hidden = exercise || msg.finished || msg.repetitions < 3;
-  $("analyse").hidden = exercise || !msg.finished || !msg.moves.length;
+  showEnd(msg, game, renderer);
   $("turning").hidden = !(App.analysis && App.analysis.turning);
   startClock();
   showStatus();
@@ -356,20 +360,66 @@ function showStatus() {
     status.textContent = parts.join(" ");
     return;
   }
-  const result = msg.result;
-  const best = Math.max(...result);
-  const winners = result.map((r, seat) => (r === best ? msg.names[seat] : null)).filter((n) => n);
-  if (msg.ended_by === "aborted") { status.textContent = t("play.aborted"); return; }
-  let text = msg.ended_by ? t("play." + msg.ended_by, { name: msg.names[msg.loser] }) + " " : "";
-  text += winners.length === result.length ? t("play.draw") : t("play.won", { name: winners.join(", ") });
-  if (msg.mode !== "hotseat") {
-    const me = msg.people[0];
-    text += " " + t(result[me] === best && winners.length < result.length ? "play.you_won" : "play.you_lost");
-    if (msg.helped) text += " " + t("play.with_help");
-  }
+  const words = resultWords(msg);
+  let text = [words.reason, words.winner, words.you].filter((part) => part).join(" ");
+  if (msg.helped && msg.mode !== "hotseat") text += " " + t("play.with_help");
   const records = App.records[msg.game];
   if (msg.mode === "daily" && records) text += " " + t("record.streak", { streak: records.streak }) + (msg.daily_counts ? "" : " " + t("daily.practice"));
   status.textContent = text;
+}
+
+// The result of a finished game in words: why it ended (resigned, time, aborted),
+// who won, and for a person against the computer whether they won.  An aborted game
+// has no result (``msg.result`` is null).
+function resultWords(msg) {
+  if (msg.ended_by === "aborted") return { reason: t("play.aborted"), winner: "", you: "", won: null };
+  const result = msg.result;
+  const best = Math.max(...result);
+  const winners = result.map((r, seat) => (r === best ? msg.names[seat] : null)).filter((n) => n);
+  const draw = winners.length === result.length;
+  const words = {
+    reason: msg.ended_by ? t("play." + msg.ended_by, { name: msg.names[msg.loser] }) : "",
+    winner: draw ? t("play.draw") : t("play.won", { name: winners.join(", ") }),
+    you: "", won: null,
+  };
+  if (msg.mode !== "hotseat") {
+    words.won = !draw && result[msg.people[0]] === best;
+    words.you = t(words.won ? "play.you_won" : "play.you_lost");
+  }
+  return words;
+}
+
+// ---- the end screen of every game: result, reason, "new game", "rematch", and the
+// analysis when the game has one.  A board script may word the end its own way with
+// ``endScreen(msg, api) -> {reason, detail}`` (the duel: the final score and how the
+// last round ended); otherwise the reason is the last move's explanation.
+function showEnd(msg, game, renderer) {
+  const box = $("end");
+  const shown = msg.type === "table" && msg.finished && msg.mode !== "replay";
+  box.hidden = !shown;
+  if (!shown) { App.endShown = null; return; }
+  const words = resultWords(msg);
+  const own = renderer && renderer.endScreen ? renderer.endScreen(msg, api()) || {} : {};
+  const last = msg.moves[msg.moves.length - 1];
+  const title = $("end-title");
+  title.textContent = words.you || words.winner || words.reason;
+  title.className = words.won === null ? "" : words.won ? "won" : "lost";
+  const reason = words.you || words.winner ? words.reason : "";
+  const byRules = last && !msg.ended_by ? t("end.last", { move: t(last.explanation.key, last.explanation.args) }) : "";
+  $("end-reason").textContent = [reason, words.you ? words.winner : "", own.reason || byRules].filter((p) => p).join(" ");
+  $("end-detail").textContent = own.detail || "";
+  $("end-rematch").hidden = msg.mode === "daily" || !App.started || App.started.game !== msg.game;
+  $("analyse").hidden = !game.analysis || !msg.moves.length;
+  if (App.endShown !== msg.table) {  // once per game: the screen reader hears the result
+    App.endShown = msg.table;
+    title.focus();
+  }
+}
+
+function leaveTable() {
+  $("play").hidden = true; $("menu").hidden = false; App.msg = null; App.replay = null;
+  $("replay-back").hidden = true; $("replay-next").hidden = true;
+  renderMenu();
 }
 
 // ---- the analysis' turning point: the position before it, the better move as the hint arrow
@@ -434,7 +484,14 @@ $("turning").onclick = () => showTurningPoint();
 $("reveal").onclick = () => tableCommand("reveal");
 $("replay-back").onclick = () => { if (App.replay && App.ply > 0) { App.ply -= 1; showReplay(); } };
 $("replay-next").onclick = () => { if (App.replay && App.ply < App.replay.plies.length) { App.ply += 1; showReplay(); } };
-$("menu-button").onclick = () => { $("play").hidden = true; $("menu").hidden = false; App.msg = null; App.replay = null; $("replay-back").hidden = true; $("replay-next").hidden = true; renderMenu(); };
+$("menu-button").onclick = leaveTable;
+$("end-new").onclick = () => {
+  const slug = App.msg && App.msg.game;
+  leaveTable();
+  const card = slug && $(`game-${slug}`);
+  if (card) { card.scrollIntoView({ block: "center" }); (card.querySelector("select, button") || card).focus(); }
+};
+$("end-rematch").onclick = () => { if (App.started) startGame(App.started); };
 $("dark").onchange = () => { document.body.dataset.theme = $("dark").checked ? "dark" : "light"; };
 for (const id of ["aids", "coords", "rotate"]) $(id).onchange = () => { if (App.msg) showPlay(true); };
 $("lang").onchange = async () => { await loadTexts($("lang").value); if (App.catalogue) renderMenu(); if (App.msg) { $("menu").hidden = true; showPlay(true); } };

@@ -44,6 +44,7 @@ class ToucheDuellWeb:
     style = "touche-duell.css"
     modes = ("computer", "hotseat", "exercise")
     hint_strength = "stark"
+    analysis = False
 
     def setup(self, factory: PlayerFactory | None) -> dict:
         return {

@@ -87,6 +87,7 @@ class PyramidenWeb:
     style = "touche-pyramiden.css"
     modes = ("computer", "hotseat", "exercise")
     hint_strength = "stark"
+    analysis = False
 
     def setup(self, factory: PlayerFactory | None) -> dict:
         return {

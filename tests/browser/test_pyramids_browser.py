@@ -153,11 +153,27 @@ def play_game(page, state: dict, limit: int = 600, name: str = "") -> tuple[dict
 
 
 def assert_end_screen(page, state: dict) -> None:
-    page.wait_for_selector(".tp-final")
+    """The page's end screen with the pyramids' words: who won, every team's points."""
+    page.wait_for_selector("#end:not([hidden])")
     scores = state["view"]["scores"]
     assert sum(scores) <= state["view"]["rounds"] and max(scores) >= 1
-    assert page.inner_text(".tp-final-title")
     assert state["result"] is not None
+    texts = catalogue("de")
+    best = [t for t, s in enumerate(scores) if s == max(scores)]
+    shown = page.inner_text("#end-title") + " " + page.inner_text("#end-reason")
+    if state["mode"] == "hotseat" or len(state["view"]["scores"]) < len(state["names"]):
+        # who won: the page names the winning seats (in teams, every member)
+        assert all(texts[f"tp.colour.{t}"] in shown for t in best)
+    else:
+        won = 0 in best and len(best) < len(scores)
+        assert shown.startswith(texts["play.you_won" if won else "play.you_lost"])
+    rounds = str(state["view"]["rounds"])
+    assert texts["tp.final.after"].replace("{rounds}", rounds) in shown
+    detail = page.inner_text("#end-detail")
+    for team, score in enumerate(scores):
+        assert f"{texts[f'tp.colour.{team}']} {score}" in detail
+    assert page.is_visible("#end-rematch") and page.is_visible("#end-new")
+    assert not page.is_visible("#analyse")  # the pyramids have no analysis
 
 
 def test_two_players_against_the_computer(page):
@@ -167,6 +183,11 @@ def test_two_players_against_the_computer(page):
     state, seen = play_game(page, state, name="pyramiden")
     assert_end_screen(page, state)
     shot(page, "pyramiden-end")
+    # "Revanche": the same game again, a new deal
+    page.click("#end-rematch")
+    page.wait_for_function("t => App.msg && App.msg.table !== t", arg=state["table"])
+    again = wait_for_person(page)
+    assert again["view"]["players"] == 2 and again["view"]["round"] == 1
     assert seen["touche"] >= 1
 
 

@@ -7,7 +7,8 @@
 // lift; a dead card: marked, and it can be exchanged); tap a lit field to play.  Every
 // tap is mapped to one of the legal actions the server sent (their parts: card, field,
 // what the action does); the page never decides what is legal.  A round's end is shown
-// as a moment: "Touché!" with the completed pattern lit, or a round without a point.
+// as a moment: "Touché!" with the completed pattern lit, or a round without a point;
+// the end of the game on the page's end screen, in the game's words (endScreen).
 (function () {
   const COLS = "abcdefghijklmn";
   const COLOURS = ["#0072B2", "#E69F00", "#009E73", "#CC79A7", "#56B4E9", "#D55E00"];
@@ -248,7 +249,6 @@
     }
     wrap.append(discardRow(api, view));
     if (exercise && msg.solved) wrap.append(el("p", "tp-touche", api.t("tp.touche")));
-    if (!exercise && view.phase === "ende") wrap.append(finalBox(api, msg, view, mine));
     restoreFocus(root);
   }
 
@@ -447,17 +447,6 @@
     return row;
   }
 
-  function finalBox(api, msg, view, mine) {
-    const box = el("div", "tp-final");
-    box.setAttribute("role", "status");
-    const best = Math.max(...view.scores);
-    const winners = view.scores.map((s, t) => (s === best ? t : null)).filter((t) => t !== null);
-    const names = winners.map((t) => teamName(api, t)).join(", ");
-    box.append(el("p", "tp-final-title", api.t(winners.length > 1 ? "tp.final.shared" : "tp.final.won", { team: names })));
-    box.append(scoreLine(api, view, mine));
-    return box;
-  }
-
   // a redraw replaces every button: keep the keyboard's place on the board or hand
   let focused = null;
   document.addEventListener("focusin", (event) => {
@@ -472,18 +461,13 @@
     if (again) again.focus();
   }
 
-  // the page's end screen in the game's words: who won and the points of every team
+  // the page's end screen in the game's words (the page says who won): how many
+  // rounds were played, and every team's points
   function endScreen(msg, api) {
     const view = msg.view;
     if (!view || view.phase !== "ende") return null;
-    const best = Math.max(...view.scores);
-    const winners = view.scores.map((s, t) => (s === best ? t : null)).filter((t) => t !== null);
-    const names = winners.map((t) => teamName(api, t)).join(", ");
     const points = view.scores.map((s, t) => `${teamName(api, t)} ${s}`).join(" · ");
-    return {
-      reason: api.t(winners.length > 1 ? "tp.final.shared" : "tp.final.won", { team: names }),
-      detail: api.t("tp.final.points", { points }),
-    };
+    return { reason: api.t("tp.final.after", { rounds: view.rounds }), detail: api.t("tp.final.points", { points }) };
   }
 
   // boardOnly: the page lists no actions at all, the board and the hand offer them

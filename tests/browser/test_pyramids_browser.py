@@ -12,6 +12,7 @@ to do), the dead cards and the exchange button, the pattern's diagram.
 
 from __future__ import annotations
 
+import json
 import os
 from pathlib import Path
 
@@ -161,9 +162,11 @@ def assert_end_screen(page, state: dict) -> None:
     texts = catalogue("de")
     best = [t for t, s in enumerate(scores) if s == max(scores)]
     shown = page.inner_text("#end-title") + " " + page.inner_text("#end-reason")
-    if state["mode"] == "hotseat" or len(state["view"]["scores"]) < len(state["names"]):
+    if len(best) == len(scores):  # every team with the same points
+        assert texts["play.draw"] in shown
+    elif state["mode"] == "hotseat" or len(scores) < len(state["names"]):
         # who won: the page names the winning seats (in teams, every member)
-        assert all(texts[f"tp.colour.{t}"] in shown for t in best)
+        assert all(texts[f"tp.colour.{t}"] in shown for t in best), (shown, scores)
     else:
         won = 0 in best and len(best) < len(scores)
         assert shown.startswith(texts["play.you_won" if won else "play.you_lost"])
@@ -198,13 +201,33 @@ def test_four_players_at_one_device(page):
     assert seen["covered"] > 4
 
 
+def seen_hands(frames: list[str]) -> set[int]:
+    """The seats whose hand a page received (in a view's ``hand`` or notation)."""
+    seats = set()
+    for frame in frames:
+        message = json.loads(frame)
+        view = message.get("view") if isinstance(message, dict) else None
+        if not isinstance(view, dict) or "notation" not in view:
+            continue
+        hands = view["notation"].split(" hand=")[1].split(" ")[0].split("/")
+        seats |= {seat for seat, hand in enumerate(hands) if not hand.startswith("#")}
+        assert "hand" not in view or f"sicht={view['seat']}" in view["notation"]
+    return seats
+
+
 def test_six_players_in_three_teams(page):
+    # every frame the page receives is read: no hand but the person's ever arrives
+    frames: list[str] = []
+    page.on("websocket", lambda ws: ws.on("framereceived", lambda frame: frames.append(frame)))
+    page.reload()
+    page.wait_for_selector("#start-touche-pyramiden-computer")
     state = start(page, "computer", players="6x3", strength="mittel")
     assert len(state["view"]["scores"]) == 3
     # the person's team is marked, its colour named as drawn
     assert page.inner_text(".tp-seat.mine[data-seat='0']").count("Blau") == 1
     state, seen = play_game(page, state)
     assert_end_screen(page, state)
+    assert seen_hands(frames) == {0} and len(frames) > 20
 
 
 def test_the_menu_offers_two_to_six_players_and_teams(page):

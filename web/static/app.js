@@ -322,8 +322,8 @@ function renderMoves(msg) {
     if (msg.type === "exercise") {
       item.textContent = (move.defence ? t("ex.defence") + " " : "") + move.text;
     } else {
-      item.textContent = `${msg.names[move.seat]}: ${move.text}`;
-      item.title = t(move.explanation.key, move.explanation.args);
+      // the move in words (its explanation names the seat), the notation beside it
+      item.textContent = `${t(move.explanation.key, move.explanation.args)} (${move.text})`;
       if (move.cpu) item.className = "cpu";
       const analysed = App.analysis && App.analysis.moves[list.children.length];
       if (analysed && analysed.mark) {

@@ -218,15 +218,6 @@ def test_exercise_solved_green_and_one_failed(page, served):
     page.click("#game-battleklinge details[data-pack=fechtuebungen] summary")
     page.wait_for_selector(f"button.exercise.solved[data-puzzle='{table.puzzle['id']}']")
     shot(page, "overview")
-    page.select_option("#touche-duell-pack", "touche-uebungen")
-    page.click("#start-touche-duell-exercise")
-    state = wait_for_person(page)
-    stored = set(open_puzzle("touche-uebungen", 1).node.tree)
-    wrong = next(a["text"] for a in state["legal"] if a["text"] not in stored)
-    page.click(f"[data-action='{wrong}']")
-    state = wait_for_person(page, len(state["moves"]))
-    assert state["lost"] and "mark-bad" in page.get_attribute("#status", "class")
-    shot(page, "exercise-lost")
 
 
 def test_daily_duel_and_streak(page, served):
@@ -266,13 +257,6 @@ def play_through(page, state: dict, limit: int = 400) -> dict:
         page.click(f"#actions [data-action='{action}']")
         state = wait_for_person(page, len(state["moves"]))
     raise AssertionError("the game did not end")
-
-
-def test_touche_duel_game_against_the_computer(page):
-    state = start(page, "touche-duell", "computer", strength="leicht", ruleset="kinder-kurz")
-    shot(page, "touche-duell")
-    state = play_through(page, state)
-    assert max(state["view"]["score"]) >= state["view"]["target"]
 
 
 def test_touche_duel_hotseat_hides_the_hand_between_turns(page):

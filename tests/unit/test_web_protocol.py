@@ -247,6 +247,35 @@ def test_computer_games_of_the_touche_games_hide_the_computers_hand(client):
         assert "pile" not in table["view"] and "hands" not in table["view"]
 
 
+def test_every_view_of_a_whole_duel_holds_only_the_own_hand(client):
+    """A whole match against the computer: every table message's view holds the own
+    hand and the sizes of the rest, and a round's end lays the hands open only at the
+    hand comparison (as the rules do)."""
+    test_client, _ = client
+    own = {"ruleset", "lunge", "squares", "score", "target", "mover", "phase", "attack"}
+    own |= {"seat", "hand", "hand_sizes", "pile_size", "discard", "unseen"}
+    with test_client.websocket_connect("/ws") as ws:
+        ws.receive_json()
+        table = new(ws, "touche-duell", strength="leicht", seat="B", ruleset="standard-kurz")
+        while not table["finished"]:
+            action = table["legal"][-1]["text"]
+            ws.send_text(json.dumps({"type": "act", "table": table["table"], "action": action}))
+            while True:
+                table = ws.receive_json()
+                view = table["view"]
+                assert set(view) == own and view["seat"] == 1
+                assert len(view["hand"]) == view["hand_sizes"][1]
+                hidden = view["hand_sizes"][0] + view["pile_size"]
+                assert sum(view["unseen"]) == hidden  # the unseen cards are the hidden ones
+                if table["finished"] or table["to_act"] == 1:
+                    break
+        ends = [m["explanation"]["round"] for m in table["moves"] if "round" in m["explanation"]]
+    assert max(table["view"]["score"]) == 3 and len(ends) >= 3
+    assert ends[-1]["score"] == table["view"]["score"]
+    for end in ends:
+        assert ("hands" in end) == (end["how"] == "vergleich"), end
+
+
 def test_a_page_that_leaves_while_the_computer_thinks_is_survived(client):
     test_client, _ = client
     with test_client.websocket_connect("/ws") as ws:

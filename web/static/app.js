@@ -8,9 +8,10 @@ const App = { ws: null, catalogue: null, msg: null, hint: null, records: {}, mod
 const $ = (id) => document.getElementById(id);
 
 function send(message) { App.ws.send(JSON.stringify(message)); }
-// a name the catalogue may word (a game's title, a pack's or a strength's name): its
+// a name the catalogue may word (a game's title, a pack's or a choice's name): its
 // text in the page's language, else the name as the server sent it
 function worded(key, name) { const text = t(key); return text === key ? name : text; }
+const packName = (name) => worded(`pack.${name}`, name);
 
 function connect() {
   App.ws = new WebSocket(`${location.protocol === "https:" ? "wss" : "ws"}://${location.host}/ws`);
@@ -60,12 +61,22 @@ function optionSelect(game, name, spec) {
   for (const choice of spec.choices) {
     const option = document.createElement("option");
     option.value = choice;
-    option.textContent = t(`choice.${name}.${choice}`) === `choice.${name}.${choice}` ? choice : t(`choice.${name}.${choice}`);
+    option.textContent = choiceText(name, choice);
     if (choice === spec.default) option.selected = true;
     select.append(option);
   }
   label.append(select);
   return label;
+}
+
+// a menu choice in words: the catalogue's ``choice.<option>.<value>``, else the value
+function choiceText(name, value) {
+  return worded(`choice.${name}.${value}`, value);
+}
+
+// a game's name in the page's language: ``game.<slug>``, else the plugin's title
+function gameTitle(game) {
+  return worded(`game.${game.slug}`, game.title);
 }
 
 function renderMenu() {
@@ -76,7 +87,7 @@ function renderMenu() {
     card.className = "game-card";
     card.id = `game-${game.slug}`;
     const title = document.createElement("h3");
-    title.textContent = worded(`game.${game.slug}`, game.title);
+    title.textContent = gameTitle(game);
     card.append(title);
     const form = document.createElement("div");
     for (const [name, spec] of Object.entries(game.setup)) form.append(optionSelect(game, name, spec));
@@ -102,7 +113,7 @@ function renderMenu() {
       for (const pack of packs) {
         const option = document.createElement("option");
         option.value = pack.name;
-        option.textContent = `${worded(`pack.${pack.name}`, pack.name)} (${pack.count})`;
+        option.textContent = `${packName(pack.name)} (${pack.count})`;
         select.append(option);
       }
       label.append(select);
@@ -147,7 +158,7 @@ function exerciseOverview(game, pack) {
   details.className = "overview";
   details.dataset.pack = pack.name;
   const summary = document.createElement("summary");
-  summary.textContent = t("ex.overview", { pack: worded(`pack.${pack.name}`, pack.name) });
+  summary.textContent = t("ex.overview", { pack: packName(pack.name) });
   details.append(summary);
   pack.ids.forEach((id, index) => {
     const button = document.createElement("button");
@@ -184,7 +195,7 @@ function showReplay() {
   $("replay-next").hidden = false;
   $("cover").hidden = true;
   const game = App.catalogue.games.find((g) => g.slug === replay.game);
-  $("play-title").textContent = `${worded(`game.${game.slug}`, game.title)} – ${t("replay.title")}`;
+  $("play-title").textContent = `${gameTitle(game)} – ${t("replay.title")}`;
   $("facts").textContent = t("replay.ply", { ply, plies: replay.plies.length });
   const previous = ply > 0 ? replay.plies[ply - 1] : null;
   $("explanation").textContent = previous ? t(previous.explanation.key, previous.explanation.args) : "";
@@ -253,8 +264,8 @@ function showPlay(keepConsole) {
   const game = App.catalogue.games.find((g) => g.slug === msg.game);
   const exercise = msg.type === "exercise";
   $("play-title").textContent = exercise
-    ? t("ex.title", { game: worded(`game.${game.slug}`, game.title), pack: worded(`pack.${msg.pack}`, msg.pack), number: msg.number, n: msg.n })
-    : `${worded(`game.${game.slug}`, game.title)} – ${t("mode." + msg.mode)}`;
+    ? t("ex.title", { game: gameTitle(game), pack: packName(msg.pack), number: msg.number, n: msg.n })
+    : `${gameTitle(game)} – ${t("mode." + msg.mode)}`;
   $("facts").textContent = exercise ? t("ex.task", { n: msg.n }) : factsText(msg);
   $("solution").hidden = !exercise;
   $("hint").hidden = exercise || msg.mode === "hotseat" || msg.finished || Boolean(msg.prelude);
@@ -284,10 +295,10 @@ function showPlay(keepConsole) {
 
 function factsText(msg) {
   const parts = [];
-  if (msg.facts.strength) parts.push(t("facts.strength", { strength: worded(`choice.strength.${msg.facts.strength}`, msg.facts.strength) }));
+  if (msg.facts.strength) parts.push(t("facts.strength", { strength: choiceText("strength", msg.facts.strength) }));
   if (msg.facts.cards) parts.push(t("facts.cards", { cards: t("choice.cards." + msg.facts.cards) }));
   if (msg.facts.day) parts.push(t("facts.day", { day: msg.facts.day }));
-  if (msg.facts.ruleset) parts.push(msg.facts.ruleset);
+  if (msg.facts.ruleset) parts.push(choiceText("ruleset", msg.facts.ruleset));
   if (msg.mode !== "hotseat") parts.push(t("facts.you", { name: msg.names[msg.people[0]] }));
   return parts.join(" · ");
 }
@@ -295,8 +306,7 @@ function factsText(msg) {
 function renderActions(msg, renderer) {
   const box = $("actions");
   box.textContent = "";
-  // a board that offers every action itself (boardOnly) gets no list of notations
-  if (!msg.legal.length || (renderer && renderer.boardOnly)) return;
+  if (!msg.legal.length || (renderer && renderer.actionList === false)) return;
   const holder = renderer && renderer.boardPlay ? document.createElement("details") : box;
   if (holder !== box) {
     const summary = document.createElement("summary");

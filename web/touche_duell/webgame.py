@@ -17,20 +17,21 @@ from fechtbuch.engines.game import Game
 from fechtbuch.engines.players import PlayerFactory
 from fechtbuch.engines.touche_duell.deal import lot, new_round, round_seed
 from fechtbuch.engines.touche_duell.notation import parse_action, parse_view
+from fechtbuch.engines.touche_duell.public import Pending
 from fechtbuch.engines.touche_duell.record import game_over, round_starter
 from fechtbuch.engines.touche_duell.state import (
+    NOBODY,
     PLAYER_CHARS,
     RULESETS,
     Action,
     Kind,
+    Phase,
     Position,
     Ruleset,
     View,
     format_action,
     view_of,
 )
-from fechtbuch.engines.touche_duell.textboard import draw
-from fechtbuch.puzzles.touche_duell.svg import board_svg, track_svg
 from fechtbuch.web.webgame import Chooser, Start, seat_chooser, strength_setup
 
 RULESET_NAMES = tuple(r.name for r in RULESETS)
@@ -72,6 +73,7 @@ class ToucheDuellWeb:
 
     def view(self, game: Game, state: Position, seat: int | None) -> dict:
         public = {
+            "ruleset": state.rules.name,
             "squares": list(state.squares),
             "score": list(state.score),
             "target": state.rules.target,
@@ -88,10 +90,15 @@ class ToucheDuellWeb:
         return action_words(action)
 
     def explain(self, game: Game, state: Position, action, names: Sequence[str]) -> dict:
-        return {
-            "key": "td.explain",
-            "args": {"who": names[state.mover], "action": format_action(action)},
+        words = action_words(action)
+        explained = {
+            "key": words["label_key"].replace("td.action.", "td.explain."),
+            "args": {"who": names[state.mover], **words["args"]},
         }
+        after = game.apply(state, action)
+        if after.phase.over:  # the page shows the round's end as a moment of its own
+            explained["round"] = round_end(after)
+        return explained
 
     def seat_names(self, state: Position) -> tuple[str, ...]:
         return PLAYER_CHARS[0], PLAYER_CHARS[1]
@@ -115,7 +122,10 @@ class ToucheDuellWeb:
         return None  # no analysis after a game yet
 
     def problem_view(self, kind, state, texts: Sequence[str]):
-        return {"svg": kind.board_svg(state), "text": kind.board_text(state, False)}, [
+        # the prover's view; after the prover acted, before the adversary's draw is
+        # chosen (the exercise is over then), the view the action was played in
+        view = state.before if isinstance(state, Pending) else state
+        return seat_board(view), [
             {"text": text, **action_words(parse_action(text))} for text in texts
         ]
 
@@ -129,23 +139,49 @@ class ToucheDuellWeb:
         return action_words(parse_action(action))
 
 
+def cards(counts: Sequence[int]) -> list[int]:
+    """Counts per value 1..5 as the sorted list of card values."""
+    return [value for value, count in enumerate(counts, start=1) for _ in range(count)]
+
+
 def seat_board(view: View) -> dict:
-    """A seat's view as the board draws it: the track, its own hand and the sizes of
-    the hidden rest."""
-    hand = [
-        value for value, count in zip((1, 2, 3, 4, 5), view.hand, strict=True) for _ in range(count)
-    ]
+    """A seat's view as the board draws it: the track, its own hand, the discard and
+    the unseen cards by value (the card-counting aid), and the sizes of the hidden
+    rest (the other hand, the pile), never their cards."""
+    sizes = [0, 0]
+    sizes[view.viewer], sizes[1 - view.viewer] = sum(view.hand), view.other_size
     return {
+        "ruleset": view.rules.name,
+        "lunge": view.rules.lunge,
         "squares": list(view.squares),
         "score": list(view.score),
         "target": view.rules.target,
         "mover": view.mover,
         "phase": view.phase.value,
+        "attack": list(view.attack),
         "seat": view.viewer,
-        "hand": hand,
-        "svg": board_svg(view),
-        "text": draw(view),
+        "hand": cards(view.hand),
+        "hand_sizes": sizes,
+        "pile_size": view.pile_size,
+        "discard": list(view.discard),
+        "unseen": list(view.unseen()),
     }
+
+
+def round_end(over: Position) -> dict:
+    """How a round ended, as the page shows the moment: how (``treffer``,
+    ``blockiert``, ``vergleich``), the winner (``None``: nobody), the score after it
+    and the squares; at the comparison both hands, which the rules lay open then."""
+    end = {
+        "how": over.phase.value,
+        "winner": None if over.winner == NOBODY else over.winner,
+        "score": list(over.score),
+        "squares": list(over.squares),
+        "distance": over.distance,
+    }
+    if over.phase is Phase.COMPARE:
+        end["hands"] = [cards(hand) for hand in over.hands]
+    return end
 
 
 def public_board(text: str) -> dict:
@@ -154,8 +190,8 @@ def public_board(text: str) -> dict:
     # rules, squares, score, mover, phase, hand sizes, discard, pile size
     rules, squares, score, mover, phase, hands, _discard, pile = text.split(" ")
     return {
+        "ruleset": rules,
         "squares": [int(n) for n in squares.split("-")],
-        "svg": track_svg(tuple(int(n) for n in squares.split("-"))),
         "score": [int(n) for n in score.split(":")],
         "target": Ruleset.from_name(rules).target,
         "mover": PLAYER_CHARS.index(mover),
@@ -177,7 +213,15 @@ def action_words(action: Action) -> dict:
         Kind.PARRY: "td.action.parry",
         Kind.PASS: "td.action.pass",
     }[action.kind]
-    return {"label": format_action(action), "label_key": key, "args": args}
+    return {
+        "label": format_action(action),
+        "label_key": key,
+        "args": args,
+        "kind": action.kind.name.lower(),
+        "step": action.step,
+        "value": action.value,
+        "count": action.count,
+    }
 
 
 WEB = ToucheDuellWeb()

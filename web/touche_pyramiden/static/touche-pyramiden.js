@@ -470,6 +470,7 @@
     return { reason: api.t("tp.final.after", { rounds: view.rounds }), detail: api.t("tp.final.points", { points }) };
   }
 
-  // boardOnly: the page lists no actions at all, the board and the hand offer them
-  window.FechtbuchGames["touche-pyramiden"] = { render, endScreen, boardPlay: true, boardOnly: true };
+  // actionList false: the page lists no actions at all, the board and the hand offer
+  // them (the Wartesaal folds its list away: boardPlay)
+  window.FechtbuchGames["touche-pyramiden"] = { render, endScreen, boardPlay: true, actionList: false };
 })();

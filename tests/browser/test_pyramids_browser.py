@@ -118,13 +118,16 @@ def choose(state: dict) -> dict:
 def play_game(page, state: dict, limit: int = 600, name: str = "") -> tuple[dict, dict]:
     """Play to the end by hand; the final state and what was seen on the way (with
     ``name``, screenshots of the middle of the game and of the first Touché)."""
-    seen = {"touche": 0, "patterns": 0, "leads": 0, "covered": 0}
-    for turn in range(limit):
+    seen = {"touche": 0, "patterns": 0, "leads": 0, "covered": 0, "shot": 0}
+    for _ in range(limit):
         no_notation_buttons(page)
-        if name and turn == 12 and page.query_selector(".tp-card") is not None:
-            page.click(".tp-card")  # a card chosen, its fields lit
+        placing = [a for a in state["legal"] if a["act"] == "place" and a["card"] != "XX"]
+        if name and not seen["shot"] and len(state["moves"]) >= 8 and placing:
+            seen["shot"] = 1
+            card = f".tp-card[data-card='{placing[0]['card']}']"
+            page.click(card)  # a card chosen, its fields lit
             shot(page, name)
-            page.click(".tp-card")
+            page.click(card)
         if page.is_visible("#tp-next"):
             assert page.inner_text(".tp-moment")
             if name and not seen["touche"] and page.is_visible(".tp-moment.touche"):

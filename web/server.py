@@ -333,7 +333,8 @@ class Server:
         table = self._game_table(conn, table_id, "analyse")
         if not table.finished:
             raise ActionRefused("analyse: the game is not over yet")
-        states = [table.start.state] + [table.states[e.before + 1] for e in table.played]
+        # the state each action was played in (a game of rounds deals between them)
+        states = [table.states[e.before] for e in table.played] + [table.state]
         texts = [entry.text for entry in table.played]
         report = await asyncio.to_thread(table.web.analyse, table.game, states, texts)
         if report is None:

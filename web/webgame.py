@@ -114,7 +114,8 @@ class WebGame(Protocol):
         ...
 
     def analyse(self, game: Game, states: Sequence[Any], actions: Sequence[str]) -> dict | None:
-        """The analysis of a finished game (``states``: from the start, one per action)
+        """The analysis of a finished game (``states``: the state each action was played
+        in, then the last state)
         as ``{"moves": [{"number", "mark", "better", ...}], "turning": {...}}``, or
         ``None`` when the game has none."""
         ...

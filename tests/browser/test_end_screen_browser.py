@@ -106,14 +106,14 @@ def test_resigning_ends_on_the_end_screen_and_the_rematch_starts_a_new_game(page
     assert page.evaluate("document.activeElement.closest('.game-card').id") == "game-battleklinge"
 
 
-def test_a_game_without_analysis_offers_none(page):
+def test_at_one_device_the_end_names_the_winner(page):
     start(page, "touche-duell", "hotseat", ruleset="kinder-kurz")
     page.click("#reveal")
     page.wait_for_function("!App.msg.covered")
     page.click("#resign")
     page.wait_for_selector("#end:not([hidden])")
     assert page.inner_text("#end-title").endswith("gewinnt.")  # at one device: who won
-    assert page.is_hidden("#analyse")
+    assert page.is_hidden("#analyse")  # no move was played: nothing to analyse
     page.select_option("#lang", "en")
     page.wait_for_function("document.getElementById('end-rematch').textContent === 'Rematch'")
     assert page.inner_text("#end-title").endswith("wins.")

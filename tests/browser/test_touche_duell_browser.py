@@ -103,8 +103,20 @@ def test_a_whole_match_against_the_computer_by_clicking(page):
     assert moments >= 2  # every round but the last ends on its moment, then "next round"
     page.wait_for_selector("#end:not([hidden])")
     assert page.inner_text("#end-detail").startswith("Endstand")
-    assert page.is_hidden("#analyse")  # the duel has no analysis
     assert page.is_visible(".td-moment")  # the match's last touch stays on the table
+    # the analysis: every decision asked for a sure hit, misses marked in the move list
+    page.click("#analyse")
+    page.wait_for_function("App.analysis && App.analysis.moves", timeout=120_000)
+    analysis = page.evaluate("App.analysis")
+    assert len(analysis["moves"]) == len(state["moves"])
+    marks = [m["mark"] for m in analysis["moves"] if m["mark"]]
+    shown = page.eval_on_selector_all(
+        "#moves li strong", "els => els.map(e => e.textContent.trim())"
+    )
+    assert shown == marks
+    betters = page.eval_on_selector_all("#moves .better", "els => els.map(e => e.textContent)")
+    assert all(b.startswith("besser: ") and b.endswith(")") for b in betters)
+    assert len(betters) == len(marks)
     shot(page, "touche-end")
     assert Kind.MOVE in kinds and kinds & {Kind.ATTACK, Kind.LUNGE}, kinds
     # the rematch starts a new match with the same choices
@@ -137,6 +149,26 @@ def test_picking_a_card_lights_the_squares_it_reaches(page):
     assert page.inner_text(".td-counting caption") == "Karten zählen"
     page.uncheck("#aids")
     assert page.query_selector(".td-counting") is None
+    # a refusal of the server in the page's language (its English line kept aside)
+    page.click("#undo")
+    page.wait_for_selector("#error:not([hidden])")
+    assert (
+        page.inner_text("#error")
+        == "Fehler: Es gibt keinen Zug von dir, den du zurücknehmen kannst."
+    )
+    assert page.get_attribute("#error", "data-detail").startswith("undo:")
+    # the keyboard: Enter on a card puts it back or picks it, the focus stays on it;
+    # Enter on the lit square plays the move
+    active = "document.activeElement.dataset.index"
+    page.focus(".td-hand .td-own[data-index='0']")
+    page.keyboard.press("Enter")
+    assert page.query_selector(".td-own.td-selected") is None and page.evaluate(active) == "0"
+    page.keyboard.press("Enter")
+    assert page.evaluate(active) == "0" and forward
+    page.focus(f".td-sq[data-square='{forward[0]}']")
+    page.keyboard.press("Enter")
+    after = wait_for_person(page, len(state["moves"]))
+    assert after["moves"][len(state["moves"])]["text"] == f"m+{value}"
 
 
 def test_a_round_at_one_device_never_shows_the_other_hand(page):
@@ -199,3 +231,28 @@ def test_an_exercise_solved_by_clicking_and_one_failed(page, served):
     state = wait_for_person(page, len(state["moves"]))
     assert state["lost"] and "mark-bad" in page.get_attribute("#status", "class")
     shot(page, "exercise-lost")
+
+
+def test_at_phone_size_in_english_the_table_fits_and_reads(served):
+    url, _ = served
+    with menu_page(url, viewport={"width": 390, "height": 844}) as phone:
+        phone.select_option("#lang", "en")
+        phone.wait_for_function(
+            "document.getElementById('start-touche-duell-computer').textContent === 'Against the computer'"
+        )
+        phone.select_option("#touche-duell-ruleset", "standard")
+        phone.click("#start-touche-duell-computer")
+        phone.wait_for_function("App.msg && App.msg.people.includes(App.msg.to_act)")
+        assert phone.inner_text("#play-title") == "Touché duel – Against the computer"
+        assert "Standard, to 5" in phone.inner_text("#facts")
+        assert phone.inner_text(".td-counting caption") == "Counting cards"
+        for part in (".td-piste", ".td-hand"):
+            box = phone.eval_on_selector(part, "e => e.getBoundingClientRect().toJSON()")
+            assert box["left"] >= 0 and box["right"] <= 390 and box["bottom"] <= 844, (part, box)
+        small = phone.eval_on_selector_all(
+            ".td-table *",
+            "els => els.filter(e => e.childNodes.length && [...e.childNodes].some(n => n.nodeType === 3"
+            " && n.textContent.trim())).map(e => parseFloat(getComputedStyle(e).fontSize))"
+            ".filter(size => size < 12)",
+        )
+        assert small == []

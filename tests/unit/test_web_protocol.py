@@ -7,6 +7,7 @@ from __future__ import annotations
 import datetime as dt
 import json
 import logging
+import random
 
 import pytest
 
@@ -274,6 +275,36 @@ def test_every_view_of_a_whole_duel_holds_only_the_own_hand(client):
     assert ends[-1]["score"] == table["view"]["score"]
     for end in ends:
         assert ("hands" in end) == (end["how"] == "vergleich"), end
+
+
+def test_the_duel_s_analysis_marks_every_missed_sure_hit():
+    """After a match each decision is asked whether it held a sure win of the round
+    (the prover, one own turn); a miss is "??" with a winning action legal there."""
+    from fechtbuch.engines.touche_duell.notation import parse_action
+    from fechtbuch.engines.touche_duell.state import view_of
+    from fechtbuch.solver.touche_duell.analysis import sure_hits
+    from fechtbuch.web.server import web_games
+    from fechtbuch.web.table import Table
+
+    entry = web_games()["touche-duell"]
+    game, web = entry.game, entry.web
+    start = web.start(game, "hotseat", {"ruleset": "standard-kurz"}, "an1")
+    table = Table(game, web, "touche-duell", "hotseat", start, "an1")
+    rng = random.Random(1)
+    while not table.finished:
+        table.act(rng.choice(sorted(table.legal())))
+    states = [table.states[e.before] for e in table.played] + [table.state]
+    report = web.analyse(game, states, [e.text for e in table.played])
+    assert web.analysis and len(report["moves"]) == len(table.played)
+    missed = [m for m in report["moves"] if m["mark"]]
+    assert missed and all(m["sure"] for m in missed)
+    for move in missed:
+        state = states[move["number"] - 1]
+        winning = sure_hits(view_of(state, state.mover))
+        played = parse_action(table.played[move["number"] - 1].text)
+        assert move["mark"] == "??" and played not in winning
+        assert parse_action(move["better"]) in winning
+        assert move["better"] in {game.format_action(state, a) for a in game.legal_actions(state)}
 
 
 def test_a_page_that_leaves_while_the_computer_thinks_is_survived(client):

@@ -27,7 +27,18 @@ function handle(msg) {
   else if (msg.type === "saved") { renderSaved(msg); }
   else if (msg.type === "replay") { App.replay = msg; App.ply = 0; showReplay(); }
   else if (msg.type === "records") { App.records[msg.game] = msg; renderRecords(msg.game); showStatus(); }
-  else if (msg.type === "error") { $("menu-status").textContent = ""; showError(msg.key ? t(msg.key, msg.args) : msg.message); }
+  else if (msg.type === "error") { $("menu-status").textContent = ""; showError(errorText(msg)); }
+}
+
+// A server error in the page's language: a refusal in play comes with its own message
+// key and arguments; any other line starts with the field it refuses ("action: ...",
+// "undo: ..."), and the catalogue words each field a player can meet
+// (``error.<field>``); the English detail stays out of sight, for bug reports.
+function errorText(msg) {
+  $("error").dataset.detail = msg.message;
+  if (msg.key) return t(msg.key, msg.args);
+  const key = "error." + String(msg.message).split(":")[0];
+  return t(key) === key ? t("error.other") : t(key);
 }
 
 function showError(text) {
@@ -332,8 +343,8 @@ function renderMoves(msg) {
     if (msg.type === "exercise") {
       item.textContent = (move.defence ? t("ex.defence") + " " : "") + move.text;
     } else {
-      // the move in words (its explanation names the seat), the notation beside it
-      item.textContent = `${t(move.explanation.key, move.explanation.args)} (${move.text})`;
+      // in words, the notation beside them
+      item.textContent = move.explanation.key ? `${t(move.explanation.key, move.explanation.args)} (${move.text})` : `${msg.names[move.seat]}: ${move.text}`;
       if (move.cpu) item.className = "cpu";
       const analysed = App.analysis && App.analysis.moves[list.children.length];
       if (analysed && analysed.mark) {
@@ -344,7 +355,9 @@ function renderMoves(msg) {
         if (analysed.better) {
           const better = document.createElement("div");
           better.className = "better";
-          better.textContent = t("play.better", { move: analysed.better, score: analysed.better_score || "" });
+          const words = analysed.better_words;  // a board's words for the move, the notation beside them
+          const move = words ? `${t(words.label_key, words.args)} (${analysed.better})` : analysed.better;
+          better.textContent = analysed.better_score ? t("play.better", { move, score: analysed.better_score }) : t("play.better.plain", { move });
           item.append(better);
         }
       }

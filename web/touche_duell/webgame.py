@@ -45,7 +45,7 @@ class ToucheDuellWeb:
     style = "touche-duell.css"
     modes = ("computer", "hotseat", "exercise")
     hint_strength = "stark"
-    analysis = False
+    analysis = True
 
     def setup(self, factory: PlayerFactory | None) -> dict:
         return {
@@ -118,8 +118,25 @@ class ToucheDuellWeb:
     def computer(self, factory: PlayerFactory, strength: str, seed: int) -> Chooser:
         return seat_chooser(factory, strength, seed)
 
-    def analyse(self, game: Game, states, actions: Sequence[str]) -> None:
-        return None  # no analysis after a game yet
+    def analyse(self, game: Game, states, actions: Sequence[str]) -> dict:
+        """Per decision: did the fencer to act hold a sure hit (a win of the round within
+        one own turn against every hidden deal and reply, proved by the public-state
+        prover with meister's node limit) and miss it?  A miss is "??" with a winning
+        action; a forced action (one choice) is not asked."""
+        from fechtbuch.solver.touche_duell.analysis import sure_hits
+
+        moves = []
+        for number, (state, text) in enumerate(zip(states, actions, strict=False), start=1):
+            entry: dict = {"number": number, "mark": "", "better": None}
+            if len(game.legal_actions(state)) > 1:
+                winning = sure_hits(view_of(state, state.mover))
+                if winning and parse_action(text) not in winning:
+                    better = winning[0]
+                    entry.update(mark="??", better=format_action(better))
+                    entry["better_words"] = action_words(better)
+                entry["sure"] = bool(winning)
+            moves.append(entry)
+        return {"moves": moves, "turning": None}
 
     def problem_view(self, kind, state, texts: Sequence[str]):
         # the prover's view; after the prover acted, before the adversary's draw is

@@ -189,7 +189,16 @@
     table.append(choices);
     if (api.aids) table.append(countingPanel(view, api));
 
-    function redraw() { table.textContent = ""; drawTable(table, msg, api, names, me, key); }
+    // a choice redraws the table; the focus stays on the card or square (keyboard play)
+    function redraw() {
+      const focused = document.activeElement;
+      const again = focused && focused.dataset && focused.dataset.index !== undefined ? `.td-own[data-index='${focused.dataset.index}']`
+        : focused && focused.dataset && focused.dataset.square ? `.td-sq[data-square='${focused.dataset.square}']` : null;
+      table.textContent = "";
+      drawTable(table, msg, api, names, me, key);
+      const target = again && table.querySelector(again);
+      if (target) target.focus();
+    }
 
     function clickCard(index) {
       const value = view.hand[index];
@@ -346,7 +355,7 @@
     const detail = api.t("td.final", { a: view.score[0], b: view.score[1], nameA: names[0], nameB: names[1] });
     if (!round || msg.ended_by) return { detail };
     const words = momentWords(round, names, api);
-    return { reason: `${words.title} ${words.winner}`, detail };
+    return { reason: api.t("td.round.reason", { how: words.title, winner: words.winner }), detail };
   }
 
   // the fencers are A and B wherever a seat's person is named; the page shows no list

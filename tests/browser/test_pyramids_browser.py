@@ -329,6 +329,12 @@ def test_phone_size_every_board_text_in_the_page_s_language(served, lang):
             arg=catalogue(lang)["mode.computer"],
         )
         state = start(page, "computer", players="4x2", strength="leicht")
+        # the person's first turn: nothing to take back, refused in the page's language
+        assert all(m["seat"] != 0 for m in state["moves"])
+        page.click("#undo")
+        texts = catalogue(lang)
+        page.wait_for_selector("#error:not([hidden])")
+        assert page.inner_text("#error") == f"{texts['error.prefix']} {texts['error.undo']}"
         for _ in range(6):  # a few turns in: pyramids on the board, the hand changed
             if state["finished"]:
                 break

@@ -214,6 +214,7 @@ def test_an_exercise_solved_by_clicking_and_one_failed(page, served):
     page.click("#start-touche-duell-exercise")
     state = wait_for_person(page, -1)
     table = open_puzzle("touche-uebungen", 1)
+    assert page.inner_text("#play-title") == "Touché-Duell – Fechtübung Touché-Übungen Nr. 1"
     while not (state["solved"] or state["lost"]):
         no_notation_buttons(page, state["legal"])
         key = table.tree.best_action(table.node)

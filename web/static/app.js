@@ -8,10 +8,6 @@ const App = { ws: null, catalogue: null, msg: null, hint: null, records: {}, mod
 const $ = (id) => document.getElementById(id);
 
 function send(message) { App.ws.send(JSON.stringify(message)); }
-// a name the catalogue may word (a game's title, a pack's or a choice's name): its
-// text in the page's language, else the name as the server sent it
-function worded(key, name) { const text = t(key); return text === key ? name : text; }
-const packName = (name) => worded(`pack.${name}`, name);
 
 function connect() {
   App.ws = new WebSocket(`${location.protocol === "https:" ? "wss" : "ws"}://${location.host}/ws`);
@@ -80,15 +76,16 @@ function optionSelect(game, name, spec) {
   return label;
 }
 
-// a menu choice in words: the catalogue's ``choice.<option>.<value>``, else the value
-function choiceText(name, value) {
-  return worded(`choice.${name}.${value}`, value);
+// a name in the page's language if the catalogue has one, else as the server gave it:
+// menu choices (``choice.<option>.<value>``), games (``game.<slug>``, else the plugin's
+// title) and packs (``pack.<name>``; a ``serve --pack`` file is named by its file)
+function wordOr(key, fallback) {
+  const text = t(key);
+  return text === key ? fallback : text;
 }
-
-// a game's name in the page's language: ``game.<slug>``, else the plugin's title
-function gameTitle(game) {
-  return worded(`game.${game.slug}`, game.title);
-}
+const choiceText = (name, value) => wordOr(`choice.${name}.${value}`, value);
+const gameTitle = (game) => wordOr(`game.${game.slug}`, game.title);
+const packTitle = (name) => wordOr(`pack.${name}`, name);
 
 function renderMenu() {
   const root = $("games");
@@ -124,7 +121,7 @@ function renderMenu() {
       for (const pack of packs) {
         const option = document.createElement("option");
         option.value = pack.name;
-        option.textContent = `${packName(pack.name)} (${pack.count})`;
+        option.textContent = `${packTitle(pack.name)} (${pack.count})`;
         select.append(option);
       }
       label.append(select);
@@ -169,7 +166,7 @@ function exerciseOverview(game, pack) {
   details.className = "overview";
   details.dataset.pack = pack.name;
   const summary = document.createElement("summary");
-  summary.textContent = t("ex.overview", { pack: packName(pack.name) });
+  summary.textContent = t("ex.overview", { pack: packTitle(pack.name) });
   details.append(summary);
   pack.ids.forEach((id, index) => {
     const button = document.createElement("button");
@@ -275,7 +272,7 @@ function showPlay(keepConsole) {
   const game = App.catalogue.games.find((g) => g.slug === msg.game);
   const exercise = msg.type === "exercise";
   $("play-title").textContent = exercise
-    ? t("ex.title", { game: gameTitle(game), pack: packName(msg.pack), number: msg.number, n: msg.n })
+    ? t("ex.title", { game: gameTitle(game), pack: packTitle(msg.pack), number: msg.number, n: msg.n })
     : `${gameTitle(game)} – ${t("mode." + msg.mode)}`;
   $("facts").textContent = exercise ? t("ex.task", { n: msg.n }) : factsText(msg);
   $("solution").hidden = !exercise;

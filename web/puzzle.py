@@ -164,16 +164,17 @@ class PuzzleTable:
         if not isinstance(text, str):
             raise ActionRefused(f"action: expected the action's notation as text, got {text!r:.80}")
         if self.finished:
-            raise ActionRefused("action: the exercise is over")
+            raise ActionRefused("action: the exercise is over", "error.exercise_over")
         if text not in self.legal():
-            raise ActionRefused(f"action: {quote(text)} is not legal here")
+            raise ActionRefused(f"action: {quote(text)} is not legal here", "error.illegal")
         after = self.tree.step(self.node, text)
         if after.tree is None and not after.is_leaf:
             past_cut = self.pruned and self.node.adversary_moves >= self.kind.full_defences
             if past_cut:
                 raise ActionRefused(
                     f"action: {quote(text)} leaves the stored solution past its cut; "
-                    "it is not judged here, try another (or 'pack play' in the terminal)"
+                    "it is not judged here, try another (or 'pack play' in the terminal)",
+                    "error.past_cut",
                 )
             self.history.append(PuzzleStep(self.node, len(self.played)))
             self.played.append((text, False))
@@ -195,13 +196,13 @@ class PuzzleTable:
 
     def solution(self) -> str:
         if self.finished:
-            raise ActionRefused("solution: the exercise is over")
+            raise ActionRefused("solution: the exercise is over", "error.exercise_over")
         self.helped = True
         return self.tree.best_action(self.node)
 
     def undo(self) -> None:
         if not self.history:
-            raise ActionRefused("undo: there is no move of yours to take back")
+            raise ActionRefused("undo: there is no move of yours to take back", "error.undo")
         step = self.history.pop()
         self.node, self.played = step.node, self.played[: step.played]
         self.lost = self.solved = False

@@ -165,7 +165,7 @@ class Server:
             await self._dispatch(conn, message)
         except InputError as err:
             LOG.warning("refused: %s", err)
-            await self._send(conn, {"type": "error", "message": str(err)})
+            await self._send(conn, error_message(err))
         except WebSocketDisconnect:
             raise
         except Exception as err:  # a bug must not end the page's game: say it, log it
@@ -288,7 +288,7 @@ class Server:
             await self._send(conn, self.puzzle_message(table_id, table))
             return
         if conn.revealed.get(table_id, NOTHING_HIDDEN) is None:
-            raise ActionRefused("action: the hand is covered; reveal it first")
+            raise ActionRefused("action: the hand is covered; reveal it first", "error.covered")
         table.act(message.get("action"))
         if conn.revealed.get(table_id, NOTHING_HIDDEN) != NOTHING_HIDDEN:
             conn.revealed[table_id] = None  # cover the hand: the device changes hands
@@ -319,7 +319,7 @@ class Server:
             text = table.solution()
         else:
             if conn.revealed.get(table_id, NOTHING_HIDDEN) is None:
-                raise ActionRefused("hint: the hand is covered; reveal it first")
+                raise ActionRefused("hint: the hand is covered; reveal it first", "error.covered")
             text = await asyncio.to_thread(table.hint)
         await self._send(conn, {"type": "hint", "table": table_id, "action": text})
 
@@ -612,6 +612,15 @@ TABLE_MESSAGES = {
     "analyse": Server._analyse,
     "flag": Server._flag,
 }
+
+
+def error_message(err: InputError) -> dict:
+    """An ``error`` for the page: the English message, and for a refusal the page can
+    meet in play its message key and arguments (so the page words it)."""
+    message = {"type": "error", "message": str(err)}
+    if isinstance(err, ActionRefused) and err.key is not None:
+        message.update(key=err.key, args=err.text_args)
+    return message
 
 
 def parse_message(text: str) -> dict:

@@ -38,7 +38,16 @@ MOVE_LIMIT = 600.0
 
 
 class ActionRefused(InputError):
-    """An action the table does not take now (illegal, out of turn, game over)."""
+    """An action the table does not take now (illegal, out of turn, game over).
+
+    The message stays English, like the command line's (the log reads it); ``key``
+    and ``args`` word it for the page in its language (a message key of the generic
+    catalogue; an argument ``{"key": name}`` is a seat's name, worded if it is a key)."""
+
+    def __init__(self, message: str, key: str | None = None, **args: object) -> None:
+        super().__init__(message)
+        self.key = key
+        self.text_args = args
 
 
 @dataclass
@@ -181,16 +190,22 @@ class Table:
             raise ActionRefused(f"action: expected the action's notation as text, got {text!r:.80}")
         seat = self.to_act()
         if seat is None:
-            raise ActionRefused("action: the game is over")
+            raise ActionRefused("action: the game is over", "error.over")
         if seat not in self.start.people:
             raise ActionRefused(
-                f"action: it is the computer's turn ({self.names[seat]}), not yours"
+                f"action: it is the computer's turn ({self.names[seat]}), not yours",
+                "error.computer_turn",
+                name={"key": self.names[seat]},
             )
         legal = self.legal()
         if text not in legal:
-            raise ActionRefused(f"action: {quote(text)} is not legal here")
+            raise ActionRefused(f"action: {quote(text)} is not legal here", "error.illegal")
         if self.check_time():
-            raise ActionRefused(f"action: too late, {self.names[seat]} is out of time")
+            raise ActionRefused(
+                f"action: too late, {self.names[seat]} is out of time",
+                "error.too_late",
+                name={"key": self.names[seat]},
+            )
         if self.clock is not None:
             self.clock.spend(seat, self.now() - self.turn_started)
         if self.prelude is not None:
@@ -238,7 +253,7 @@ class Table:
     def resign(self) -> None:
         seat = self.to_act()
         if seat is None:
-            raise ActionRefused("resign: the game is over")
+            raise ActionRefused("resign: the game is over", "error.over")
         people = self.start.people
         self.loser = seat if seat in people else people[0]
         self.ended_by, self.finished = "resigned", True
@@ -246,9 +261,11 @@ class Table:
     def abort(self) -> None:
         """End the game without a result (offered after a threefold repetition)."""
         if self.to_act() is None:
-            raise ActionRefused("abort: the game is over")
+            raise ActionRefused("abort: the game is over", "error.over")
         if self.repetitions() < 3:
-            raise ActionRefused("abort: only after the same position stood three times")
+            raise ActionRefused(
+                "abort: only after the same position stood three times", "error.abort"
+            )
         self.ended_by, self.finished = "aborted", True
 
     def undo(self) -> None:
@@ -259,7 +276,7 @@ class Table:
                 self._cut(index)
                 self.helped = True
                 return
-        raise ActionRefused("undo: there is no move of yours to take back")
+        raise ActionRefused("undo: there is no move of yours to take back", "error.undo")
 
     def _cut(self, played_index: int) -> None:
         """Back to the state before ``played[played_index]``."""
@@ -278,9 +295,9 @@ class Table:
     def hint(self) -> str:
         """A good action for the person to act (the game counts as played with help)."""
         if not self.person_to_act():
-            raise ActionRefused("hint: it is not your turn")
+            raise ActionRefused("hint: it is not your turn", "error.hint_turn")
         if self.hinter is None or self.prelude is not None:
-            raise ActionRefused("hint: this game has no hint here")
+            raise ActionRefused("hint: this game has no hint here", "error.no_hint")
         action = self.hinter(self.state)
         self.helped = True
         return self.game.format_action(self.state, action)

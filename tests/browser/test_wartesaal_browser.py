@@ -168,8 +168,12 @@ def battleklinge_choice(message: dict, rng: random.Random) -> dict:
 
 
 def click_action(person: Person, message: dict, rng: random.Random) -> None:
-    """One of the legal actions' buttons (the Touché games)."""
+    """One of the legal actions' buttons (the Touché games; a board that offers the
+    actions itself folds the list away, so it is opened first)."""
     action = rng.choice(message["legal_views"])["text"]
+    folded = person.page.query_selector("#actions details:not([open]) > summary")
+    if folded is not None:
+        folded.click()
     person.page.click(f"#actions button[data-action='{action}']")
 
 

@@ -269,13 +269,6 @@ def test_touche_duel_hotseat_hides_the_hand_between_turns(page):
     shot(page, "touche-hotseat")
 
 
-def test_pyramids_game_against_the_computer(page):
-    state = start(page, "touche-pyramiden", "computer", strength="leicht", rounds="3")
-    shot(page, "pyramiden")
-    state = play_through(page, state)
-    assert state["finished"] and state["result"] is not None
-
-
 def test_phone_viewport_dark_theme_and_english(served):
     url, _ = served
     with browser_page(viewport={"width": 390, "height": 844}) as (page, errors):

@@ -23,15 +23,17 @@ function handle(msg) {
   else if (msg.type === "saved") { renderSaved(msg); }
   else if (msg.type === "replay") { App.replay = msg; App.ply = 0; showReplay(); }
   else if (msg.type === "records") { App.records[msg.game] = msg; renderRecords(msg.game); showStatus(); }
-  else if (msg.type === "error") { $("menu-status").textContent = ""; showError(errorText(msg.message)); }
+  else if (msg.type === "error") { $("menu-status").textContent = ""; showError(errorText(msg)); }
 }
 
-// A server error in the page's language: the server's line starts with the field it
-// refuses ("action: ...", "undo: ..."), and the catalogue words each field a player
-// can meet (``error.<field>``); its English detail stays out of sight, for bug reports.
-function errorText(message) {
-  const key = "error." + String(message).split(":")[0];
-  $("error").dataset.detail = message;
+// A server error in the page's language: a refusal in play comes with its own message
+// key and arguments; any other line starts with the field it refuses ("action: ...",
+// "undo: ..."), and the catalogue words each field a player can meet
+// (``error.<field>``); the English detail stays out of sight, for bug reports.
+function errorText(msg) {
+  $("error").dataset.detail = msg.message;
+  if (msg.key) return t(msg.key, msg.args);
+  const key = "error." + String(msg.message).split(":")[0];
   return t(key) === key ? t("error.other") : t(key);
 }
 
@@ -260,6 +262,9 @@ function api() {
 
 function showPlay(keepConsole) {
   const msg = App.msg;
+  // a seat's name that is a key of the catalogue (the pyramids' colours) is worded in
+  // the page's language, again after the language changes
+  if (msg.names) msg.names = (msg.seat_keys = msg.seat_keys || msg.names).map((name) => t(name));
   $("menu-status").textContent = "";
   $("menu").hidden = true;
   $("play").hidden = false;

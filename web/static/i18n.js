@@ -3,13 +3,17 @@
 // English catalogue from /i18n/<lang>.json (the generic texts and every game's own,
 // merged by the server: page_texts in web/webgame.py), put into every [data-i18n] element
 // and read with t(key, {name: value}) for "{name}" placeholders.  Loaded before the
-// page's own script, which calls t() and loadTexts().
+// page's own script, which calls t() and loadTexts().  An argument may itself be a
+// message ({key, args}: a card's or a pattern's name from the server), worded too.
 const I18n = { texts: {}, lang: "de" };
 
 function t(key, args) {
   let text = I18n.texts[key];
   if (text === undefined) return key;
-  for (const [name, value] of Object.entries(args || {})) text = text.split("{" + name + "}").join(String(value));
+  for (const [name, value] of Object.entries(args || {})) {
+    const worded = value && typeof value === "object" && value.key ? t(value.key, value.args) : String(value);
+    text = text.split("{" + name + "}").join(worded);
+  }
   return text;
 }
 

@@ -1,9 +1,18 @@
-"""Touché with pyramids in the browser: the board as the sheet draws it, one hand.
+"""Touché with pyramids in the browser: the board, the hand and the patterns as data.
 
-A seat sees the board (every team's pyramids and the crowned fields, drawn by the
-game's SVG, the sheet's layout), the scores, its own hand and the sizes of the
-other hands and piles (:func:`~fechtbuch.engines.touche_pyramiden.notation.view_of`).
-The public view of a hotseat game between turns leaves the hand out.
+A seat's view (:func:`board_of`) holds what that seat may see and nothing more
+(:func:`~fechtbuch.engines.touche_pyramiden.notation.view_of`): the board (every
+team's pyramids and the crowned fields), the cards of the 112 fields (the sheet's
+fixed layout), the scores, round and pattern, its own hand with its dead cards, and
+only the sizes of the other hands and of every pile.  The public view of a hotseat
+game between turns leaves the hand out.  The page draws all of it itself
+(``static/touche-pyramiden.js``) and words it from the catalogues; the legal actions
+come with their parts (card, field, what the action does), so the page maps a tap on
+a card and a field to one of them and never decides what is legal.
+
+An exercise is drawn from the same kind of view, built from the solver's node, and
+its legal actions are sent in the order of their notation, so neither the view nor
+the order of the actions gives the key away.
 """
 
 from __future__ import annotations
@@ -14,13 +23,60 @@ from fechtbuch.engines.errors import InputError, quote
 from fechtbuch.engines.game import Game
 from fechtbuch.engines.players import PlayerFactory
 from fechtbuch.engines.touche_pyramiden import rules
-from fechtbuch.engines.touche_pyramiden.notation import View, parse_board, parse_view, view_of
-from fechtbuch.engines.touche_pyramiden.state import Config, State
-from fechtbuch.engines.touche_pyramiden.textboard import render
-from fechtbuch.puzzles.touche_pyramiden.svg import board_svg
+from fechtbuch.engines.touche_pyramiden.board import (
+    CARD_FIELDS,
+    CARD_MASK,
+    FIELDS,
+    FREE_FIELDS,
+    card_text,
+    field_name,
+)
+from fechtbuch.engines.touche_pyramiden.notation import (
+    NotationError,
+    View,
+    format_view,
+    parse_action,
+    parse_board,
+    parse_view,
+    view_of,
+)
+from fechtbuch.engines.touche_pyramiden.patterns import THROUGH, Pattern, mask_fields
+from fechtbuch.engines.touche_pyramiden.state import Action, Config, Kind, State
 from fechtbuch.web.webgame import Chooser, Start, seat_chooser, strength_setup
 
-PLAYER_COUNTS = ("2", "3", "4")
+TABLES = {
+    "2": (2, 2),
+    "3": (3, 3),
+    "4": (4, 4),
+    "4x2": (4, 2),
+    "5": (5, 5),
+    "6": (6, 6),
+    "6x3": (6, 3),
+    "6x2": (6, 2),
+}
+"""The menu's choices of players and teams (the sheet's splits: 4 players alone or
+in 2 teams, 6 alone or in 3 or 2 teams), as ``players`` or ``players x teams``."""
+
+LAYOUT = tuple(
+    "" if f in FREE_FIELDS else card_text(next(k for k in range(52) if f in CARD_FIELDS[k]))
+    for f in range(FIELDS)
+)
+"""The card of every field, by field number (``""`` for a free field)."""
+
+ACTS = {
+    Kind.PLACE: "place",
+    Kind.JOKER_PLACE: "place",
+    Kind.FREE: "place",
+    Kind.JOKER_REMOVE: "remove",
+    Kind.JOKER_REPLACE: "replace",
+    Kind.EXCHANGE: "exchange",
+    Kind.PASS: "pass",
+    Kind.CHOOSE: "pattern",
+    Kind.LEAD: "lead",
+}
+"""What the page does with an action: a card on a field (placing, also a joker or a
+card on a free field), a joker lifting a pyramid (and putting an own one there), an
+exchange of dead cards, a pass, the round's pattern, the member a team starts with."""
 
 
 class PyramidenWeb:
@@ -28,7 +84,7 @@ class PyramidenWeb:
 
     slug = "touche-pyramiden"
     script = "touche-pyramiden.js"
-    style = None
+    style = "touche-pyramiden.css"
     modes = ("computer", "hotseat", "exercise")
     hint_strength = "stark"
     analysis = False
@@ -36,16 +92,15 @@ class PyramidenWeb:
     def setup(self, factory: PlayerFactory | None) -> dict:
         return {
             "strength": strength_setup(factory),
-            "players": {"choices": list(PLAYER_COUNTS), "default": "2"},
+            "players": {"choices": list(TABLES), "default": "2"},
             "rounds": {"choices": ["3", "4"], "default": "3"},
         }
 
     def start(self, game: Game, mode: str, options: dict, seed: str) -> Start:
-        players = _count(options, "players", PLAYER_COUNTS, "2")
-        rounds = _count(options, "rounds", ("3", "4"), "3")
-        config = Config(players, players, rounds)  # every player a team of one
-        state = rules.new_game(config, seed)
-        facts = {"players": players, "rounds": rounds}
+        players, teams = _table(options)
+        rounds = int(_choice(options, "rounds", ("3", "4"), "3"))
+        state = rules.new_game(Config(players, teams, rounds), seed)
+        facts = {"players": players, "teams": teams, "rounds": rounds}
         if mode == "hotseat":
             return Start(state, tuple(range(players)), "hotseat", facts)
         strength = options.get("strength", "mittel")
@@ -54,17 +109,31 @@ class PyramidenWeb:
     def view(self, game: Game, state: State, seat: int | None) -> dict:
         return board_of(view_of(state, 0 if seat is None else seat), seat is not None)
 
-    def action_view(self, game: Game, state: State, action) -> dict:
-        return {"label": game.format_action(state, action)}
+    def action_view(self, game: Game, state: State, action: Action) -> dict:
+        return action_parts(action)
 
-    def explain(self, game: Game, state: State, action, names: Sequence[str]) -> dict:
-        return {
-            "key": "tp.explain",
-            "args": {"who": names[state.to_move], "action": game.format_action(state, action)},
-        }
+    def explain(self, game: Game, state: State, action: Action, names: Sequence[str]) -> dict:
+        parts = action_parts(action)
+        args: dict = {"who": {"key": names[state.to_move]}}
+        if "card" in parts:
+            args["card"] = card_words(parts["card"])
+        if "field" in parts:
+            args["field"] = parts["field"]
+        if parts["act"] == "exchange":
+            args["n"] = len(parts["cards"])
+        if parts["act"] == "pattern":
+            args["pattern"] = {"key": "tp.pattern." + parts["pattern"]}
+        if parts["act"] == "lead":
+            args["seat"] = {"key": names[parts["seat"]]}
+        key = "tp.explain." + parts["act"]
+        if action.kind is Kind.FREE:
+            key = "tp.explain.free"
+        elif parts.get("card") == "XX" and parts["act"] == "place":
+            key = "tp.explain.joker"
+        return {"key": key, "args": args}
 
     def seat_names(self, state: State) -> tuple[str, ...]:
-        return tuple(str(seat + 1) for seat in range(state.config.players))
+        return seat_names(state.config)
 
     def next_round(self, game: Game, states: Sequence[State], seed: str) -> None:
         return None  # the seam's terminal state is the end of the whole game
@@ -79,9 +148,13 @@ class PyramidenWeb:
         return None  # no analysis after a game yet
 
     def problem_view(self, kind, state, texts: Sequence[str]):
-        return {"svg": kind.board_svg(state), "text": kind.board_text(state, False)}, [
-            {"text": text, "label": text} for text in texts
-        ]
+        from fechtbuch.puzzles.touche_pyramiden.packkind import view_of_state
+
+        shown = view_of_state(state)
+        view = board_of(shown, True)
+        view["complete"] = completed_fields(shown.pattern, shown.own)
+        # the solution tree lists the keys first: sorted, the order tells nothing
+        return view, [{"text": text, **_parts_of_text(text)} for text in sorted(texts)]
 
     def room_board(self, variant: str, view: str, seat: int | None) -> dict:
         if seat is None:
@@ -89,55 +162,155 @@ class PyramidenWeb:
         return {"view": board_of(parse_view(view), True)}
 
     def room_action(self, action: str) -> dict:
-        return {"label": action}
+        return _parts_of_text(action)
+
+
+def seat_names(config: Config) -> tuple[str, ...]:
+    """Each seat's name as a catalogue key: its colour (``tp.seat.0``: Blau), and in a
+    game of teams its colour and its place in the team (``tp.seat.0.2``: Blau 2); the
+    page words them in its language."""
+    if config.teams == config.players:
+        return tuple(f"tp.seat.{seat}" for seat in range(config.players))
+    return tuple(
+        f"tp.seat.{config.team_of(seat)}.{seat // config.teams + 1}"
+        for seat in range(config.players)
+    )
+
+
+def action_parts(action: Action) -> dict:
+    """An action as the page maps taps to it: ``act`` (see :data:`ACTS`) and its card,
+    field, exchanged cards, pattern or seat."""
+    parts: dict = {"act": ACTS[action.kind]}
+    if action.field >= 0 and action.kind is not Kind.LEAD:
+        parts.update(card=card_text(action.card), field=field_name(action.field))
+    elif action.kind is Kind.EXCHANGE:
+        parts["cards"] = [card_text(k) for k in action.cards]
+    elif action.kind is Kind.CHOOSE:
+        parts["pattern"] = action.pattern.value
+    elif action.kind is Kind.LEAD:
+        parts["seat"] = action.field
+    return parts
+
+
+def _parts_of_text(text: str) -> dict:
+    """:func:`action_parts` of an action's notation (the room and the exercises send
+    text); a text that is no action of the game (an exercise's draw ``zieht:7H``) is
+    ``other``."""
+    try:
+        return action_parts(parse_action(text))
+    except (NotationError, InputError):
+        return {"act": "other"}
+
+
+def card_words(card: str) -> dict:
+    """A card as the catalogue words it: the rank's letter (B, D, K in German) and the
+    suit's sign; a message argument the page translates."""
+    if card == "XX":
+        return {"key": "tp.card.joker"}
+    rank = "10" if card[0] == "T" else card[0]
+    return {
+        "key": "tp.card",
+        "args": {"rank": {"key": "tp.rank." + rank}, "suit": SUIT_SIGNS[card[1]]},
+    }
+
+
+SUIT_SIGNS = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}
+
+
+def _cells(own: Sequence[int], crowned: int) -> list[int]:
+    """Per field: the team (0-5) whose pyramid stands there, -2 crowned, -1 empty."""
+    cells = [-2 if crowned >> f & 1 else -1 for f in range(FIELDS)]
+    for team, mask in enumerate(own):
+        for f in mask_fields(mask):
+            cells[f] = team
+    return cells
+
+
+def _board(config: Config, own: Sequence[int], crowned: int) -> dict:
+    """The part of every view that everybody sees on the table."""
+    return {
+        "players": config.players,
+        "teams": config.teams,
+        "rounds": config.rounds,
+        "layout": list(LAYOUT),
+        "cells": _cells(own, crowned),
+    }
+
+
+def completed_fields(pattern: Pattern, own: Sequence[int]) -> list[str]:
+    """The fields of a completed placement still standing in ``own`` (an exercise's
+    last node: in a game the completed pattern is crowned at once), or ``[]``."""
+    for mask in own:
+        for f in mask_fields(mask):
+            for placement in THROUGH[pattern][f]:
+                if placement & ~mask == 0:
+                    return [field_name(x) for x in mask_fields(placement)]
+    return []
 
 
 def board_of(shown: View, own_hand: bool) -> dict:
     """A seat's view as the board draws it; without ``own_hand`` (between the turns of
     a hotseat game) its hand is left out."""
+    pattern = shown.pattern
     out = {
-        "svg": board_svg(shown.own, shown.crowned, _title(shown.round, shown.config.rounds)),
+        **_board(shown.config, shown.own, shown.crowned),
         "scores": list(shown.scores),
         "round": shown.round,
-        "rounds": shown.config.rounds,
         "to_move": shown.to_move,
-        "phase": shown.phase.name.lower(),
-        "pattern": None if shown.pattern is None else shown.pattern.value,
+        "starter": shown.starter,
+        "phase": shown.phase.value,
+        "pattern": None if pattern is None else pattern.value,
         "hand_sizes": list(shown.hand_sizes),
-        "text": render(shown, colour=False, show_hand=own_hand),
+        "pile_sizes": list(shown.pile_sizes),
+        "discard": [card_text(k) for k in shown.discard],
+        "leads": list(shown.leads),
     }
     if own_hand:
+        out["notation"] = format_view(shown)
         out["seat"] = shown.seat
-        out["hand"] = list(shown.hand)
+        out["hand"] = [card_text(k) for k in shown.hand]
+        occupied = shown.crowned
+        for mask in shown.own:
+            occupied |= mask
+        out["dead"] = sorted(
+            {card_text(k) for k in shown.hand if k < 52 and CARD_MASK[k] & ~occupied == 0}
+        )
     return out
 
 
 def public_board(text: str) -> dict:
     """The public view of a table (``TableSetup.public_view``: every hand and pile by
-    its size) as the board draws it: the board, the scores, the round and pattern."""
+    its size) as the board draws it."""
     fields = dict(token.partition("=")[::2] for token in text.split(" ")[1:])
-    rounds = int(fields["runden"])
-    own, crowned = parse_board(fields["brett"], int(fields["teams"]))
+    teams = int(fields["teams"])
+    config = Config(int(fields["spieler"]), teams, int(fields["runden"]))
+    own, crowned = parse_board(fields["brett"], teams)
+    sizes = [int(size.lstrip("#")) for size in fields["hand"].split("/")]
     return {
-        "svg": board_svg(own, crowned, _title(int(fields["runde"]), rounds)),
+        **_board(config, own, crowned),
         "scores": [int(n) for n in fields["punkte"].split(",")],
         "round": int(fields["runde"]),
-        "rounds": rounds,
+        "to_move": int(fields["zug"]),
+        "starter": int(fields["start"]),
+        "phase": None,
         "pattern": None if fields["muster"] == "-" else fields["muster"],
-        "hand_sizes": [int(size.lstrip("#")) for size in fields["hand"].split("/")],
-        "text": "",
+        "hand_sizes": sizes,
+        "pile_sizes": [],
+        "discard": [],
+        "leads": [],
     }
 
 
-def _title(round_number: int, rounds: int) -> str:
-    return f"Runde {min(round_number, rounds)}"
-
-
-def _count(options: dict, name: str, choices: Sequence[str], default: str) -> int:
+def _choice(options: dict, name: str, choices: Sequence[str], default: str) -> str:
     value = str(options.get(name, default))
     if value not in choices:
         raise InputError(f"{name}: {quote(value)} is not one of {', '.join(choices)}")
-    return int(value)
+    return value
+
+
+def _table(options: dict) -> tuple[int, int]:
+    """Players and teams of the menu's ``players`` choice."""
+    return TABLES[_choice(options, "players", tuple(TABLES), "2")]
 
 
 WEB = PyramidenWeb()

@@ -167,6 +167,7 @@ def assert_end_screen(page, state: dict) -> None:
     shown = page.inner_text("#end-title") + " " + page.inner_text("#end-reason")
     if len(best) == len(scores):  # every team with the same points
         assert texts["play.draw"] in shown
+        assert texts["play.you_lost"] not in shown and texts["play.you_won"] not in shown
     elif state["mode"] == "hotseat" or len(scores) < len(state["names"]):
         # who won: the page names the winning seats (in teams, every member)
         assert all(texts[f"tp.colour.{t}"] in shown for t in best), (shown, scores)

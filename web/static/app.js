@@ -402,8 +402,8 @@ function resultWords(msg) {
     winner: draw ? t("play.draw") : t("play.won", { name: winners.join(", ") }),
     you: "", won: null,
   };
-  if (msg.mode !== "hotseat") {
-    words.won = !draw && result[msg.people[0]] === best;
+  if (msg.mode !== "hotseat" && !draw) {  // a draw is neither won nor lost: "Unentschieden"
+    words.won = result[msg.people[0]] === best;
     words.you = t(words.won ? "play.you_won" : "play.you_lost");
   }
   return words;

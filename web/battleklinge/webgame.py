@@ -36,6 +36,15 @@ from fechtbuch.engines.seeding import shuffled
 from fechtbuch.web.battleklinge.draft import Draft
 from fechtbuch.web.webgame import Chooser, Start
 
+SCHOOLS = ("choice.school.g", "choice.school.b")
+"""The schools' names as catalogue keys (Gold, Blau): the page words them."""
+
+
+def card_words(card: int) -> dict:
+    """A card's name as a message of the catalogue (``bk.cardname.<id>``)."""
+    return {"key": f"bk.cardname.{card_id(card)}"}
+
+
 CARD_CHOICES = ("zufall", "einsteiger", "angriff", "verteidigung", "kartenwahl")
 SCHOOLS = ("g", "b")
 SIDE_FIELD = "seite"
@@ -90,7 +99,7 @@ class BattleklingeWeb:
         return move_view(action)
 
     def explain(self, game: Game, state: Position, action: Move, names: Sequence[str]) -> dict:
-        args = {"who": names[state.turn], "card": CARDS[action.card].name}
+        args = {"who": {"key": names[state.turn]}, "card": card_words(action.card)}
         if action.is_pass:
             return {"key": "bk.explain.pass", "args": args}
         args["from"] = square_name(action.from_sq)
@@ -106,7 +115,7 @@ class BattleklingeWeb:
         return {"key": "bk.explain.move", "args": args}
 
     def seat_names(self, state: Position) -> tuple[str, ...]:
-        return ("Gold", "Blau")
+        return SCHOOLS
 
     def next_round(self, game: Game, states: Sequence[Position], seed: str) -> None:
         return None
@@ -137,7 +146,7 @@ class BattleklingeWeb:
         if turning is not None:
             before = states[turning["number"] - 1]
             turning["view"] = position_view(before, before.turn)
-            turning["names"] = ["Gold", "Blau"]
+            turning["names"] = list(SCHOOLS)
         return {"moves": report["moves"], "turning": turning}
 
     def problem_view(self, kind, state: Position, texts: Sequence[str]):

@@ -209,7 +209,7 @@ function showReplay() {
   $("explanation").textContent = previous ? t(previous.explanation.key, previous.explanation.args) : "";
   const view = ply < replay.plies.length ? replay.plies[ply].view : replay.final;
   const shown = {
-    type: "table", table: `replay-${replay.id}`, game: replay.game, mode: "replay", names: replay.names,
+    type: "table", table: `replay-${replay.id}`, game: replay.game, mode: "replay", names: replay.names.map((name) => t(name)),
     people: replay.people, seat: view && view.seat !== undefined ? view.seat : (view.aids ? view.aids.seat : replay.people[0]),
     view, legal: [], last: previous ? { ...previous.action, seat: null } : null, finished: true,
     moves: replay.plies.slice(0, ply).map((p) => ({ text: p.text, explanation: p.explanation, seat: 0 })),

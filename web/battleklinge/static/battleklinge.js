@@ -19,7 +19,7 @@
       if (dx) parts.push(api.t(dx > 0 ? "bk.dir.right" : "bk.dir.left", { n: Math.abs(dx) }));
       return parts.join(" + ");
     });
-    return api.t("bk.card.describe", { name: spec.name, jumps: jumps.join("; ") });
+    return api.t("bk.card.describe", { name: spec.label, jumps: jumps.join("; ") });
   }
 
   function cardGrid(spec) {
@@ -60,7 +60,7 @@
         button.dataset.card = card;
         button.setAttribute("aria-label", describeCard(api, spec));
         const name = document.createElement("span");
-        name.textContent = spec.name;
+        name.textContent = spec.label;
         button.append(name, cardGrid(spec));
         button.onclick = () => {
           api.console(describeCard(api, spec));
@@ -78,6 +78,8 @@
   function render(root, msg, api) {
     root.textContent = "";  // a tap redraws the board in place
     api.warn("");
+    // every card's name from the catalogue (bk.cardname.<id>), in the page's language
+    for (const [id, spec] of Object.entries((msg.prelude || msg.view).cards)) spec.label = api.t("bk.cardname." + id);
     if (msg.prelude) { renderDraft(root, msg, api); return; }
     const view = msg.view;
     const exercise = msg.type === "exercise";
@@ -110,7 +112,7 @@
         if (msg.last && msg.last.card === card) button.classList.add("played");
         button.setAttribute("aria-label", describeCard(api, spec));
         const name = document.createElement("span");
-        name.textContent = spec.name + (who === "side" ? " (" + api.t("bk.side") + ")" : "");
+        name.textContent = spec.label + (who === "side" ? " (" + api.t("bk.side") + ")" : "");
         button.append(name, cardGrid(spec));
         button.onclick = () => {
           api.console(describeCard(api, spec));
@@ -135,8 +137,8 @@
     if (aids && view.aids.seat === seat && view.aids.master_threatened) warnings.push(api.t("bk.warn.master"));
     if (aids && view.aids.seat === seat && view.aids.banner_danger) warnings.push(api.t("bk.warn.banner"));
     const gift = aids && ui.card ? view.aids.gifts[ui.card] : null;
-    if (gift && gift.master) warnings.push(api.t("bk.warn.gift_master", { card: view.cards[ui.card].name }));
-    if (gift && gift.banner) warnings.push(api.t("bk.warn.gift_banner", { card: view.cards[ui.card].name }));
+    if (gift && gift.master) warnings.push(api.t("bk.warn.gift_master", { card: view.cards[ui.card].label }));
+    if (gift && gift.banner) warnings.push(api.t("bk.warn.gift_banner", { card: view.cards[ui.card].label }));
     const crosses = new Set(gift ? gift.squares : []);
 
     // targets of the selected piece, or the template of the chosen card
@@ -175,7 +177,7 @@
         if (ringed.has(name)) dot.classList.add("ring");
         if (threatened.has(name)) dot.classList.add("threat");
         cell.append(dot);
-        label += api.t(piece.master ? "bk.master" : "bk.student", { school: msg.names ? msg.names[piece.school] : ["Gold", "Blau"][piece.school] });
+        label += api.t(piece.master ? "bk.master" : "bk.student", { school: msg.names ? msg.names[piece.school] : seatLabel(piece.school, api) });
         if (threatened.has(name)) label += ", " + api.t("bk.threatened");
       } else label += api.t("bk.empty");
       if (targets[name]) {
@@ -206,7 +208,7 @@
         const button = document.createElement("button");
         button.className = "bk-card " + (slot(move.card) || "");
         button.dataset.card = move.card;
-        button.textContent = view.cards[move.card].name;
+        button.textContent = view.cards[move.card].label;
         button.onclick = () => { dialog.close(); api.act(move.text); };
         buttons.append(button);
       }

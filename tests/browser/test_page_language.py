@@ -286,3 +286,53 @@ def test_every_text_of_the_serve_page_is_from_its_catalogue(served, lang):
             f"{foreign + 's'!r} [{foreign + 's'!r}]",
             f"{foreign + 'x'!r} [{foreign + 'x'!r}]",
         }, c.found
+
+
+SAAL_FREE = """() => [
+  ...(Saal.me ? [Saal.me.name] : []),
+  ...(Saal.table ? Saal.table.seats : []),
+  ...(Saal.table ? (Saal.table.legal_views || []).map((a) => a.text) : []),
+  ...(Saal.moves || []).map((m) => m.action),
+]"""
+"""The language-free strings of the Wartesaal's page: the people's names and the
+notation of the actions (the move list shows it beside the words)."""
+
+
+def test_every_text_of_the_wartesaal_page_is_from_its_catalogue(tmp_path):
+    from support.wartesaal_page import Person, room_server
+    from support.webserver import chromium
+    from test_wartesaal_browser import as_guest, click_action, open_table
+
+    with room_server(tmp_path) as (url, _room), chromium() as browser:
+        ida, jan = Person(browser, url, "de"), Person(browser, url, "en")
+        checks = {ida: Checked(ida.page, "de"), jan: Checked(jan.page, "en")}
+
+        def check(state: str) -> None:
+            for person, c in checks.items():
+                c.check(state, person.page.evaluate(SAAL_FREE))
+
+        check("the login")
+        for person in (ida, jan):
+            person.page.click("#register-button")  # no name: the form refuses it
+            as_guest(person)
+        check("the hall")
+        seats = open_table(ida, [jan], "touche-duell", "kinder-kurz")
+        check("a duel running")
+        mover = seats[ida.page.evaluate("Saal.table.to_act")]
+        mover.page.wait_for_function("Saal.table.legal_views.length > 0")
+        click_action(mover, mover.page.evaluate("Saal.table"), random.Random(1))
+        mover.page.wait_for_function("Saal.moves.length > 0")
+        check("a duel after a move")
+        for person in (ida, jan):  # a refusal of the room: an action out of turn
+            person.page.evaluate(
+                "ask('act', {table: Saal.table.id, seq: 0, action: 'zz'}).catch(() => {})"
+            )
+            person.page.wait_for_selector("#error:not([hidden])")
+        check("a refusal of the room")
+        ida.page.click("#resign")
+        for person in (ida, jan):
+            person.page.wait_for_selector("#result:not([hidden])")
+        check("the game's result")
+        for person, c in checks.items():
+            assert person.errors == []
+            assert not c.found, "\n".join(c.found)

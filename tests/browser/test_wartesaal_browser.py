@@ -168,13 +168,20 @@ def battleklinge_choice(message: dict, rng: random.Random) -> dict:
 
 
 def click_action(person: Person, message: dict, rng: random.Random) -> None:
-    """One of the legal actions' buttons (the Touché games; a board that offers the
-    actions itself folds the list away, so it is opened first)."""
-    action = rng.choice(message["legal_views"])["text"]
-    folded = person.page.query_selector("#actions details:not([open]) > summary")
-    if folded is not None:
-        folded.click()
-    person.page.click(f"#actions button[data-action='{action}']")
+    """One of the legal actions, played by hand on the board as on the game page (the
+    Touché games offer no list of notations): the duel's cards and squares, the
+    pyramids' cards and fields."""
+    from support.touche_duel_page import play_action
+    from test_pyramids_browser import play_by_hand
+
+    assert person.page.query_selector("#actions button") is None
+    action = rng.choice(message["legal_views"])
+    if person.page.is_visible(".td-next"):  # a round's end moment over the table
+        person.page.click(".td-next")
+    if message["game"] == "touche-duell":
+        play_action(person.page, message["board"]["view"], action["text"])
+    else:
+        play_by_hand(person.page, action)
 
 
 def play(seats: dict[int, Person], choose, limit: int = 400) -> dict:

@@ -54,14 +54,23 @@ function receive(msg) {
   const waiting = msg.ref !== undefined && msg.ref !== null ? Saal.pending[msg.ref] : null;
   if (waiting) {
     delete Saal.pending[msg.ref];
-    if (msg.type === "error") { showError(msg.error); waiting.reject(new Error(msg.error)); }
+    if (msg.type === "error") { showError(errorText(msg.error)); waiting.reject(new Error(msg.error)); }
     else waiting.resolve(msg);
     return;
   }
   if (msg.type === "table") onTable(msg);
   else if (msg.type === "challenges") { Saal.challenges = msg.challenges; renderChallenges(); }
   else if (msg.type === "logout") { sessionStorage.removeItem(SESSION_KEY); Saal.ws.onclose = null; location.reload(); }
-  else if (msg.type === "error") showError(msg.error);
+  else if (msg.type === "error") showError(errorText(msg.error));
+}
+
+// A refusal of the room in the page's language: its line starts with the field it
+// refuses ("stake: ...", "seq: ..."), and the catalogue words each field a person can
+// meet (``saal.error.<field>``); the English line stays out of sight, for bug reports.
+function errorText(error) {
+  $("error").dataset.detail = error;
+  const key = "saal.error." + String(error).split(":")[0];
+  return t(key) === key ? t("error.other") : t(key);
 }
 
 function showError(text) {
@@ -113,9 +122,12 @@ async function refreshAccount() {
 }
 
 // ---- the room ------------------------------------------------------------------
+// a game's name in the page's language (``game.<slug>``, as on the game page), else
+// the title the room gave
 function gameTitle(slug) {
   const game = Saal.games.find((g) => g.game === slug);
-  return game ? game.title : slug;
+  const key = "game." + slug;
+  return t(key) !== key ? t(key) : game ? game.title : slug;
 }
 
 function variantText(slug, variant) {
@@ -226,12 +238,13 @@ function renderTables(list, tables, label, open) {
 }
 
 function renderNewChallenge() {
+  for (const option of $("new-clock").options) if (option.value) option.textContent = t("saal.minutes", { n: option.value });
   const game = $("new-game");
   game.textContent = "";
   for (const g of Saal.games) {
     const option = document.createElement("option");
     option.value = g.game;
-    option.textContent = g.title;
+    option.textContent = gameTitle(g.game);
     game.append(option);
   }
   game.onchange = renderVariants;
@@ -412,7 +425,9 @@ function showTable() {
 function renderActions(msg, legal, renderer) {
   const box = $("actions");
   box.textContent = "";
-  if (!legal.length || (msg.board && msg.board.prelude)) return;
+  // a board that offers every action itself (actionList false: the Touché games) gets
+  // no list of notations, as on the game page
+  if (!legal.length || (msg.board && msg.board.prelude) || (renderer && renderer.actionList === false)) return;
   const holder = renderer && renderer.boardPlay ? document.createElement("details") : box;
   if (holder !== box) {
     const summary = document.createElement("summary");

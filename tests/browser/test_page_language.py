@@ -10,7 +10,9 @@ exercise with its solution, and a saved game replayed.  At each state every text
 person sees (tests/support/page_language.py says what that is) must be worded from
 the catalogue the page loaded; the notation of the moves on the page (shown beside
 the words) is the only thing allowed besides.  The Wartesaal's page is checked the
-same way: the hall, a table offered and joined, a game running, a refusal.
+same way, a German and an English person at one table: the login, the hall, a Touché
+duel running and after a move, a refusal of the room, the result, a pyramids game and
+Battleklinge's Kartenwahl, each resigned.
 
 The pack viewers (``fechtbuch pack html``) are English pages without a language
 choice, so they are not part of this test.
@@ -333,6 +335,19 @@ def test_every_text_of_the_wartesaal_page_is_from_its_catalogue(tmp_path):
         for person in (ida, jan):
             person.page.wait_for_selector("#result:not([hidden])")
         check("the game's result")
+        for game, variant, state, ended in (
+            ("touche-pyramiden", "2", "a pyramids game running", "a pyramids game resigned"),
+            ("battleklinge", "kartenwahl", "the Kartenwahl", "resigned in the Kartenwahl"),
+        ):
+            for person in (ida, jan):
+                person.page.click("#leave")
+                person.page.wait_for_selector("#room:not([hidden])")
+            open_table(ida, [jan], game, variant)
+            check(state)
+            ida.page.click("#resign")
+            for person in (ida, jan):
+                person.page.wait_for_selector("#result:not([hidden])")
+            check(ended)
         for person, c in checks.items():
             assert person.errors == []
             assert not c.found, "\n".join(c.found)

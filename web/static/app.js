@@ -288,8 +288,10 @@ function showPlay(keepConsole) {
   api().warn("");
   const renderer = window.FechtbuchGames[msg.game];
   const board = $("board");
+  const focused = boardFocus();
   board.textContent = "";
   if (renderer) renderer.render(board, msg, api());
+  restoreBoardFocus(focused);
   renderActions(msg, renderer);
   renderMoves(msg);
   $("abort").hidden = exercise || msg.finished || msg.repetitions < 3;
@@ -299,6 +301,22 @@ function showPlay(keepConsole) {
   showStatus();
   if ((msg.finished || msg.solved || msg.lost) && !exercise) send({ type: "records", game: msg.game });
   if (exercise && (msg.solved || msg.lost)) send({ type: "records", game: msg.game });
+}
+
+// A new state redraws the board and replaces its buttons: the keyboard keeps its place
+// on the same square, field or card (each board script marks them with data-*), else
+// on the board's tab stop.
+function boardFocus() {
+  const el = document.activeElement;
+  if (!el || !$("board").contains(el)) return null;
+  const key = ["square", "field", "index", "card"].find((k) => el.dataset[k] !== undefined);
+  return key ? `[data-${key}="${el.dataset[key]}"]` : "[role=grid] [tabindex='0']";
+}
+
+function restoreBoardFocus(selector) {
+  if (!selector || (document.activeElement && document.activeElement !== document.body)) return;
+  const again = $("board").querySelector(selector) || $("board").querySelector("[role=grid] [tabindex='0']");
+  if (again) again.focus();
 }
 
 function factsText(msg) {

@@ -305,17 +305,19 @@ function showPlay(keepConsole) {
 
 // A new state redraws the board and replaces its buttons: the keyboard keeps its place
 // on the same square, field or card (each board script marks them with data-*), else
-// on the board's tab stop.
+// on the board's tab stop (a grid's one, or the first button Tab reaches).
 function boardFocus() {
   const el = document.activeElement;
   if (!el || !$("board").contains(el)) return null;
   const key = ["square", "field", "index", "card"].find((k) => el.dataset[k] !== undefined);
-  return key ? `[data-${key}="${el.dataset[key]}"]` : "[role=grid] [tabindex='0']";
+  return key ? `[data-${key}="${el.dataset[key]}"]` : "";
 }
 
 function restoreBoardFocus(selector) {
-  if (!selector || (document.activeElement && document.activeElement !== document.body)) return;
-  const again = $("board").querySelector(selector) || $("board").querySelector("[role=grid] [tabindex='0']");
+  if (selector === null || (document.activeElement && document.activeElement !== document.body)) return;
+  const board = $("board");
+  const again = (selector && board.querySelector(selector)) || board.querySelector("[role=grid] [tabindex='0']")
+    || [...board.querySelectorAll("button")].find((button) => !button.disabled && button.tabIndex >= 0);
   if (again) again.focus();
 }
 

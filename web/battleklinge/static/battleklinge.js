@@ -170,6 +170,7 @@
         line = document.createElement("div");
         line.className = "bk-row";
         line.setAttribute("role", "row");
+        line.setAttribute("aria-label", api.t("bk.rank", { n: flip ? row + 1 : 5 - row }));
         board.append(line);
       }
       const rank = flip ? row : 4 - row;
@@ -281,6 +282,7 @@
     for (const move of legal.filter((m) => !m.from)) {
       const button = document.createElement("button");
       button.className = "bk-pass";
+      button.dataset.card = move.card;
       button.textContent = api.t("bk.pass", { card: view.cards[move.card].name });
       button.onclick = () => api.act(move.text);
       wrap.append(button);

@@ -51,9 +51,9 @@ GAMES = ["battleklinge", "touche-duell", "touche-pyramiden"]
 
 @pytest.mark.parametrize("theme", ["light", "dark"])
 def test_axe_finds_nothing_serious_on_any_page(served, theme):
-    """The menu; each game's table at its start and after the person's first move; each
-    game's first exercise; each game's end screen; the Kartenwahl; in German, and the
-    menu and one table in English; by daylight and by candlelight."""
+    """The menu; each game's table, a hint, the end screen, the analysis where the game
+    has one, an exercise and a replay; the Kartenwahl; in German, and the menu and a
+    covered hotseat duel in English; by daylight and by candlelight."""
     url, _ = served
     with menu_page(url) as page:
         if theme == "dark":
@@ -61,19 +61,36 @@ def test_axe_finds_nothing_serious_on_any_page(served, theme):
         assert_accessible(page, "the menu")
         for game in GAMES:
             to_menu(page)
-            assert not start(page, game, "computer")["finished"]
+            state = start(page, game, "computer")
             assert_accessible(page, f"{game}: the table")
             page.click("#hint")  # the hint drawn on the board, said in the console
             page.wait_for_function("App.hint !== null")
             page.wait_for_timeout(200)
             assert_accessible(page, f"{game}: a hint")
+            if game == "battleklinge":  # a move of the person's: the analysis has one to rate
+                play_battleklinge_by_keys(page, state["legal"][0])
+                wait_for_person(page, len(state["moves"]))
+            elif game == "touche-duell":
+                play_action(page, state["view"], state["legal"][0]["text"])
+                wait_for_person(page, len(state["moves"]))
             page.click("#resign")
             page.wait_for_selector("#end:not([hidden])")
             assert state_of(page)["finished"]
             assert_accessible(page, f"{game}: the end screen")
+            if game != "touche-pyramiden":  # the pyramids have no analysis
+                page.click("#analyse")
+                page.wait_for_function("App.analysis", timeout=120_000)
+                assert_accessible(page, f"{game}: the analysis")
             to_menu(page)
             start(page, game, "exercise")
             assert_accessible(page, f"{game}: an exercise")
+        for game in GAMES:  # the game just resigned, replayed one move in
+            to_menu(page)
+            page.click(f"#saved-{game} summary")
+            page.click(f"#saved-{game} button.saved-game")
+            page.wait_for_function("App.replay && App.ply === 0")
+            page.click("#replay-next")
+            assert_accessible(page, f"{game}: a replay")
         to_menu(page)
         start(page, "battleklinge", "computer", cards="kartenwahl")
         page.wait_for_selector(".bk-draft")
@@ -333,3 +350,14 @@ def test_a_touche_duel_round_by_keyboard_alone(served):
         page.keyboard.press("Enter")
         page.wait_for_selector(".td-next", state="detached")
         assert page.evaluate(ON, ".td-hand .td-own")
+
+
+@pytest.mark.parametrize("players", ["6", "6x2"])
+def test_phone_six_pyramids_players_still_fit(served, players):
+    """Six seats make the list above the board longest; board and hand still fit."""
+    url, _ = served
+    with menu_page(url, viewport=PHONE) as page:
+        start(page, "touche-pyramiden", "computer", players=players)
+        page.evaluate("window.scrollTo(0, 0)")
+        assert_on_screen(page, PARTS["touche-pyramiden"])
+        assert smallest_text(page) >= 12

@@ -84,6 +84,9 @@ def test_axe_finds_nothing_serious_on_any_page(served, theme):
             to_menu(page)
             start(page, game, "exercise")
             assert_accessible(page, f"{game}: an exercise")
+            page.click("#solution")
+            page.wait_for_function("App.hint !== null")
+            assert_accessible(page, f"{game}: an exercise with its solution shown")
         for game in GAMES:  # the game just resigned, replayed one move in
             to_menu(page)
             page.click(f"#saved-{game} summary")

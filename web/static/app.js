@@ -21,7 +21,7 @@ function handle(msg) {
   else if (msg.type === "analysis") { App.analysis = msg; $("status").textContent = t("play.analysed"); renderMoves(App.msg); $("turning").hidden = !msg.turning; }
   else if (msg.type === "hint") { App.hint = msg.action; $("console").textContent = t(App.msg.type === "exercise" ? "ex.solution.is" : "play.hint.is", { action: msg.action }); showPlay(true); }
   else if (msg.type === "saved") { renderSaved(msg); }
-  else if (msg.type === "replay") { App.replay = msg; App.ply = 0; showReplay(); }
+  else if (msg.type === "replay") { App.replay = msg; App.ply = 0; App.hint = null; showReplay(); }  // no hint of the last table
   else if (msg.type === "records") { App.records[msg.game] = msg; renderRecords(msg.game); showStatus(); }
   else if (msg.type === "error") { $("menu-status").textContent = ""; showError(errorText(msg)); }
 }

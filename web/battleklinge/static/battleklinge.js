@@ -265,8 +265,8 @@
 
     if (api.hint) {
       const [, squares] = api.hint.split(":");
-      if (squares && squares !== "pass") {
-        const [a, b] = [centres[squares.slice(0, 2)], centres[squares.slice(2, 4)]];
+      const [a, b] = squares ? [centres[squares.slice(0, 2)], centres[squares.slice(2, 4)]] : [];
+      if (a && b) {  // a move between two squares (not a pass)
         const svg = document.createElementNS("http://www.w3.org/2000/svg", "svg");
         svg.setAttribute("class", "bk-arrow");
         svg.setAttribute("viewBox", "0 0 5 5");

@@ -140,4 +140,4 @@ def menu_page(url: str, viewport=None):
         page.goto(url)
         page.wait_for_selector("#games .game-card button")
         yield page
-        assert errors == []
+        assert errors == [], errors

@@ -21,7 +21,7 @@ function handle(msg) {
   else if (msg.type === "analysis") { App.analysis = msg; $("status").textContent = t("play.analysed"); renderMoves(App.msg); $("turning").hidden = !msg.turning; }
   else if (msg.type === "hint") { App.hint = msg.action; $("console").textContent = t(App.msg.type === "exercise" ? "ex.solution.is" : "play.hint.is", { action: msg.action }); showPlay(true); }
   else if (msg.type === "saved") { renderSaved(msg); }
-  else if (msg.type === "replay") { App.replay = msg; App.ply = 0; showReplay(); }
+  else if (msg.type === "replay") { App.replay = msg; App.ply = 0; App.hint = null; showReplay(); }  // no hint of the last table
   else if (msg.type === "records") { App.records[msg.game] = msg; renderRecords(msg.game); showStatus(); }
   else if (msg.type === "error") { $("menu-status").textContent = ""; showError(errorText(msg)); }
 }
@@ -288,8 +288,10 @@ function showPlay(keepConsole) {
   api().warn("");
   const renderer = window.FechtbuchGames[msg.game];
   const board = $("board");
+  const focused = boardFocus();
   board.textContent = "";
   if (renderer) renderer.render(board, msg, api());
+  restoreBoardFocus(focused);
   renderActions(msg, renderer);
   renderMoves(msg);
   $("abort").hidden = exercise || msg.finished || msg.repetitions < 3;
@@ -299,6 +301,24 @@ function showPlay(keepConsole) {
   showStatus();
   if ((msg.finished || msg.solved || msg.lost) && !exercise) send({ type: "records", game: msg.game });
   if (exercise && (msg.solved || msg.lost)) send({ type: "records", game: msg.game });
+}
+
+// A new state redraws the board and replaces its buttons: the keyboard keeps its place
+// on the same square, field or card (each board script marks them with data-*), else
+// on the board's tab stop (a grid's one, or the first button Tab reaches).
+function boardFocus() {
+  const el = document.activeElement;
+  if (!el || !$("board").contains(el)) return null;
+  const key = ["square", "field", "index", "card"].find((k) => el.dataset[k] !== undefined);
+  return key ? `[data-${key}="${el.dataset[key]}"]` : "";
+}
+
+function restoreBoardFocus(selector) {
+  if (selector === null || (document.activeElement && document.activeElement !== document.body)) return;
+  const board = $("board");
+  const again = (selector && board.querySelector(selector)) || board.querySelector("[role=grid] [tabindex='0']")
+    || [...board.querySelectorAll("button")].find((button) => !button.disabled && button.tabIndex >= 0);
+  if (again) again.focus();
 }
 
 function factsText(msg) {

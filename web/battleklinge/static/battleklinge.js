@@ -8,7 +8,7 @@
 // that reaches it).  Any card can be tapped for a description.
 (function () {
   const FILES = "abcde";
-  const ui = { key: null, piece: null, card: null, shown: null };
+  const ui = { key: null, piece: null, card: null, shown: null, table: null, cursor: null };
 
   function squareName(file, rank) { return FILES[file] + String(rank + 1); }
 
@@ -76,7 +76,16 @@
   }
 
   function render(root, msg, api) {
+    const focused = document.activeElement && root.contains(document.activeElement) ? document.activeElement.dataset : null;
     root.textContent = "";  // a tap redraws the board in place
+    draw(root, msg, api);
+    // the keyboard stays where it was: the same square, or the same card
+    const again = focused && (focused.square ? `.bk-board [data-square="${focused.square}"]` : focused.card ? `.bk-hand [data-card="${focused.card}"]` : null);
+    const target = again && root.querySelector(again);
+    if (target) target.focus();
+  }
+
+  function draw(root, msg, api) {
     api.warn("");
     // every card's name from the catalogue (bk.cardname.<id>), in the page's language
     for (const [id, spec] of Object.entries((msg.prelude || msg.view).cards)) spec.label = api.t("bk.cardname." + id);
@@ -85,6 +94,7 @@
     const exercise = msg.type === "exercise";
     const key = `${msg.table}/${msg.moves.length}/${msg.legal.length}`;
     if (ui.key !== key) { ui.key = key; ui.piece = null; ui.card = null; }
+    if (ui.table !== msg.table) { ui.table = msg.table; ui.cursor = null; }
     const seat = exercise ? view.aids.seat : msg.seat;
     const flip = exercise ? seat === 1 : (msg.mode !== "hotseat" || api.rotate) && seat === 1;
     const legal = msg.legal;
@@ -98,7 +108,7 @@
     wrap.className = "bk-wrap";
     const hands = (who) => {
       const row = document.createElement("div");
-      row.className = "bk-hand";
+      row.className = "bk-hand bk-hand-" + (who === seat ? "own" : who === "side" ? "side" : "other");
       row.setAttribute("aria-label", api.t(who === seat ? "bk.hand.own" : "bk.hand.other"));
       const cards = who === "side" ? [view.side] : view.hands[who];
       for (const card of cards) {
@@ -153,7 +163,18 @@
     const last = msg.last && msg.last.from ? [msg.last.from, msg.last.to] : [];
     const centres = {};
 
+    // one tab stop on the board: the square the keyboard was on, else the chosen piece,
+    // else the first piece that can move; the arrow keys walk the squares as drawn
+    const stop = [ui.cursor, ui.piece, ...movable].find((name) => name && /^[a-e][1-5]$/.test(name)) || null;
+    let line = null;
     for (let row = 0; row < 5; row++) for (let col = 0; col < 5; col++) {
+      if (col === 0) {
+        line = document.createElement("div");
+        line.className = "bk-row";
+        line.setAttribute("role", "row");
+        line.setAttribute("aria-label", api.t("bk.rank", { n: flip ? row + 1 : 5 - row }));
+        board.append(line);
+      }
       const rank = flip ? row : 4 - row;
       const file = flip ? 4 - col : col;
       const name = squareName(file, rank);
@@ -161,7 +182,10 @@
       const cell = document.createElement("button");
       cell.className = "bk-sq" + ((file + rank) % 2 ? "" : " dark");
       cell.dataset.square = name;
+      cell.dataset.col = col;
+      cell.dataset.row = row;
       cell.setAttribute("role", "gridcell");
+      cell.tabIndex = name === (stop || "a5") ? 0 : -1;
       const banner = view.banners.indexOf(name);
       if (banner >= 0) cell.classList.add("banner");
       if (aids && banner === seat && view.aids.seat === seat && view.aids.banner_danger) cell.classList.add("banner-danger");
@@ -196,8 +220,21 @@
       }
       cell.setAttribute("aria-label", label);
       cell.onclick = () => tap(name);
-      board.append(cell);
+      line.append(cell);
     }
+    board.addEventListener("keydown", (event) => {
+      const step = { ArrowLeft: [-1, 0], ArrowRight: [1, 0], ArrowUp: [0, -1], ArrowDown: [0, 1] }[event.key];
+      const at = event.target.dataset;
+      if (!step || at.col === undefined) return;
+      event.preventDefault();
+      const col = Math.min(4, Math.max(0, Number(at.col) + step[0]));
+      const row = Math.min(4, Math.max(0, Number(at.row) + step[1]));
+      const next = board.querySelector(`[data-col="${col}"][data-row="${row}"]`);
+      event.target.tabIndex = -1;
+      next.tabIndex = 0;
+      next.focus();
+      ui.cursor = next.dataset.square;
+    });
 
     function chooseAndPlay(moves) {
       if (moves.length === 1) { api.act(moves[0].text); return; }
@@ -216,6 +253,7 @@
     }
 
     function tap(name) {
+      ui.cursor = name;
       if (targets[name]) {
         const moves = targets[name];
         const pieces = new Set(moves.map((m) => m.from));
@@ -229,8 +267,8 @@
 
     if (api.hint) {
       const [, squares] = api.hint.split(":");
-      if (squares && squares !== "pass") {
-        const [a, b] = [centres[squares.slice(0, 2)], centres[squares.slice(2, 4)]];
+      const [a, b] = squares ? [centres[squares.slice(0, 2)], centres[squares.slice(2, 4)]] : [];
+      if (a && b) {  // a move between two squares (not a pass)
         const svg = document.createElementNS("http://www.w3.org/2000/svg", "svg");
         svg.setAttribute("class", "bk-arrow");
         svg.setAttribute("viewBox", "0 0 5 5");
@@ -246,6 +284,7 @@
     for (const move of legal.filter((m) => !m.from)) {
       const button = document.createElement("button");
       button.className = "bk-pass";
+      button.dataset.card = move.card;
       button.textContent = api.t("bk.pass", { card: view.cards[move.card].name });
       button.onclick = () => api.act(move.text);
       wrap.append(button);

@@ -57,7 +57,15 @@
     const me = view.seat === undefined ? null : view.seat;
     const draw = () => { table.textContent = ""; drawTable(table, msg, api, names, me, key); };
     draw();
-    if (moment) showMoment(table, moment, names, api, () => { seen[key].moment = null; draw(); });
+    if (moment) {
+      showMoment(table, moment, names, api, () => {
+        seen[key].moment = null;
+        draw();
+        // the keyboard goes on at the own hand of the next round
+        const first = table.querySelector(".td-own:not(:disabled)");
+        if (first) first.focus();
+      });
+    }
     if (api.hint) {
       const hinted = (msg.legal || []).find((a) => a.text === api.hint);
       if (hinted) api.console(api.t("play.hint.is", { action: `${api.t(hinted.label_key, hinted.args)} (${hinted.text})` }));
@@ -264,6 +272,20 @@
     return out;
   }
 
+  // The arrow keys walk a row of buttons (the piste's squares, the own cards); Tab
+  // reaches the lit squares and the cards, Enter picks.
+  function arrowKeys(row, selector) {
+    row.addEventListener("keydown", (event) => {
+      const step = { ArrowLeft: -1, ArrowRight: 1 }[event.key];
+      const items = [...row.querySelectorAll(selector)].filter((item) => !item.disabled);
+      const at = items.indexOf(event.target);
+      if (!step || at < 0) return;
+      event.preventDefault();
+      items[Math.min(items.length - 1, Math.max(0, at + step))].focus();
+    });
+    return row;
+  }
+
   function piste(view, names, targets, api, onClick) {
     const row = el("div", "td-piste");
     row.setAttribute("role", "group");
@@ -286,7 +308,7 @@
       cell.onclick = () => onClick(square);
       row.append(cell);
     }
-    return row;
+    return arrowKeys(row, ".td-sq");
   }
 
   function handRow(view, legal, state, api, onClick) {
@@ -311,7 +333,7 @@
       button.onclick = () => onClick(index);
       row.append(button);
     });
-    return row;
+    return arrowKeys(row, ".td-own");
   }
 
   function promptText(view, legal, state, api) {

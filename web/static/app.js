@@ -512,7 +512,6 @@ $("end-new").onclick = () => {
   if (card) { card.scrollIntoView({ block: "center" }); (card.querySelector("select, button") || card).focus(); }
 };
 $("end-rematch").onclick = () => { if (App.started) startGame(App.started); };
-$("dark").onchange = () => { document.body.dataset.theme = $("dark").checked ? "dark" : "light"; };
 for (const id of ["aids", "coords", "rotate"]) $(id).onchange = () => { if (App.msg) showPlay(true); };
 $("lang").onchange = async () => { await loadTexts($("lang").value); if (App.catalogue) renderMenu(); if (App.msg) { $("menu").hidden = true; showPlay(true); } };
 document.addEventListener("keydown", (event) => {

@@ -72,5 +72,5 @@ def test_a_game_of_three_is_not_asked():
     report = PyramidenWeb().analyse(
         GAME, [state, GAME.apply(state, action)], [format_action(action)]
     )
-    assert report["asked"] is False
+    assert report["asked"] is False and report["note"]["key"] == "tp.analysed.unasked"
     assert report["moves"] == [{"number": 1, "mark": "", "better": None}]

@@ -19,7 +19,7 @@ function handle(msg) {
   if (msg.type === "catalogue") { App.catalogue = msg; loadScripts(msg).then(renderMenu); }
   else if (msg.type === "table" || msg.type === "exercise") { App.replay = null; hideReplayButtons(); App.msg = msg; App.hint = null; App.analysis = null; showPlay(); }
   else if (msg.type === "analysis" && msg.replay !== undefined) { App.replayAnalysis = msg; showReplayTurning(); }
-  else if (msg.type === "analysis") { App.analysis = msg; $("status").textContent = t(msg.asked === false ? "play.analysed.unasked" : "play.analysed"); renderMoves(App.msg); $("turning").hidden = !msg.turning; }
+  else if (msg.type === "analysis") { App.analysis = msg; $("status").textContent = msg.note ? t(msg.note.key, msg.note.args) : t("play.analysed"); renderMoves(App.msg); $("turning").hidden = !msg.turning; }
   else if (msg.type === "hint") { App.hint = msg.action; $("console").textContent = t(App.msg.type === "exercise" ? "ex.solution.is" : "play.hint.is", { action: msg.action }); showPlay(true); }
   else if (msg.type === "saved") { renderSaved(msg); }
   else if (msg.type === "replay") { App.replay = msg; App.ply = 0; App.replayAnalysis = null; showReplay(); }

@@ -169,7 +169,10 @@ class PyramidenWeb:
                     entry["better_words"] = {"label_key": words["key"], "args": words["args"]}
                 entry["sure"] = None if sure is None else sure.turns
             moves.append(entry)
-        return {"moves": moves, "turning": None, "asked": asked}
+        report: dict = {"moves": moves, "turning": None, "asked": asked}
+        if not asked:  # the page says why no decision is marked
+            report["note"] = {"key": "tp.analysed.unasked", "args": {}}
+        return report
 
     def problem_view(self, kind, state, texts: Sequence[str]):
         from fechtbuch.puzzles.touche_pyramiden.packkind import view_of_state

@@ -92,7 +92,7 @@ def test_every_drawing_follows_the_systems_colour_scheme(served, scheme):
         for game, selectors in DRAWINGS.items():
             page.click("#menu-button")
             start(page, game)
-            seen = shades(page, ["body", *selectors])
+            seen = shades(page, ["body", "#music", *selectors])
             if scheme == "dark":
                 assert all(shade < 0.4 for shade in seen.values()), (game, seen)
             else:

@@ -190,6 +190,9 @@ class Server:
             await self._send(conn, self.saved_message(_field(message, "game", str)))
         elif kind == "replay":
             await self._send(conn, self.replay_message(message))
+        elif kind == "analyse-replay":  # seconds of search: in a worker thread
+            report = await asyncio.to_thread(self.replay_analysis_message, message)
+            await self._send(conn, report)
         elif kind == "records":
             await self._send(conn, self.records_message(_field(message, "game", str)))
         elif kind in TABLE_MESSAGES:
@@ -455,8 +458,9 @@ class Server:
         ]
         return {"type": "saved", "game": slug, "games": games}
 
-    def replay_message(self, message: dict) -> dict:
-        """A saved game, every position as the seat that played it saw it."""
+    def _saved_game(self, message: dict) -> tuple[WebEntry, dict, list]:
+        """The saved game a message names (``game``, ``id``): its entry, its record
+        and its states."""
         entry = self._entry(message.get("game"))
         wanted = message.get("id")
         saved = next(
@@ -464,9 +468,27 @@ class Server:
         )
         if saved is None:
             raise InputError(f"id: no saved {entry.plugin.slug} game {quote(wanted)}")
+        states = [entry.game.parse_state(text) for text in saved["record"]["states"]]
+        return entry, saved, states
+
+    def replay_analysis_message(self, message: dict) -> dict:
+        """The analysis of a saved game (as after a game at the table), for the
+        replay's "Wendepunkt"."""
+        entry, saved, states = self._saved_game(message)
+        record = saved["record"]
+        # the state each action was played in (a game of rounds deals between them)
+        played_in = [states[before] for before in record["before"]] + [states[-1]]
+        report = entry.web.analyse(entry.game, played_in, record["moves"])
+        if report is None:
+            raise InputError(f"analyse: {entry.plugin.slug} has no analysis after a game")
+        return {"type": "analysis", "game": entry.plugin.slug, "replay": saved["id"], **report}
+
+    def replay_message(self, message: dict) -> dict:
+        """A saved game, every position as the seat that played it saw it."""
+        entry, saved, states = self._saved_game(message)
+        wanted = saved["id"]
         record = saved["record"]
         game, web = entry.game, entry.web
-        states = [game.parse_state(text) for text in record["states"]]
         seat = None if saved["mode"] == "hotseat" else record["people"][0]
         plies = []
         for text, before in zip(record["moves"], record["before"], strict=True):

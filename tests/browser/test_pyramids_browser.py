@@ -180,7 +180,8 @@ def assert_end_screen(page, state: dict) -> None:
     for team, score in enumerate(scores):
         assert f"{texts[f'tp.colour.{team}']} {score}" in detail
     assert page.is_visible("#end-rematch") and page.is_visible("#end-new")
-    assert not page.is_visible("#analyse")  # the pyramids have no analysis
+    # the pyramids' analysis is offered after a game (tests/browser/test_analysis_browser.py)
+    assert page.is_visible("#analyse")
 
 
 def test_two_players_against_the_computer(page):

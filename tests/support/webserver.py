@@ -108,15 +108,18 @@ def running_server(data: Path, today=TODAY, seeds=None):
 
 
 @contextmanager
-def chromium():
-    """One headless system Chromium through Playwright (never a downloaded browser)."""
+def chromium(*extra_args: str):
+    """One headless system Chromium through Playwright (never a downloaded browser),
+    with ``extra_args`` beside the usual flags."""
     try:
         from playwright.sync_api import sync_playwright
     except ImportError:
         _missing("playwright (pip install -e '.[test]')")
     binary = chromium_path()
     with sync_playwright() as playwright:
-        browser = playwright.chromium.launch(executable_path=binary, args=CHROMIUM_ARGS)
+        browser = playwright.chromium.launch(
+            executable_path=binary, args=[*CHROMIUM_ARGS, *extra_args]
+        )
         try:
             yield browser
         finally:

@@ -17,11 +17,12 @@ function connect() {
 
 function handle(msg) {
   if (msg.type === "catalogue") { App.catalogue = msg; loadScripts(msg).then(renderMenu); }
-  else if (msg.type === "table" || msg.type === "exercise") { App.replay = null; $("replay-back").hidden = true; $("replay-next").hidden = true; App.msg = msg; App.hint = null; App.analysis = null; showPlay(); }
-  else if (msg.type === "analysis") { App.analysis = msg; $("status").textContent = t("play.analysed"); renderMoves(App.msg); $("turning").hidden = !msg.turning; }
+  else if (msg.type === "table" || msg.type === "exercise") { App.replay = null; hideReplayButtons(); App.msg = msg; App.hint = null; App.analysis = null; showPlay(); }
+  else if (msg.type === "analysis" && msg.replay !== undefined) { App.replayAnalysis = msg; showReplayTurning(); }
+  else if (msg.type === "analysis") { App.analysis = msg; $("status").textContent = msg.note ? t(msg.note.key, msg.note.args) : t("play.analysed"); renderMoves(App.msg); $("turning").hidden = !msg.turning; }
   else if (msg.type === "hint") { App.hint = msg.action; $("console").textContent = t(App.msg.type === "exercise" ? "ex.solution.is" : "play.hint.is", { action: msg.action }); showPlay(true); }
   else if (msg.type === "saved") { renderSaved(msg); }
-  else if (msg.type === "replay") { App.replay = msg; App.ply = 0; App.hint = null; showReplay(); }  // no hint of the last table
+  else if (msg.type === "replay") { App.replay = msg; App.ply = 0; App.hint = null; App.replayAnalysis = null; showReplay(); }  // no hint of the last table
   else if (msg.type === "records") { App.records[msg.game] = msg; renderRecords(msg.game); showStatus(); }
   else if (msg.type === "error") { $("menu-status").textContent = ""; showError(errorText(msg)); }
 }
@@ -192,8 +193,13 @@ function renderSaved(msg) {
   }
 }
 
-// ---- replaying a saved game: the positions as the player saw them, step by step
-function showReplay() {
+// ---- replaying a saved game: the positions as the player saw them, step by step;
+// ``hint`` is a move drawn as the green arrow (the turning point's better move)
+function hideReplayButtons() {
+  for (const id of ["replay-back", "replay-next", "replay-turning"]) $(id).hidden = true;
+}
+
+function showReplay(hint) {
   const replay = App.replay;
   const ply = App.ply;
   $("menu").hidden = true;
@@ -203,6 +209,7 @@ function showReplay() {
   $("replay-next").hidden = false;
   $("cover").hidden = true;
   const game = App.catalogue.games.find((g) => g.slug === replay.game);
+  $("replay-turning").hidden = !game.analysis || !replay.plies.length;
   $("play-title").textContent = `${gameTitle(game)} – ${t("replay.title")}`;
   $("facts").textContent = t("replay.ply", { ply, plies: replay.plies.length });
   const previous = ply > 0 ? replay.plies[ply - 1] : null;
@@ -216,7 +223,7 @@ function showReplay() {
   };
   const board = $("board");
   board.textContent = "";
-  window.FechtbuchGames[replay.game].render(board, shown, api());
+  window.FechtbuchGames[replay.game].render(board, shown, { ...api(), hint: hint || null });
   $("actions").textContent = "";
   const list = $("moves");
   list.textContent = "";
@@ -458,7 +465,7 @@ function showEnd(msg, game, renderer) {
 
 function leaveTable() {
   $("play").hidden = true; $("menu").hidden = false; App.msg = null; App.replay = null;
-  $("replay-back").hidden = true; $("replay-next").hidden = true;
+  hideReplayButtons();
   renderMenu();
 }
 
@@ -473,8 +480,33 @@ function showTurningPoint() {
   view.hint = turning.better;
   renderer.render(board, shown, view);
   $("actions").textContent = "";
+  $("explanation").textContent = turningText(turning);
+}
+
+function turningText(turning) {
   const number = (x) => x.toLocaleString(I18n.lang, { signDisplay: "always", minimumFractionDigits: 1, maximumFractionDigits: 1 });
-  $("explanation").textContent = t("play.turning.text", { number: turning.number, move: turning.move, mark: turning.mark || "", before: number(turning.before), after: number(turning.after), better: turning.better || "–" });
+  return t("play.turning.text", { number: turning.number, move: turning.move, mark: turning.mark || "", before: number(turning.before), after: number(turning.after), better: turning.better || "–" });
+}
+
+// the replay's "Wendepunkt" (the rulebook's button when replaying): the saved game is
+// analysed once, then the replay turns to the position before the move where the game
+// tipped, with the better move as the green arrow
+function askReplayTurning() {
+  const replay = App.replay;
+  if (!replay) return;
+  if (App.replayAnalysis && App.replayAnalysis.replay === replay.id) { showReplayTurning(); return; }
+  $("status").textContent = t("play.analysing");
+  send({ type: "analyse-replay", game: replay.game, id: replay.id });
+}
+
+function showReplayTurning() {
+  const analysis = App.replayAnalysis;
+  if (!App.replay || analysis.replay !== App.replay.id) return;  // the player has moved on
+  const turning = analysis.turning;
+  if (!turning) { $("status").textContent = t("replay.no_turning"); return; }
+  App.ply = turning.number - 1;
+  showReplay(turning.better);
+  $("explanation").textContent = turningText(turning);
 }
 
 // ---- time: the server keeps it; the page counts down and asks when it hits zero --
@@ -524,6 +556,7 @@ $("turning").onclick = () => showTurningPoint();
 $("reveal").onclick = () => tableCommand("reveal");
 $("replay-back").onclick = () => { if (App.replay && App.ply > 0) { App.ply -= 1; showReplay(); } };
 $("replay-next").onclick = () => { if (App.replay && App.ply < App.replay.plies.length) { App.ply += 1; showReplay(); } };
+$("replay-turning").onclick = askReplayTurning;
 $("menu-button").onclick = leaveTable;
 $("end-new").onclick = () => {
   const slug = App.msg && App.msg.game;
@@ -532,7 +565,6 @@ $("end-new").onclick = () => {
   if (card) { card.scrollIntoView({ block: "center" }); (card.querySelector("select, button") || card).focus(); }
 };
 $("end-rematch").onclick = () => { if (App.started) startGame(App.started); };
-$("dark").onchange = () => { document.body.dataset.theme = $("dark").checked ? "dark" : "light"; };
 for (const id of ["aids", "coords", "rotate"]) $(id).onchange = () => { if (App.msg) showPlay(true); };
 $("lang").onchange = async () => { await loadTexts($("lang").value); if (App.catalogue) renderMenu(); if (App.msg) { $("menu").hidden = true; showPlay(true); } };
 document.addEventListener("keydown", (event) => {

@@ -679,7 +679,6 @@ $("abort").onclick = () => tableRequest("offer", { offer: "abort" });
 $("resign").onclick = () => { if (confirm(t("saal.resign.confirm"))) tableRequest("resign"); };
 $("rematch").onclick = () => tableRequest("offer", { offer: "rematch" });
 $("leave").onclick = () => showRoom();
-$("dark").onchange = () => { document.body.dataset.theme = $("dark").checked ? "dark" : "light"; };
 $("aids").onchange = () => { if (Saal.table && Saal.mode !== "replay") showTable(); };
 $("lang").onchange = async () => {
   await loadTexts($("lang").value);

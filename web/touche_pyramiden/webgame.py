@@ -34,6 +34,7 @@ from fechtbuch.engines.touche_pyramiden.board import (
 from fechtbuch.engines.touche_pyramiden.notation import (
     NotationError,
     View,
+    format_action,
     format_view,
     parse_action,
     parse_board,
@@ -87,7 +88,7 @@ class PyramidenWeb:
     style = "touche-pyramiden.css"
     modes = ("computer", "hotseat", "exercise")
     hint_strength = "stark"
-    analysis = False
+    analysis = True
 
     def setup(self, factory: PlayerFactory | None) -> dict:
         return {
@@ -144,8 +145,34 @@ class PyramidenWeb:
     def computer(self, factory: PlayerFactory, strength: str, seed: int) -> Chooser:
         return seat_chooser(factory, strength, str(seed))
 
-    def analyse(self, game: Game, states, actions: Sequence[str]) -> None:
-        return None  # no analysis after a game yet
+    def analyse(self, game: Game, states, actions: Sequence[str]) -> dict:
+        """Per decision of a game of two: did the player to act hold a sure Touché (the
+        pattern completed within two own actions against every hidden hand, draw and
+        reply, proved by the exercises' public-state prover) and miss it?  A miss is
+        "??" with an action that keeps the Touché; a forced action (one choice) is not
+        asked, nor is any decision of a game of more seats (``askable`` is false)."""
+        from fechtbuch.solver.touche_pyramiden.analysis import askable, sure_touche
+
+        moves = []
+        asked = False
+        for number, (state, text) in enumerate(zip(states, actions, strict=False), start=1):
+            entry: dict = {"number": number, "mark": "", "better": None}
+            view = view_of(state, state.to_move)
+            if askable(view) and len(game.legal_actions(state)) > 1:
+                asked = True
+                sure = sure_touche(view)
+                played = parse_action(text)
+                if sure is not None and played not in sure.keys:
+                    better = sure.keys[0]
+                    entry.update(mark="??", better=format_action(better))
+                    words = self.explain(game, state, better, self.seat_names(state))
+                    entry["better_words"] = {"label_key": words["key"], "args": words["args"]}
+                entry["sure"] = None if sure is None else sure.turns
+            moves.append(entry)
+        report: dict = {"moves": moves, "turning": None, "asked": asked}
+        if not asked:  # the page says why no decision is marked
+            report["note"] = {"key": "tp.analysed.unasked", "args": {}}
+        return report
 
     def problem_view(self, kind, state, texts: Sequence[str]):
         from fechtbuch.puzzles.touche_pyramiden.packkind import view_of_state

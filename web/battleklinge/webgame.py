@@ -36,7 +36,7 @@ from fechtbuch.engines.seeding import shuffled
 from fechtbuch.web.battleklinge.draft import Draft
 from fechtbuch.web.webgame import Chooser, Start
 
-SCHOOLS = ("choice.school.g", "choice.school.b")
+SCHOOL_NAMES = ("choice.school.g", "choice.school.b")
 """The schools' names as catalogue keys (Gold, Blau): the page words them."""
 
 
@@ -115,7 +115,7 @@ class BattleklingeWeb:
         return {"key": "bk.explain.move", "args": args}
 
     def seat_names(self, state: Position) -> tuple[str, ...]:
-        return SCHOOLS
+        return SCHOOL_NAMES
 
     def next_round(self, game: Game, states: Sequence[Position], seed: str) -> None:
         return None
@@ -146,7 +146,7 @@ class BattleklingeWeb:
         if turning is not None:
             before = states[turning["number"] - 1]
             turning["view"] = position_view(before, before.turn)
-            turning["names"] = list(SCHOOLS)
+            turning["names"] = list(SCHOOL_NAMES)
         return {"moves": report["moves"], "turning": turning}
 
     def problem_view(self, kind, state: Position, texts: Sequence[str]):

@@ -6,8 +6,10 @@ binds to 127.0.0.1 only), by tests/network/test_battleklinge_tablebase_ray.py or
     python tb_ray_cluster.py exact CARDS FOLDER
     python tb_ray_cluster.py scale CARDS FOLDER SPLIT [WORKERS ...]
 
-``exact``: a head node with two CPUs and a worker node with one; this process is the
-driver.  Into FOLDER/plain: K <= 1 and the split (2, 0) (with (0, 2), its group) on two
+``exact``: a head node with two CPUs and a worker node with two; this process is the
+driver.  (The worker node's second CPU is there because a group's actors are killed
+asynchronously: the next group's may be placed while the last one's still holds a CPU,
+and with one CPU on the worker node both would then go to the head.)  Into FOLDER/plain: K <= 1 and the split (2, 0) (with (0, 2), its group) on two
 workers.  Into FOLDER/killed: the same, but during split (1, 1) the worker node that
 runs a partition is removed (its raylet and workers killed) after step KILL_STEP; the
 driver replaces the lost worker, which replays the checkpointed phases.  Into
@@ -77,7 +79,7 @@ def exact(cards_text: str, folder: str) -> None:
 
     cards = tuple(sorted(parse_card_list(cards_text)))
     root = Path(folder)
-    cluster, (worker_node,), temp = start_cluster(2, [1])
+    cluster, (worker_node,), temp = start_cluster(2, [2])
     state: dict = {"killed_after": None, "stopped_after": None}
     try:
         solver = RaySolver(workers=2)

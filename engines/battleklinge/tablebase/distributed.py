@@ -306,6 +306,27 @@ class RaySolver:
                 ray.get(actor.replay.remote(history))
             return actor
 
+        def replace(w: int, finished_phases: int, error: BaseException) -> None:
+            while True:  # the replacement may land on the dead node too
+                self.restarts += 1
+                if self.restarts > MAX_RESTARTS:
+                    raise error
+                try:
+                    actors[w] = start(w, finished_phases)
+                    return
+                except dead as again:
+                    error = again
+
+        def located(w: int) -> str:
+            """The node worker ``w`` runs on.  A node killed a moment ago may still be
+            offered by the cluster until its heartbeats are missed; an actor placed there
+            dies before it answers, and is replaced like one lost mid-sweep."""
+            while True:
+                try:
+                    return ray.get(actors[w].node.remote())
+                except dead as error:
+                    replace(w, phase, error)
+
         progress = _Progress(job.ext_max)
         phase = 0
         self.resumed_phases = checkpoint.finished()
@@ -316,7 +337,7 @@ class RaySolver:
         try:
             if not progress.ended:
                 actors = [start(w, phase) for w in range(parts)]
-                self.nodes = ray.get([actor.node.remote() for actor in actors])
+                self.nodes = [located(w) for w in range(parts)]
             previous: list = []
             while not progress.ended:
                 step, kind = phase // 2 + 1, phase_kind(phase)
@@ -330,11 +351,8 @@ class RaySolver:
                     w, ref = pending.popitem()
                     try:
                         results[w] = ray.get(ref)
-                    except dead:
-                        self.restarts += 1
-                        if self.restarts > MAX_RESTARTS:
-                            raise
-                        actors[w] = start(w, phase)  # replays through the previous phase
+                    except dead as error:
+                        replace(w, phase, error)  # replays through the previous phase
                         pending[w] = actors[w].sweep.remote(step, kind, previous_kind)
                 merged = merge([results[w] for w in range(parts)], job.group)
                 checkpoint.save(phase, merged)

@@ -54,6 +54,9 @@ from starlette.routing import BaseRoute, Route, WebSocketRoute
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
 COOKIE = "session"
+WRITERS_AT_ONCE = 64
+"""Threads that run room calls that write; on SQLite those queued during one commit
+are committed as one group."""
 SESSION_REQUESTS = frozenset({"hello", "login", "register", "guest"})
 """The requests that give a connection its session (one per connection)."""
 
@@ -98,7 +101,7 @@ class Hall:
         self.locks: dict[str, tuple[asyncio.Lock, int]] = {}
         """Per table: the lock that keeps its events in order, and how many wait for it."""
         self.running: set[asyncio.Task] = set()
-        self.writes = None if room.store.postgres else anyio.CapacityLimiter(1)
+        self.writes = anyio.CapacityLimiter(WRITERS_AT_ONCE)
         self.throttle = LoginThrottle()
         self.hashing = anyio.CapacityLimiter(HASHING_AT_ONCE)
         """Password checks run here, a few at a time (``throttle.py``)."""
@@ -107,10 +110,9 @@ class Hall:
         which may first yield to the other tasks)."""
 
     async def write(self, call, *args):
-        """Run a room call that writes on a worker thread.  On SQLite the writers queue
-        here, fairly and without holding a thread each, instead of retrying for the
-        database's one write lock (a retry sleeps longer each time and starves some
-        writers for seconds under load)."""
+        """Run a room call that writes on a worker thread of its own pool: on SQLite the
+        writers that queue while one group is committed form the next group
+        (``groupcommit.py``), so the pool is as large as a group is worth making."""
         return await anyio.to_thread.run_sync(functools.partial(call, *args), limiter=self.writes)
 
     async def password_session(self, address: str, kind: str, request: dict) -> str:
@@ -195,7 +197,7 @@ class Hall:
         if not watchers:
             return
         messages = await run_in_threadpool(
-            self._drawn_messages, [c.identity for c in watchers], table_id
+            self._drawn_messages, [c.identity for c in watchers], table_id, event.get("snapshot")
         )
         for client, message in zip(watchers, messages, strict=True):
             # never send a version back (a watch may have answered a newer one)
@@ -204,8 +206,18 @@ class Hall:
             client.versions[table_id] = message["version"]
             await client.send(message)
 
-    def _drawn_messages(self, viewers: list[Identity | None], table_id: object) -> list[dict]:
-        return [self.drawing(m) for m in self.room.table_messages(viewers, table_id)]
+    def _drawn_messages(
+        self, viewers: list[Identity | None], table_id: object, snapshot: tuple | None = None
+    ) -> list[dict]:
+        """Each viewer's message with its drawing; a view shared by several viewers
+        (the spectators') is drawn once."""
+        drawn: dict[int, dict] = {}
+        messages = []
+        for message in self.room.table_messages(viewers, table_id, snapshot):
+            if id(message) not in drawn:
+                drawn[id(message)] = self.drawing(message)
+            messages.append(drawn[id(message)])
+        return messages
 
     # ---- connections ----------------------------------------------------------------------
     async def identify(self, client: Client, identity: Identity) -> None:

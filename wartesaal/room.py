@@ -318,7 +318,9 @@ class Room:
         if was_running and table.status != RUNNING:
             self._settle(tx, table)
         tx.save_table(table)
-        tx.notify({"kind": "table", "id": table.id, "version": table.version})
+        # the table object is not used again once the change returns: it is the snapshot
+        snapshot = (table, views.last_action(tx.last_entry(table.id)))
+        tx.notify({"kind": "table", "id": table.id, "version": table.version}, snapshot)
 
     def _settle(self, tx: Tx, table: Table) -> None:
         """Points, Elo and Taler for a game that just ended."""
@@ -460,23 +462,33 @@ class Room:
         """The table as ``who`` may see it: a seat's view or a spectator's."""
         return self.table_messages([who], table_id)[0]
 
-    def table_messages(self, viewers: list[Identity | None], table_id: object) -> list[dict]:
-        """The table as each of ``viewers`` may see it, read once."""
+    def table_messages(
+        self, viewers: list[Identity | None], table_id: object, snapshot: tuple | None = None
+    ) -> list[dict]:
+        """The table as each of ``viewers`` may see it, read once (or taken from the
+        ``snapshot`` of a table event: the table and its last action); each distinct
+        view (every spectator's is the same) is built once."""
         table_id = _string(table_id, "table")
-        with self.store.read() as tx:
-            table = tx.table(table_id)
-            if table is None:
-                raise RoomError(f"table: no table {table_id[:40]!r}")
-            last = views.last_action(tx.last_entry(table_id))
+        if snapshot is None:
+            with self.store.read() as tx:
+                table = tx.table(table_id)
+                if table is None:
+                    raise RoomError(f"table: no table {table_id[:40]!r}")
+                last = views.last_action(tx.last_entry(table_id))
+        else:
+            table, last = snapshot
         now = self.clock()
+        built: dict[int | None, dict] = {}
         messages = []
         for who in viewers:
             seat = None if who is None else table.seat_of(who.name)
-            if seat is None:
-                message = views.spectator_view(table, now)
-            else:
-                message = views.seat_view(table, seat, now)
-            messages.append(message | {"last_action": last})
+            if seat not in built:
+                if seat is None:
+                    message = views.spectator_view(table, now)
+                else:
+                    message = views.seat_view(table, seat, now)
+                built[seat] = message | {"last_action": last}
+            messages.append(built[seat])
         return messages
 
     def replay(self, table_id: object) -> dict:

@@ -4,8 +4,9 @@ by URL.
 Every change runs in one :meth:`Store.transaction`: the room loads what it changes
 (a table row ``FOR UPDATE`` on PostgreSQL; SQLite's ``BEGIN IMMEDIATE`` takes the
 database's write lock at the start), changes it and commits before anything is
-acknowledged.  SQLite runs with ``synchronous=FULL`` (an fsync per commit), so a
-committed action survives a killed process and a lost machine alike;
+acknowledged.  SQLite runs with ``synchronous=FULL`` (an fsync per commit; the
+transactions that queue during one commit are committed together, ``groupcommit.py``),
+so a committed action survives a killed process and a lost machine alike;
 ``sqlite:///FILE?synchronous=normal`` trades the lost machine for far more commits
 per second (WAL writes reach the operating system before the commit returns, so a
 killed process still loses nothing).
@@ -23,16 +24,15 @@ the server).  ``meta`` holds the schema version and the room's heartbeat.
 
 from __future__ import annotations
 
-import contextlib
 import dataclasses
 import json
-import threading
 import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 
 import sqlalchemy as sa
 from fechtbuch.engines.errors import InputError
+from fechtbuch.wartesaal.groupcommit import GroupCommit
 from fechtbuch.wartesaal.table import Entry, Table
 
 SCHEMA_VERSION = 1
@@ -134,14 +134,17 @@ class Tx:
         self.events: list[dict] = []
 
     # ---- events ---------------------------------------------------------------------
-    def notify(self, event: dict) -> None:
-        """Announce ``event`` to every server process when this transaction commits."""
+    def notify(self, event: dict, snapshot: object = None) -> None:
+        """Announce ``event`` to every server process when this transaction commits.
+        ``snapshot``: what the change left (a table and its last action), handed to this
+        process's own listeners as the event's ``snapshot`` so that they need not read
+        it back; it never leaves the process (on PostgreSQL the other processes read)."""
         if self.postgres:
             self.conn.execute(
                 sa.select(sa.func.pg_notify(CHANNEL, json.dumps(event, sort_keys=True)))
             )
         else:
-            self.events.append(event)
+            self.events.append(event if snapshot is None else event | {"snapshot": snapshot})
 
     # ---- meta -----------------------------------------------------------------------
     def get_meta(self, key: str) -> str | None:
@@ -303,14 +306,22 @@ class Store:
             if synchronous not in ("FULL", "NORMAL"):
                 raise InputError("database: synchronous= must be full or normal")
             parsed = parsed.difference_update_query(["synchronous"])
-            self.engine = sa.create_engine(parsed, poolclass=sa.pool.NullPool)
-            self.reader = sa.create_engine(parsed, poolclass=sa.pool.NullPool)
+            # pooled: opening a connection (and setting its pragmas) cost more than the
+            # reads and writes of an action; the writer needs one, the readers a few
+            threads = {"check_same_thread": False}
+            self.engine = sa.create_engine(
+                parsed, pool_size=1, max_overflow=1, connect_args=threads
+            )
+            self.reader = sa.create_engine(
+                parsed, pool_size=8, max_overflow=56, connect_args=threads
+            )
             _sqlite_pragmas(self.engine, synchronous, immediate=True)
             _sqlite_pragmas(self.reader, synchronous, immediate=False)
         self.listeners: list[Callable[[dict], None]] = []
-        # SQLite has one writer at a time and lets the others retry with growing sleeps,
-        # which starves some for seconds under load; a lock hands the turn on at once
-        self.writer = contextlib.nullcontext() if self.postgres else threading.Lock()
+        # SQLite has one writer at a time (and lets the others retry with growing sleeps,
+        # which starves some for seconds under load): the writers queue for their turn
+        # and those that queued during one commit are committed together
+        self.group = None if self.postgres else GroupCommit(self.engine)
         try:
             self._create()
         except sa.exc.DBAPIError as err:
@@ -331,10 +342,22 @@ class Store:
     @contextmanager
     def transaction(self) -> Iterator[Tx]:
         """A write transaction, committed when the block ends without an exception;
-        the SQLite events go to :attr:`listeners` after the commit."""
-        with self.writer, self.engine.begin() as conn:
-            tx = Tx(conn, self.postgres)
+        the SQLite events go to :attr:`listeners` after the commit.  On SQLite the
+        block runs in a savepoint of a group commit (``groupcommit.py``): it returns
+        once the group is on disk; a block that raises leaves the others' changes.
+        PostgreSQL groups the commits of concurrent transactions itself."""
+        if self.group is None:
+            with self.engine.begin() as conn:
+                yield Tx(conn, self.postgres)
+            return
+        batch, savepoint = self.group.enter()
+        tx = Tx(batch.conn, self.postgres)
+        try:
             yield tx
+        except BaseException:
+            self.group.leave(batch, savepoint, failed=True)
+            raise
+        self.group.leave(batch, savepoint, failed=False)
         for event in tx.events:
             for listener in list(self.listeners):
                 listener(event)

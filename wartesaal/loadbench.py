@@ -2,10 +2,14 @@
 
 ``python -m fechtbuch.wartesaal.loadbench --clients 200 --games 100`` starts a server
 process on 127.0.0.1 (SQLite in a temporary folder, or ``--database URL``), connects
-the clients, pairs them at tables and plays every game to its end with seeded random
-legal actions, all games at the same time.  It prints the median and 99th percentile
-of the time from sending an action to the opponent's client receiving the table
-update, and checks that every table's log holds exactly the acknowledged actions
+the clients, pairs them at tables and plays every game with seeded random legal
+actions, all games at the same time.  Closed loop (the default): each seat acts the
+moment it is its turn, so the figures are the server's saturation throughput.  Open
+loop (``--open --pace 2-5 --seconds 60``): each seat thinks a seeded 2-5 s first, as a
+person would, for 60 s.  It prints the acknowledgement latency (p50, p99, p99.9), the
+time until the opponent's client has the update, the actions per second, the
+server's CPU milliseconds per action (from /proc) and its resident memory per
+connection, and checks that every table's log holds exactly the acknowledged actions
 (none lost, none applied twice); a mismatch exits 1.
 """
 
@@ -55,33 +59,73 @@ def _start_server(database: str, port: int, secret: str) -> subprocess.Popen:
     raise click.ClickException("the server did not answer within 60 s")
 
 
-async def _play_table(seats: dict[int, Client], table_id: str, rng, latencies, acked) -> None:
+def _server_usage(pid: int) -> tuple[float, int]:
+    """The server's CPU seconds (user and system) and resident bytes, from /proc."""
+    try:
+        fields = open(f"/proc/{pid}/stat").read().rsplit(")", 1)[1].split()
+        ticks = os.sysconf("SC_CLK_TCK")
+        cpu = (int(fields[11]) + int(fields[12])) / ticks
+        pages = int(open(f"/proc/{pid}/statm").read().split()[1])
+        return cpu, pages * os.sysconf("SC_PAGE_SIZE")
+    except (OSError, IndexError, ValueError):
+        return float("nan"), 0
+
+
+def _percentile(ordered: list[float], share: float) -> float:
+    return ordered[min(len(ordered) - 1, int(share * len(ordered)))] if ordered else float("nan")
+
+
+class _Run:
+    """What one run measures: acknowledgement and update latencies (seconds) and the
+    acknowledged actions of every table."""
+
+    def __init__(self, tables: list[str]) -> None:
+        self.acks: list[float] = []
+        self.updates: list[float] = []
+        self.logs: dict[str, list] = {table_id: [] for table_id in tables}
+
+
+async def _play_table(seats: dict[int, Client], table_id: str, rng, run: _Run, pace) -> None:
+    """Play the table until its game ends or, in the open loop, ``pace`` says stop:
+    ``pace`` is None (closed loop: act as soon as it is one's turn) or a pair of the
+    seconds a seat thinks (drawn uniformly) and the deadline after which no seat acts."""
     while True:
         newest = max((c.tables[table_id] for c in seats.values()), key=lambda m: m["version"])
         if newest["status"] != "running":
             return
         mover = seats[newest["to_act"]]
         message = await mover.wait_table(
-            table_id, lambda m, v=newest["version"]: m["version"] >= v, timeout=120
+            table_id, lambda m, v=newest["version"]: m["version"] >= v, timeout=300
         )
         if message["status"] != "running":
             return
+        if pace is not None:
+            (low, high), deadline = pace
+            await asyncio.sleep(rng.uniform(low, high))
+            if time.perf_counter() >= deadline:
+                return
         action = rng.choice(message["legal"])
         sent = time.perf_counter()
         answer = await mover.ask("act", table=table_id, seq=message["version"], action=action)
+        run.acks.append(time.perf_counter() - sent)
         number = answer["number"]
-        acked.append((number, action))
+        run.logs[table_id].append((number, action))
         for client in seats.values():
             if client is not mover:
-                await client.wait_table(table_id, lambda m, n=number: m["version"] >= n, 120)
+                await client.wait_table(table_id, lambda m, n=number: m["version"] >= n, 300)
                 arrived = min(
                     t for (tid, v), t in client.arrivals.items() if tid == table_id and v >= number
                 )
-                latencies.append(arrived - sent)
-        await mover.wait_table(table_id, lambda m, n=number: m["version"] >= n, timeout=120)
+                run.updates.append(arrived - sent)
+        await mover.wait_table(table_id, lambda m, n=number: m["version"] >= n, timeout=300)
 
 
-async def _bench(url: str, clients: int, games: int, game: str, variant, seed: str) -> dict:
+async def _bench(
+    url: str, server_pid: int, clients: int, games: int, game: str, variant, seed: str, pace
+) -> dict:
+    """``pace``: None for the closed loop, else ((low, high) seconds a seat thinks,
+    seconds the open loop runs)."""
+    _, rss_before = _server_usage(server_pid)
     connected = []
     for _ in range(clients):
         client = await Client(url).connect()
@@ -100,54 +144,100 @@ async def _bench(url: str, clients: int, games: int, game: str, variant, seed: s
         for client in group:
             seats[(await client.ask("watch", table=table_id))["table"]["you"]] = client
         tables.append((table_id, seats))
-    latencies: list[float] = []
-    logs: dict[str, list] = {table_id: [] for table_id, _ in tables}
+    _, rss_seated = _server_usage(server_pid)
+    run = _Run([table_id for table_id, _ in tables])
+    cpu_before, _ = _server_usage(server_pid)
     began = time.perf_counter()
+    table_pace = None if pace is None else (pace[0], began + pace[1])
     await asyncio.gather(
         *(
-            _play_table(seats, table_id, random.Random(f"{seed}/{k}"), latencies, logs[table_id])
+            _play_table(seats, table_id, random.Random(f"{seed}/{k}"), run, table_pace)
             for k, (table_id, seats) in enumerate(tables)
         )
     )
     wall = time.perf_counter() - began
+    cpu_after, _ = _server_usage(server_pid)
     mismatches = []
     for table_id, _ in tables:
         replay = (await connected[0].ask("replay", table=table_id))["replay"]
         stored = [(a["number"], a["action"]) for a in replay["actions"]]
-        if stored != logs[table_id]:
+        if stored != run.logs[table_id]:
             mismatches.append(table_id)
     for client in connected:
         await client.close()
-    ordered = sorted(latencies)
+    acks, updates = sorted(run.acks), sorted(run.updates)
+    actions = len(acks)
+
+    def ms(value: float) -> float:
+        return round(1000 * value, 2)
+
     return {
+        "loop": "closed" if pace is None else "open",
         "clients": clients,
         "games": games,
         "game": game,
-        "actions": sum(len(log) for log in logs.values()),
-        "updates": len(ordered),
+        "actions": actions,
         "wall_seconds": round(wall, 2),
-        "median_ms": round(1000 * statistics.median(ordered), 2),
-        "p99_ms": round(1000 * ordered[min(len(ordered) - 1, int(0.99 * len(ordered)))], 2),
-        "max_ms": round(1000 * ordered[-1], 2),
+        "actions_per_second": round(actions / wall, 1) if wall else 0.0,
+        "ack_p50_ms": ms(statistics.median(acks)) if acks else None,
+        "ack_p99_ms": ms(_percentile(acks, 0.99)),
+        "ack_p999_ms": ms(_percentile(acks, 0.999)),
+        "ack_max_ms": ms(acks[-1]) if acks else None,
+        "update_p50_ms": ms(statistics.median(updates)) if updates else None,
+        "update_p99_ms": ms(_percentile(updates, 0.99)),
+        "server_cpu_ms_per_action": ms((cpu_after - cpu_before) / actions) if actions else None,
+        "server_kb_per_connection": round((rss_seated - rss_before) / 1024 / clients, 1),
         "mismatched_tables": mismatches,
     }
 
 
+def _pace(text: str) -> tuple[float, float]:
+    try:
+        low, high = (float(part) for part in text.split("-"))
+    except ValueError:
+        raise InputError(f"pace: expected LOW-HIGH seconds such as 2-5, got {text!r}") from None
+    if not 0 <= low <= high <= 600:
+        raise InputError(f"pace: expected 0 <= LOW <= HIGH <= 600 seconds, got {text!r}")
+    return low, high
+
+
 @click.command(
-    epilog="Example: python -m fechtbuch.wartesaal.loadbench --clients 200 --games 100 --json"
+    epilog="Examples: python -m fechtbuch.wartesaal.loadbench --clients 200 --games 100 "
+    "--json (closed loop: the saturation throughput); ... --clients 1000 --games 500 "
+    "--open --pace 2-5 --seconds 60 (people at a human pace)"
 )
-@click.option("--clients", type=int_range(2, 2000), default=200, show_default=True)
-@click.option("--games", type=int_range(1, 1000), default=100, show_default=True)
+@click.option("--clients", type=int_range(2, 20000), default=200, show_default=True)
+@click.option("--games", type=int_range(1, 10000), default=100, show_default=True)
 @click.option("--game", default=None, help="A registered game (default: the registry's first).")
 @click.option("--variant", default=None, help="The game's variant (default: its own).")
 @click.option("--seed", default="loadbench", show_default=True, help="Seeds the random actions.")
 @click.option("--database", default=None, help="Database URL (default: a temporary SQLite).")
-@json_option("the counts, the latencies in milliseconds, the tables whose log differs")
-def main(clients, games, game, variant, seed, database, as_json) -> None:
-    """Play many games at once against a fresh server on 127.0.0.1 and print the median
-    and 99th percentile of the action-to-opponent-update latency."""
+@click.option(
+    "--open",
+    "open_loop",
+    is_flag=True,
+    help="Open loop: each seat thinks for a seeded time (--pace) before it acts, for "
+    "--seconds; without it, every seat acts the moment it is its turn (closed loop).",
+)
+@click.option(
+    "--pace", default="2-5", show_default=True, help="Open loop: seconds a seat thinks, LOW-HIGH."
+)
+@click.option(
+    "--seconds",
+    type=int_range(1, 3600),
+    default=60,
+    show_default=True,
+    help="Open loop: seconds the seats act (the games still running then stay open).",
+)
+@json_option("the counts, latencies in milliseconds, server costs, the tables whose log differs")
+def main(clients, games, game, variant, seed, database, open_loop, pace, seconds, as_json) -> None:
+    """Play many games at once against a fresh server on 127.0.0.1; print the
+    acknowledgement latency (p50, p99, p99.9), the latency of the opponent's update,
+    the actions per second, and the server's CPU milliseconds per action and memory
+    per connection; exit 1 if a table's log differs from the acknowledged actions."""
     if clients % games:
         raise InputError(f"clients: {clients} is not a multiple of --games {games}")
+    thinking = (_pace(pace), seconds) if open_loop else None
     game = plugin(game).slug if game is not None else plugins()[0].slug
     with tempfile.TemporaryDirectory() as folder:
         url = database or f"sqlite:///{folder}/bench.db"
@@ -155,7 +245,16 @@ def main(clients, games, game, variant, seed, database, as_json) -> None:
         server = _start_server(url, port, secret="loadbench-" + os.urandom(16).hex())
         try:
             result = asyncio.run(
-                _bench(f"ws://127.0.0.1:{port}/ws", clients, games, game, variant, seed)
+                _bench(
+                    f"ws://127.0.0.1:{port}/ws",
+                    server.pid,
+                    clients,
+                    games,
+                    game,
+                    variant,
+                    seed,
+                    thinking,
+                )
             )
         finally:
             server.terminate()
@@ -164,10 +263,13 @@ def main(clients, games, game, variant, seed, database, as_json) -> None:
         click.echo(json.dumps(result, sort_keys=True))
     else:
         click.echo(
-            f"{result['clients']} clients, {result['games']} games of {game}: "
-            f"{result['actions']} actions in {result['wall_seconds']} s; action to opponent's "
-            f"update: median {result['median_ms']} ms, p99 {result['p99_ms']} ms, "
-            f"max {result['max_ms']} ms; "
+            f"{result['clients']} clients, {result['games']} games of {game}, "
+            f"{result['loop']} loop: {result['actions']} actions in {result['wall_seconds']} s "
+            f"({result['actions_per_second']}/s); acknowledged in p50 {result['ack_p50_ms']} "
+            f"ms, p99 {result['ack_p99_ms']} ms, p99.9 {result['ack_p999_ms']} ms; "
+            f"opponent's update p50 {result['update_p50_ms']} ms, p99 "
+            f"{result['update_p99_ms']} ms; server {result['server_cpu_ms_per_action']} CPU-ms "
+            f"per action, {result['server_kb_per_connection']} kB per connection; "
             f"tables whose log differs: {len(result['mismatched_tables'])}"
         )
     if result["mismatched_tables"]:

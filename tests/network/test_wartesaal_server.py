@@ -224,6 +224,8 @@ def test_bad_command_line_is_one_line(database, field):
         ("fechtbuch.wartesaal", ["--tick", "nan"], SECRET, "Invalid value for '--tick'"),
         ("fechtbuch.wartesaal", [], "short", "WARTESAAL_SECRET:"),
         ("fechtbuch.wartesaal.loadbench", ["--clients", "3", "--games", "2"], "", "clients:"),
+        ("fechtbuch.wartesaal.loadbench", ["--open", "--pace", "5-2"], "", "pace:"),
+        ("fechtbuch.wartesaal.loadbench", ["--open", "--pace", "soon"], "", "pace:"),
     ],
 )
 def test_bad_options_are_one_line(module, arguments, secret, field):
@@ -233,3 +235,21 @@ def test_bad_options_are_one_line(module, arguments, secret, field):
     name = module.rsplit(".", 1)[1]
     assert done.returncode == 2 and done.stderr.count("\n") == 1
     assert done.stderr.startswith(f"{name}: {field}"), done.stderr
+
+
+@pytest.mark.parametrize("loop", [[], ["--open", "--pace", "0-0.05", "--seconds", "3"]])
+def test_the_load_bench_reports_latencies_and_server_costs_and_checks_the_logs(loop):
+    command = [sys.executable, "-m", "fechtbuch.wartesaal.loadbench", "--json"]
+    command += ["--clients", "8", "--games", "4", "--seed", "t", *loop]
+    done = subprocess.run(command, capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stderr[-2000:]
+    report = json.loads(done.stdout)
+    assert report["loop"] == ("open" if loop else "closed")
+    assert report["mismatched_tables"] == [] and report["actions"] > 0
+    assert 0 < report["ack_p50_ms"] <= report["ack_p99_ms"] <= report["ack_p999_ms"]
+    assert report["ack_p999_ms"] <= report["ack_max_ms"]
+    assert report["update_p50_ms"] <= report["update_p99_ms"]
+    assert report["actions_per_second"] > 0 and report["server_cpu_ms_per_action"] > 0
+    # resident memory may even shrink with eight connections: only its presence is sure
+    assert isinstance(report["server_kb_per_connection"], float)
+    assert report["wall_seconds"] < 60  # the open loop stops acting after 3 s

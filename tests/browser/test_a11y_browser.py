@@ -49,7 +49,8 @@ def to_menu(page) -> None:
 GAMES = ["battleklinge", "touche-duell", "touche-pyramiden"]
 
 
-@pytest.mark.parametrize("theme", ["light", "dark"])
+# the dark theme (20 s more) runs with the slow tests
+@pytest.mark.parametrize("theme", ["light", pytest.param("dark", marks=pytest.mark.slow)])
 def test_axe_finds_nothing_serious_on_any_page(served, theme):
     """The menu; each game's table, a hint, the end screen, the analysis where the game
     has one, an exercise and a replay; the Kartenwahl; in German, and the menu and a

@@ -199,6 +199,7 @@ def test_two_players_against_the_computer(page):
     assert seen["touche"] >= 1
 
 
+@pytest.mark.slow  # 45 s; the six players in three teams cover several seats at one device
 def test_four_players_at_one_device(page):
     state = start(page, "hotseat", players="4")
     state, seen = play_game(page, state, name="pyramiden-hotseat")

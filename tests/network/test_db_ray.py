@@ -28,6 +28,7 @@ pytestmark = [
 ]
 
 
+@pytest.mark.slow  # a Ray cluster losing a node: half a minute or more
 def test_a_node_killed_mid_run_changes_no_byte(tmp_path, ray_tmpdir):
     problem = namespace_problem()
     if problem:

@@ -144,7 +144,8 @@ def _brute(worlds: list[State], turns: int, p: int) -> bool:
     return False
 
 
-@pytest.mark.parametrize("turns", [1, 2])
+# the two-turn comparison (18 s) runs with the slow tests; one turn stays in the default run
+@pytest.mark.parametrize("turns", [1, pytest.param(2, marks=pytest.mark.slow)])
 def test_view_equals_brute_force_over_worlds(turns):
     rng = HashStream(f"touch-brute-{turns}")
     compared = wins = 0
@@ -170,7 +171,9 @@ def _views(count: int, label: str):
         yield node_of_view(notation.parse_view(view))
 
 
-@pytest.mark.parametrize(("turns", "count"), [(1, 120), (2, 24)])
+@pytest.mark.parametrize(
+    ("turns", "count"), [(1, 120), pytest.param(2, 24, marks=pytest.mark.slow)]
+)
 def test_grouped_keys_and_leaf_tests_agree_with_the_plain_search(turns, count):
     """The prover with grouped keys (a budget on the root) and the problem's leaf tests
     gives the same distance and keys as the verifier with exact keys and no leaf test."""

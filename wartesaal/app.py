@@ -57,6 +57,11 @@ COOKIE = "session"
 WRITERS_AT_ONCE = 64
 """Threads that run room calls that write; on SQLite those queued during one commit
 are committed as one group."""
+LIST_INTERVAL = 1.0
+"""Seconds between two pushes of one of the room's lists."""
+ROOM_LISTS = ("challenges", "tables", "online", "ranking")
+"""The room's lists, pushed to every client with a session when they change (the
+events of these kinds say so)."""
 SESSION_REQUESTS = frozenset({"hello", "login", "register", "guest"})
 """The requests that give a connection its session (one per connection)."""
 
@@ -73,9 +78,13 @@ class Client:
     send_lock: asyncio.Lock = field(default_factory=asyncio.Lock)
 
     async def send(self, message: dict) -> None:
+        await self.send_text(json.dumps(message))
+
+    async def send_text(self, frame: str) -> None:
+        """Send an encoded message (one encoding for a message that many receive)."""
         async with self.send_lock:
             with contextlib.suppress(Exception):  # a closing socket: its reader ends it
-                await self.socket.send_text(json.dumps(message))
+                await self.socket.send_text(frame)
 
 
 Drawing = Callable[[dict], dict]
@@ -96,6 +105,9 @@ class Hall:
         self.drawing = drawing
         self.clients: dict[int, Client] = {}
         self.by_name: dict[str, set[Client]] = defaultdict(set)
+        self.watchers: dict[str, set[Client]] = defaultdict(set)
+        self.list_interval = LIST_INTERVAL
+        """Per table id: the connections that get its pushed messages."""
         self.numbers = itertools.count(1)
         self.queue: asyncio.Queue[dict] = asyncio.Queue()
         self.locks: dict[str, tuple[asyncio.Lock, int]] = {}
@@ -152,7 +164,15 @@ class Hall:
         self.locks[key] = (lock, waiting + 1)
         try:
             async with lock:
+                # a list that changes again before it went out is sent once, as it is
+                # then: the later event is already waiting for the lock
+                if event["kind"] in ROOM_LISTS and self.locks[key][1] > 1:
+                    return
                 await self._fan_out(event)
+                if event["kind"] in ROOM_LISTS:
+                    # at most one push of a list per interval: the changes meanwhile
+                    # queue behind the lock and go out as one (a list goes to everyone)
+                    await asyncio.sleep(self.list_interval)
         except Exception as err:  # one bad event must not stop the room's updates
             print(f"wartesaal: event {event!r} failed: {err!r}", flush=True)
         finally:
@@ -181,19 +201,20 @@ class Hall:
                 await self.queue.put({"kind": "table", "id": table_id})
             await self.queue.put({"kind": "challenges"})
             return
-        if event["kind"] == "challenges":
-            challenges = await run_in_threadpool(self.room.challenges)
+        if event["kind"] in ROOM_LISTS:
+            message = await run_in_threadpool(self.room_list, event["kind"])
+            frame = json.dumps(message)
             for client in list(self.clients.values()):
                 if client.identity is not None:
-                    await client.send({"type": "challenges", "challenges": challenges})
+                    await client.send_text(frame)
             return
         if event["kind"] != "table":
             return
         table_id = event["id"]
         for name in event.get("new", ()):
             for client in self.by_name.get(name, ()):
-                client.watching.add(table_id)
-        watchers = [c for c in self.clients.values() if table_id in c.watching]
+                self.watch(client, table_id)
+        watchers = list(self.watchers.get(table_id, ()))
         if not watchers:
             return
         messages = await run_in_threadpool(
@@ -205,6 +226,32 @@ class Hall:
                 continue
             client.versions[table_id] = message["version"]
             await client.send(message)
+
+    def watch(self, client: Client, table_id: str) -> None:
+        """``client`` gets the table's pushed messages (indexed by table, so that an
+        event finds its watchers without a look at every connection)."""
+        client.watching.add(table_id)
+        self.watchers[table_id].add(client)
+
+    def unwatch(self, client: Client, table_id: str) -> None:
+        client.watching.discard(table_id)
+        watchers = self.watchers.get(table_id)
+        if watchers is not None:
+            watchers.discard(client)
+            if not watchers:
+                del self.watchers[table_id]
+
+    def room_list(self, kind: str) -> dict:
+        """The pushed message of one of the room's lists (:data:`ROOM_LISTS`)."""
+        room = self.room
+        if kind == "challenges":
+            return {"type": "challenges", "challenges": room.challenges()}
+        if kind == "tables":
+            running, finished = room.tables(RUNNING), room.tables(FINISHED)
+            return {"type": "tables", "running": running, "finished": finished}
+        if kind == "online":
+            return {"type": "online", "online": room.online()}
+        return {"type": "ranking", "ranking": room.ranking()}
 
     def _drawn_messages(
         self, viewers: list[Identity | None], table_id: object, snapshot: tuple | None = None
@@ -227,13 +274,17 @@ class Hall:
         first = not self.by_name[identity.name]
         self.by_name[identity.name].add(client)
         running = await run_in_threadpool(self.room.tables, RUNNING)
-        client.watching |= {t["id"] for t in running if identity.name in t["seats"]}
+        for table in running:
+            if identity.name in table["seats"]:
+                self.watch(client, table["id"])
         if first:
             await self.write(self.room.presence, identity.name, True)
 
     async def leave(self, client: Client) -> None:
         self.clients.pop(client.number, None)
         await self.forget(client)
+        for table_id in list(client.watching):  # the index holds no closed connection
+            self.unwatch(client, table_id)
 
     async def forget(self, client: Client) -> None:
         """The connection no longer speaks for its name (closed, or logged out)."""
@@ -241,7 +292,8 @@ class Hall:
             return
         name = client.identity.name
         client.identity = None
-        client.watching.clear()
+        for table_id in list(client.watching):
+            self.unwatch(client, table_id)
         names = self.by_name[name]
         names.discard(client)
         if not names:
@@ -287,7 +339,7 @@ class Hall:
             answer = await self.write(
                 room.act, who, table_id, request.get("seq"), request.get("action")
             )
-            client.watching.add(table_id)
+            self.watch(client, table_id)
             return answer
         if kind in ("offer", "decline"):
             call = room.offer if kind == "offer" else room.decline
@@ -297,14 +349,14 @@ class Hall:
         if kind == "watch":
             table_id = request.get("table")
             [message] = await run_in_threadpool(self._drawn_messages, [who], table_id)
-            client.watching.add(table_id)
+            self.watch(client, table_id)
             client.versions[table_id] = message["version"]
             return {"table": message}
         if kind == "unwatch":
             table_id = request.get("table")
             if not isinstance(table_id, str):
                 raise RoomError("table: a table id")
-            client.watching.discard(table_id)
+            self.unwatch(client, table_id)
             return {}
         if kind == "replay":
             replay = await run_in_threadpool(room.replay, request.get("table"))

@@ -3,7 +3,10 @@
 An event is a small JSON object (``{"kind": "table", "id": ..., "version": ...}``,
 ``{"kind": "challenges"}``, ``{"kind": "ranking"}``) that says *what* changed, never
 the change itself: every process reads the new state from the database and builds
-each of its clients' views there, so no hidden card travels through the channel.
+each of its clients' views there, so no hidden card travels through the channel.  (A
+table event may carry a ``snapshot``, the committed table, to the listeners of the
+process that made the change, which then need not read it back; it never leaves that
+process.)
 
 * SQLite (one process): the store hands the events of a transaction to its
   listeners after the commit (:class:`LocalEvents`).

@@ -59,16 +59,19 @@ def _start_server(database: str, port: int, secret: str) -> subprocess.Popen:
     raise click.ClickException("the server did not answer within 60 s")
 
 
-def _server_usage(pid: int) -> tuple[float, int]:
-    """The server's CPU seconds (user and system) and resident bytes, from /proc."""
-    try:
-        fields = open(f"/proc/{pid}/stat").read().rsplit(")", 1)[1].split()
-        ticks = os.sysconf("SC_CLK_TCK")
-        cpu = (int(fields[11]) + int(fields[12])) / ticks
-        pages = int(open(f"/proc/{pid}/statm").read().split()[1])
-        return cpu, pages * os.sysconf("SC_PAGE_SIZE")
-    except (OSError, IndexError, ValueError):
-        return float("nan"), 0
+def _server_usage(pids: list[int]) -> tuple[float, int]:
+    """The server processes' CPU seconds (user and system) and resident bytes, summed,
+    from /proc."""
+    cpu, resident = 0.0, 0
+    for pid in pids:
+        try:
+            fields = open(f"/proc/{pid}/stat").read().rsplit(")", 1)[1].split()
+            cpu += (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+            pages = int(open(f"/proc/{pid}/statm").read().split()[1])
+            resident += pages * os.sysconf("SC_PAGE_SIZE")
+        except (OSError, IndexError, ValueError):
+            return float("nan"), 0
+    return cpu, resident
 
 
 def _percentile(ordered: list[float], share: float) -> float:
@@ -121,14 +124,19 @@ async def _play_table(seats: dict[int, Client], table_id: str, rng, run: _Run, p
 
 
 async def _bench(
-    url: str, server_pid: int, clients: int, games: int, game: str, variant, seed: str, pace
+    urls: list[str], pids: list[int], clients: int, games: int, game: str, variant, seed, pace
 ) -> dict:
-    """``pace``: None for the closed loop, else ((low, high) seconds a seat thinks,
-    seconds the open loop runs)."""
-    _, rss_before = _server_usage(server_pid)
+    """Client k connects to ``urls[k % len(urls)]`` (the seats of a table sit at
+    different server processes when there are several).  ``pace``: None for the closed
+    loop, else ((low, high) seconds a seat thinks, seconds the open loop runs)."""
     connected = []
-    for _ in range(clients):
-        client = await Client(url).connect()
+    rss = {}
+    for k in range(clients):
+        if k in (clients // 2, clients - 1):
+            # memory per connection: the growth over the second half of the connections
+            # (the first ones also pay for what the server sets up once)
+            rss[k] = _server_usage(pids)[1]
+        client = await Client(urls[k % len(urls)]).connect()
         await client.ask("guest")
         connected.append(client)
     per_table = clients // games
@@ -144,9 +152,8 @@ async def _bench(
         for client in group:
             seats[(await client.ask("watch", table=table_id))["table"]["you"]] = client
         tables.append((table_id, seats))
-    _, rss_seated = _server_usage(server_pid)
     run = _Run([table_id for table_id, _ in tables])
-    cpu_before, _ = _server_usage(server_pid)
+    cpu_before, _ = _server_usage(pids)
     began = time.perf_counter()
     table_pace = None if pace is None else (pace[0], began + pace[1])
     await asyncio.gather(
@@ -156,7 +163,7 @@ async def _bench(
         )
     )
     wall = time.perf_counter() - began
-    cpu_after, _ = _server_usage(server_pid)
+    cpu_after, _ = _server_usage(pids)
     mismatches = []
     for table_id, _ in tables:
         replay = (await connected[0].ask("replay", table=table_id))["replay"]
@@ -173,6 +180,7 @@ async def _bench(
 
     return {
         "loop": "closed" if pace is None else "open",
+        "processes": len(urls),
         "clients": clients,
         "games": games,
         "game": game,
@@ -186,7 +194,9 @@ async def _bench(
         "update_p50_ms": ms(statistics.median(updates)) if updates else None,
         "update_p99_ms": ms(_percentile(updates, 0.99)),
         "server_cpu_ms_per_action": ms((cpu_after - cpu_before) / actions) if actions else None,
-        "server_kb_per_connection": round((rss_seated - rss_before) / 1024 / clients, 1),
+        "server_kb_per_connection": round(
+            (rss[clients - 1] - rss[clients // 2]) / 1024 / max(1, clients - 1 - clients // 2), 1
+        ),
         "mismatched_tables": mismatches,
     }
 
@@ -229,42 +239,51 @@ def _pace(text: str) -> tuple[float, float]:
     show_default=True,
     help="Open loop: seconds the seats act (the games still running then stay open).",
 )
+@click.option(
+    "--processes",
+    type=int_range(1, 64),
+    default=1,
+    show_default=True,
+    help="Server processes on one PostgreSQL database (--database postgresql://...); "
+    "client k connects to process k mod N, so a table's seats meet across processes.",
+)
 @json_option("the counts, latencies in milliseconds, server costs, the tables whose log differs")
-def main(clients, games, game, variant, seed, database, open_loop, pace, seconds, as_json) -> None:
+def main(
+    clients, games, game, variant, seed, database, open_loop, pace, seconds, processes, as_json
+) -> None:
     """Play many games at once against a fresh server on 127.0.0.1; print the
     acknowledgement latency (p50, p99, p99.9), the latency of the opponent's update,
     the actions per second, and the server's CPU milliseconds per action and memory
     per connection; exit 1 if a table's log differs from the acknowledged actions."""
     if clients % games:
         raise InputError(f"clients: {clients} is not a multiple of --games {games}")
+    if processes > 1 and not (database or "").startswith("postgresql://"):
+        raise InputError("processes: several server processes share a PostgreSQL --database")
     thinking = (_pace(pace), seconds) if open_loop else None
     game = plugin(game).slug if game is not None else plugins()[0].slug
+    secret = "loadbench-" + os.urandom(16).hex()
     with tempfile.TemporaryDirectory() as folder:
         url = database or f"sqlite:///{folder}/bench.db"
-        port = _free_port()
-        server = _start_server(url, port, secret="loadbench-" + os.urandom(16).hex())
+        servers, urls = [], []
         try:
-            result = asyncio.run(
-                _bench(
-                    f"ws://127.0.0.1:{port}/ws",
-                    server.pid,
-                    clients,
-                    games,
-                    game,
-                    variant,
-                    seed,
-                    thinking,
-                )
-            )
+            for _ in range(processes):
+                port = _free_port()
+                servers.append(_start_server(url, port, secret))
+                urls.append(f"ws://127.0.0.1:{port}/ws")
+            pids = [server.pid for server in servers]
+            result = asyncio.run(_bench(urls, pids, clients, games, game, variant, seed, thinking))
         finally:
-            server.terminate()
-            server.wait(30)
+            for server in servers:
+                server.terminate()
+            for server in servers:
+                server.wait(30)
     if as_json:
         click.echo(json.dumps(result, sort_keys=True))
     else:
         click.echo(
             f"{result['clients']} clients, {result['games']} games of {game}, "
-            f"{result['loop']} loop: {result['actions']} actions in {result['wall_seconds']} s "
+            f"{result['processes']} server process(es), {result['loop']} loop: "
+            f"{result['actions']} actions in {result['wall_seconds']} s "
             f"({result['actions_per_second']}/s); acknowledged in p50 {result['ack_p50_ms']} "
             f"ms, p99 {result['ack_p99_ms']} ms, p99.9 {result['ack_p999_ms']} ms; "
             f"opponent's update p50 {result['update_p50_ms']} ms, p99 "

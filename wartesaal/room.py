@@ -51,6 +51,8 @@ class Room:
         """This server process in the ``presence`` table."""
         self.presence_fresh = presence_fresh
         """Seconds a presence row stays fresh without its process's refresh."""
+        self.last_online: set[str] = set()
+        """Who was online at the last refresh (a change is announced)."""
         self.hasher = hasher or PasswordHasher()
         self.sessions = (
             Sessions(secret) if session_seconds is None else Sessions(secret, session_seconds)
@@ -216,6 +218,7 @@ class Room:
                 tx.update_account(name, taler=account["taler"] - options["stake"])
         tx.add_table(table)
         tx.notify({"kind": "table", "id": table.id, "version": table.version, "new": seats})
+        tx.notify({"kind": "tables"})
         return table
 
     # ---- play -----------------------------------------------------------------------------
@@ -317,6 +320,7 @@ class Room:
     def _save(self, tx: Tx, table: Table, was_running: bool) -> None:
         if was_running and table.status != RUNNING:
             self._settle(tx, table)
+            tx.notify({"kind": "tables"})
         tx.save_table(table)
         # the table object is not used again once the change returns: it is the snapshot
         snapshot = (table, views.last_action(tx.last_entry(table.id)))
@@ -406,11 +410,14 @@ class Room:
         process still holds a connection of ``name``."""
         now = self.clock()
         with self.store.transaction() as tx:
+            was_here = name in tx.online(now - self.presence_fresh)
             if connected:
                 tx.connect(self.process, name, now)
             else:
                 tx.disconnect(self.process, name)
             still_here = name in tx.online(now - self.presence_fresh)
+            if still_here != was_here:
+                tx.notify({"kind": "online"})
         if not connected and still_here:
             return
         self._mark(lambda table, seat: table.set_away(seat, None if connected else now), {name})
@@ -422,6 +429,9 @@ class Room:
         with self.store.transaction() as tx:
             tx.refresh(self.process, now, forget_before=now - 100 * self.presence_fresh)
             online = tx.online(now - self.presence_fresh)
+            if online != self.last_online:  # a process died: its names went stale
+                tx.notify({"kind": "online"})
+        self.last_online = online
         with self.store.read() as tx:
             tables = [t for t in map(tx.table, tx.table_ids(RUNNING)) if t is not None]
         gone = {

@@ -19,7 +19,7 @@ from pathlib import Path
 import pytest
 import websockets
 from fechtbuch.wartesaal import accounts, protocol, room, sessions
-from fechtbuch.wartesaal.app import build_app
+from fechtbuch.wartesaal.app import ROOM_LISTS, build_app
 from fechtbuch.wartesaal.sessions import Identity, Sessions
 from starlette.testclient import TestClient
 from support.wartesaal_helpers import CHEAP, SECRET, FakeClock, make_room, members, open_table
@@ -40,7 +40,7 @@ class Talk:
         self.socket.send_text(text)
         while True:
             message = self.socket.receive_json()
-            if message["type"] not in ("table", "challenges"):
+            if message["type"] != "table" and message["type"] not in ROOM_LISTS:
                 return message
 
     def ask(self, kind: str, **fields) -> dict:

@@ -90,3 +90,20 @@ def test_the_listen_session_comes_back_after_it_drops(postgres_url):
     finally:
         events.stop()
         store.dispose()
+
+
+def test_the_load_bench_runs_two_processes_on_one_database(postgres_url):
+    """Client k of the bench talks to process k mod 2, so every table's seats are at
+    different processes; every log still equals the acknowledged actions."""
+    import json
+    import subprocess
+    import sys
+
+    fresh_database(postgres_url)
+    command = [sys.executable, "-m", "fechtbuch.wartesaal.loadbench", "--json"]
+    command += ["--clients", "8", "--games", "4", "--processes", "2", "--database", postgres_url]
+    done = subprocess.run(command, capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stderr[-2000:]
+    report = json.loads(done.stdout)
+    assert report["processes"] == 2 and report["actions"] > 0
+    assert report["mismatched_tables"] == []

@@ -225,6 +225,7 @@ def test_bad_command_line_is_one_line(database, field):
         ("fechtbuch.wartesaal", [], "short", "WARTESAAL_SECRET:"),
         ("fechtbuch.wartesaal.loadbench", ["--clients", "3", "--games", "2"], "", "clients:"),
         ("fechtbuch.wartesaal.loadbench", ["--open", "--pace", "5-2"], "", "pace:"),
+        ("fechtbuch.wartesaal.loadbench", ["--processes", "2"], "", "processes:"),
         ("fechtbuch.wartesaal.loadbench", ["--open", "--pace", "soon"], "", "pace:"),
     ],
 )
@@ -253,3 +254,38 @@ def test_the_load_bench_reports_latencies_and_server_costs_and_checks_the_logs(l
     # resident memory may even shrink with eight connections: only its presence is sure
     assert isinstance(report["server_kb_per_connection"], float)
     assert report["wall_seconds"] < 60  # the open loop stops acting after 3 s
+
+
+def test_the_room_lists_are_pushed_when_they_change(server):
+    """Who is online, the running and finished tables and the ranking reach a client
+    that never asks for them (the page no longer polls)."""
+
+    async def pushed(client, kind, holds):
+        for _ in range(500):
+            for message in reversed(client.received):
+                if message["type"] == kind and "ref" not in message and holds(message):
+                    return message
+            await asyncio.sleep(0.02)
+        raise AssertionError(f"no {kind} message that holds: {client.received[-5:]}")
+
+    async def scenario():
+        [onlooker] = await guests(server.url, 1)
+        a, b = await guests(server.url, 2)
+        names = {next(m["name"] for m in c.received if "name" in m) for c in (a, b)}
+        await pushed(onlooker, "online", lambda m: names <= set(m["online"]))
+        table_id = await open_table([a, b], game="battleklinge")
+        await pushed(onlooker, "tables", lambda m: table_id in {t["id"] for t in m["running"]})
+        await a.ask("resign", table=table_id)
+        ended = await pushed(
+            onlooker, "tables", lambda m: table_id in {t["id"] for t in m["finished"]}
+        )
+        assert table_id not in {t["id"] for t in ended["running"]}
+        await pushed(onlooker, "ranking", lambda m: isinstance(m["ranking"], list))
+        await b.close()
+        await pushed(onlooker, "online", lambda m: len(names & set(m["online"])) == 1)
+        asked = [m for m in onlooker.received if m.get("ref") is not None]
+        assert len(asked) == 1  # its guest login; every list came unasked
+        for client in (onlooker, a):
+            await client.close()
+
+    asyncio.run(scenario())

@@ -11,7 +11,7 @@ window.FechtbuchGames = window.FechtbuchGames || {};
 const Saal = {
   ws: null, me: null, account: null, games: [], boards: {},
   table: null, mode: null, moves: [], replay: null, ply: 0, refs: 0, pending: {},
-  clockTimer: null, pollTimer: null, challenges: [],
+  clockTimer: null, challenges: [],
 };
 const $ = (id) => document.getElementById(id);
 const SESSION_KEY = "wartesaal-session";
@@ -60,6 +60,9 @@ function receive(msg) {
   }
   if (msg.type === "table") onTable(msg);
   else if (msg.type === "challenges") { Saal.challenges = msg.challenges; renderChallenges(); }
+  else if (msg.type === "tables") renderTableLists(msg.running, msg.finished);
+  else if (msg.type === "online") renderOnline(msg.online);
+  else if (msg.type === "ranking") renderRanking(msg.ranking);
   else if (msg.type === "logout") { sessionStorage.removeItem(SESSION_KEY); Saal.ws.onclose = null; location.reload(); }
   else if (msg.type === "error") showError(errorText(msg.error));
 }
@@ -144,9 +147,7 @@ function showRoom() {
   Saal.mode = "room";
   $("room").hidden = false;
   $("table").hidden = true;
-  refreshRoom();
-  clearInterval(Saal.pollTimer);
-  Saal.pollTimer = setInterval(refreshRoom, 3000);
+  refreshRoom();  // once: the server pushes every list when it changes
 }
 
 async function refreshRoom() {
@@ -156,18 +157,30 @@ async function refreshRoom() {
   ]);
   Saal.challenges = challenges.challenges;
   renderChallenges();
-  renderTables($("running"), running.tables, "saal.watch", (table) => watch(table.id));
-  renderTables($("finished"), finished.tables, "saal.replay", (table) => openReplay(table.id));
+  renderTableLists(running.tables, finished.tables);
+  renderOnline(online.online);
+  renderRanking(ranking.ranking);
+}
+
+function renderTableLists(running, finished) {
+  renderTables($("running"), running, "saal.watch", (table) => watch(table.id));
+  renderTables($("finished"), finished, "saal.replay", (table) => openReplay(table.id));
+}
+
+function renderOnline(names) {
   const list = $("online");
   list.textContent = "";
-  for (const name of online.online) {
+  for (const name of names) {
     const item = document.createElement("li");
     item.textContent = name + (Saal.me && name === Saal.me.name ? " " + t("saal.you") : "");
     list.append(item);
   }
+}
+
+function renderRanking(rows) {
   const rank = $("ranking");
   rank.textContent = "";
-  for (const row of ranking.ranking) {
+  for (const row of rows) {
     const item = document.createElement("li");
     item.textContent = t("saal.ranking.row", { name: row.name, elo: Math.round(row.elo), points: row.points });
     rank.append(item);
@@ -288,7 +301,6 @@ async function watch(tableId) {
 }
 
 function openTable(msg) {
-  clearInterval(Saal.pollTimer);
   if (Saal.table && Saal.table.id !== msg.id && Saal.mode === "watch") ask("unwatch", { table: Saal.table.id }).catch(() => {});
   Saal.mode = msg.you === null ? "watch" : "play";
   Saal.table = null;
@@ -618,7 +630,6 @@ function stopTable() {
 async function openReplay(tableId) {
   let answer;
   try { answer = await ask("replay", { table: tableId }); } catch (err) { return; }
-  clearInterval(Saal.pollTimer);
   Saal.mode = "replay";
   Saal.replay = answer.replay;
   Saal.ply = answer.replay.actions.length;

@@ -273,7 +273,7 @@ class Hall:
         client.identity = identity
         first = not self.by_name[identity.name]
         self.by_name[identity.name].add(client)
-        running = await run_in_threadpool(self.room.tables, RUNNING)
+        running = await run_in_threadpool(self.room.tables, RUNNING, None)
         for table in running:
             if identity.name in table["seats"]:
                 self.watch(client, table["id"])

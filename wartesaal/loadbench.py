@@ -276,7 +276,11 @@ def main(
             for server in servers:
                 server.terminate()
             for server in servers:
-                server.wait(30)
+                try:
+                    server.wait(30)
+                except subprocess.TimeoutExpired:  # still closing its connections
+                    server.kill()
+                    server.wait(30)
     if as_json:
         click.echo(json.dumps(result, sort_keys=True))
     else:

@@ -510,12 +510,15 @@ class Room:
             entries = tx.entries(table_id)
         return views.replay(table, entries)
 
-    def tables(self, status: str = RUNNING, limit: int = 30) -> list[dict]:
+    def tables(self, status: str = RUNNING, limit: int | None = 30) -> list[dict]:
         """The tables to watch (or replay): id, game, variant, seats, status, rated,
-        clock and result; of the ended ones the ``limit`` that ended last."""
+        clock and result; the ``limit`` that started (running) or ended last (a list
+        that goes to every connection stays short however many games are played)."""
         with self.store.read() as tx:
             found = [t for t in map(tx.table, tx.table_ids(status)) if t is not None]
-        if status != RUNNING:
+        if status == RUNNING:
+            found = sorted(found, key=lambda t: -t.started_at)[:limit]
+        else:
             found = sorted(found, key=lambda t: -(t.finished_at or 0.0))[:limit]
         return [
             {

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import threading
 from collections import deque
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 import sqlalchemy as sa
@@ -32,6 +33,8 @@ class Batch:
 
     conn: sa.Connection
     members: int = 0
+    events: list = field(default_factory=list)
+    """What the members announce, in the order they ran; delivered after the commit."""
     committed: threading.Event = field(default_factory=threading.Event)
     error: BaseException | None = None
 
@@ -72,8 +75,16 @@ class GroupCommit:
     """The writer of one SQLite database (an engine whose transactions begin with
     ``BEGIN IMMEDIATE``)."""
 
-    def __init__(self, engine: sa.Engine, most: int = MOST_PER_BATCH) -> None:
+    def __init__(
+        self,
+        engine: sa.Engine,
+        deliver: Callable[[list], None] | None = None,
+        most: int = MOST_PER_BATCH,
+    ) -> None:
         self.engine = engine
+        self.deliver = deliver
+        """Called with a committed batch's events by the committing thread, before it
+        gives the writer's turn on."""
         self.most = most
         self.turn = FairLock()
         self.batch: Batch | None = None
@@ -104,7 +115,13 @@ class GroupCommit:
             self.turn.release()
             raise
 
-    def leave(self, batch: Batch, savepoint: sa.NestedTransaction, failed: bool) -> None:
+    def leave(
+        self,
+        batch: Batch,
+        savepoint: sa.NestedTransaction,
+        failed: bool,
+        events: list | None = None,
+    ) -> None:
         """End the block's savepoint (released, or rolled back if ``failed``), commit
         the batch if no other writer is queued or the batch is full, give the turn
         back, and wait until the batch is committed (a failed block does not wait:
@@ -119,6 +136,8 @@ class GroupCommit:
                 self._end(batch, error)
                 raise
             batch.members += 1
+            if not failed and events:
+                batch.events.extend(events)
             if self.turn.waiting == 0 or batch.members >= self.most:
                 self._end(batch, None)
         finally:
@@ -137,6 +156,11 @@ class GroupCommit:
                 batch.conn.commit()
                 self.commits += 1
                 self.blocks += batch.members
+                if self.deliver is not None and batch.events:
+                    try:
+                        self.deliver(batch.events)
+                    except Exception as failure:  # the data is committed: report, go on
+                        print(f"wartesaal: delivering events failed: {failure!r}", flush=True)
             else:
                 batch.conn.rollback()
         except BaseException as failure:

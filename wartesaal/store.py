@@ -321,7 +321,7 @@ class Store:
         # SQLite has one writer at a time (and lets the others retry with growing sleeps,
         # which starves some for seconds under load): the writers queue for their turn
         # and those that queued during one commit are committed together
-        self.group = None if self.postgres else GroupCommit(self.engine)
+        self.group = None if self.postgres else GroupCommit(self.engine, self._deliver)
         try:
             self._create()
         except sa.exc.DBAPIError as err:
@@ -357,8 +357,13 @@ class Store:
         except BaseException:
             self.group.leave(batch, savepoint, failed=True)
             raise
-        self.group.leave(batch, savepoint, failed=False)
-        for event in tx.events:
+        self.group.leave(batch, savepoint, failed=False, events=tx.events)
+
+    def _deliver(self, events: list[dict]) -> None:
+        """A committed group's events, in the order its blocks ran (called by the
+        thread that committed it, before the next group commits: so two events of one
+        table never reach the listeners out of order, even with equal versions)."""
+        for event in events:
             for listener in list(self.listeners):
                 listener(event)
 

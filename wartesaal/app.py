@@ -106,8 +106,8 @@ class Hall:
         self.clients: dict[int, Client] = {}
         self.by_name: dict[str, set[Client]] = defaultdict(set)
         self.watchers: dict[str, set[Client]] = defaultdict(set)
-        self.list_interval = LIST_INTERVAL
         """Per table id: the connections that get its pushed messages."""
+        self.list_interval = LIST_INTERVAL
         self.numbers = itertools.count(1)
         self.queue: asyncio.Queue[dict] = asyncio.Queue()
         self.locks: dict[str, tuple[asyncio.Lock, int]] = {}
@@ -241,6 +241,10 @@ class Hall:
             if not watchers:
                 del self.watchers[table_id]
 
+    def unwatch_all(self, client: Client) -> None:
+        for table_id in list(client.watching):
+            self.unwatch(client, table_id)
+
     def room_list(self, kind: str) -> dict:
         """The pushed message of one of the room's lists (:data:`ROOM_LISTS`)."""
         room = self.room
@@ -283,8 +287,7 @@ class Hall:
     async def leave(self, client: Client) -> None:
         self.clients.pop(client.number, None)
         await self.forget(client)
-        for table_id in list(client.watching):  # the index holds no closed connection
-            self.unwatch(client, table_id)
+        self.unwatch_all(client)  # also an anonymous one's: the index holds no closed one
 
     async def forget(self, client: Client) -> None:
         """The connection no longer speaks for its name (closed, or logged out)."""
@@ -292,8 +295,7 @@ class Hall:
             return
         name = client.identity.name
         client.identity = None
-        for table_id in list(client.watching):
-            self.unwatch(client, table_id)
+        self.unwatch_all(client)
         names = self.by_name[name]
         names.discard(client)
         if not names:

@@ -415,9 +415,11 @@ class Room:
                 tx.connect(self.process, name, now)
             else:
                 tx.disconnect(self.process, name)
-            still_here = name in tx.online(now - self.presence_fresh)
+            online = tx.online(now - self.presence_fresh)
+            still_here = name in online
             if still_here != was_here:
                 tx.notify({"kind": "online"})
+        self.last_online = online  # announced here: the next refresh need not again
         if not connected and still_here:
             return
         self._mark(lambda table, seat: table.set_away(seat, None if connected else now), {name})

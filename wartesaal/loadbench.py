@@ -25,6 +25,7 @@ import subprocess
 import sys
 import tempfile
 import time
+import urllib.request
 
 import click
 from fechtbuch.commands.options import int_range, json_option
@@ -41,8 +42,7 @@ def _free_port() -> int:
 
 
 def _start_server(database: str, port: int, secret: str) -> subprocess.Popen:
-    import httpx
-
+    # the standard library's client: the bench needs no package the room does not
     env = dict(os.environ, WARTESAAL_SECRET=secret)
     command = [sys.executable, "-m", "fechtbuch.wartesaal", "--database", database]
     process = subprocess.Popen(command + ["--port", str(port)], env=env)
@@ -51,9 +51,10 @@ def _start_server(database: str, port: int, secret: str) -> subprocess.Popen:
         if process.poll() is not None:
             raise click.ClickException(f"the server exited with {process.returncode}")
         try:
-            if httpx.get(f"http://127.0.0.1:{port}/health", timeout=1).status_code == 200:
-                return process
-        except httpx.HTTPError:
+            with urllib.request.urlopen(f"http://127.0.0.1:{port}/health", timeout=1) as answer:
+                if answer.status == 200:
+                    return process
+        except OSError:  # refused while the server starts (URLError is an OSError)
             time.sleep(0.1)
     process.kill()
     raise click.ClickException("the server did not answer within 60 s")

@@ -50,3 +50,18 @@ def test_leaks_name_where_the_text_stands():
         {"text": "distance 17", "where": "text in #board"},
     ]
     assert leaks(seen, GERMAN) == ["text in #board: 'distance 17' ['distance']"]
+
+
+def test_a_bare_seat_or_school_id_fails():
+    # Battleklinge's schools shown as their ids, not as Gold and Blau
+    assert foreign_words("g ist am Zug.", GERMAN) == ["g"]
+    assert foreign_words("b", GERMAN) == ["b"]
+    # a seat's number where a text puts a name, and a seat's key shown raw
+    assert foreign_words("0 ist am Zug.", GERMAN) == ["0"]
+    assert foreign_words("tp.seat.0", GERMAN) == ["tp.seat.0"]
+    # a letter the catalogue writes so is a name; a coordinate label is notation;
+    # a number standing alone is a number
+    fencers = Catalogue.of({"td.fencer": "Fechter {seat}", "choice.seat.A": "A (links)"})
+    assert foreign_words("A", fencers) == [] and foreign_words("a", fencers) == ["a"]
+    assert foreign_words("b", GERMAN, coordinate=True) == []
+    assert foreign_words("3", GERMAN) == [] and foreign_words("Gold ist am Zug.", GERMAN) == []

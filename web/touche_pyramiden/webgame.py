@@ -146,15 +146,19 @@ class PyramidenWeb:
         return seat_chooser(factory, strength, str(seed))
 
     def analyse(self, game: Game, states, actions: Sequence[str]) -> dict:
-        """Per decision of a game of two: did the player to act hold a sure Touché (the
-        pattern completed within two own actions against every hidden hand, draw and
-        reply, proved by the exercises' public-state prover) and miss it?  A miss is
-        "??" with an action that keeps the Touché; a forced action (one choice) is not
-        asked, nor is any decision of a game of more seats (``askable`` is false)."""
+        """Per decision: did the player to act hold a sure Touché and miss it?  A game
+        of two asks for one within two own actions against every hidden hand, draw and
+        reply (the exercises' public-state prover); a game of more seats asks whether
+        an action completed the pattern at once, and if none did, for a Touché within
+        two own actions with every other seat as an adversary
+        (:mod:`fechtbuch.solver.touche_pyramiden.analysis`).  A miss is "??" with an
+        action that keeps the Touché; a forced action (one choice) is not asked.  The
+        turning point is the first miss (:meth:`turning_point`), or ``None``."""
         from fechtbuch.solver.touche_pyramiden.analysis import askable, sure_touche
 
         moves = []
         asked = False
+        turning = None
         for number, (state, text) in enumerate(zip(states, actions, strict=False), start=1):
             entry: dict = {"number": number, "mark": "", "better": None}
             view = view_of(state, state.to_move)
@@ -162,17 +166,44 @@ class PyramidenWeb:
                 asked = True
                 sure = sure_touche(view)
                 played = parse_action(text)
+                entry["sure"] = None if sure is None else sure.turns
                 if sure is not None and played not in sure.keys:
                     better = sure.keys[0]
                     entry.update(mark="??", better=format_action(better))
-                    words = self.explain(game, state, better, self.seat_names(state))
-                    entry["better_words"] = {"label_key": words["key"], "args": words["args"]}
-                entry["sure"] = None if sure is None else sure.turns
+                    entry["better_words"] = self._words(game, state, better)
+                    if turning is None:
+                        turning = self.turning_point(game, state, entry, played, view)
             moves.append(entry)
-        report: dict = {"moves": moves, "turning": None, "asked": asked}
+        report: dict = {"moves": moves, "turning": turning, "asked": asked}
         if not asked:  # the page says why no decision is marked
             report["note"] = {"key": "tp.analysed.unasked", "args": {}}
         return report
+
+    def _words(self, game: Game, state: State, action: Action) -> dict:
+        """An action in the move list's words: its explanation's key and arguments."""
+        words = self.explain(game, state, action, self.seat_names(state))
+        return {"label_key": words["key"], "args": words["args"]}
+
+    def turning_point(
+        self, game: Game, state: State, entry: dict, played: Action, view: View
+    ) -> dict:
+        """The turning point at a missed sure Touché (``entry``, the analysis' line of the
+        decision in ``state``): the seat's view before it as the board draws it, the
+        action played and the better one in the move list's words, and the better one as
+        the board lights it (the page words the sentence, ``play.turning.missed``)."""
+        better = parse_action(entry["better"])
+        return {
+            "number": entry["number"],
+            "seat": state.to_move,
+            "move": format_action(played),
+            "mark": entry["mark"],
+            "better": entry["better"],
+            "sure": entry["sure"],
+            "move_words": self._words(game, state, played),
+            "better_words": entry["better_words"],
+            "better_action": {"text": entry["better"], **action_parts(better)},
+            "view": board_of(view, True),
+        }
 
     def problem_view(self, kind, state, texts: Sequence[str]):
         from fechtbuch.puzzles.touche_pyramiden.packkind import view_of_state

@@ -122,21 +122,47 @@ class ToucheDuellWeb:
         """Per decision: did the fencer to act hold a sure hit (a win of the round within
         one own turn against every hidden deal and reply, proved by the public-state
         prover with meister's node limit) and miss it?  A miss is "??" with a winning
-        action; a forced action (one choice) is not asked."""
+        action; a forced action (one choice) is not asked.  The turning point is the
+        first miss (:meth:`turning_point`), or ``None`` when no decision missed one."""
         from fechtbuch.solver.touche_duell.analysis import sure_hits
 
         moves = []
+        turning = None
         for number, (state, text) in enumerate(zip(states, actions, strict=False), start=1):
             entry: dict = {"number": number, "mark": "", "better": None}
             if len(game.legal_actions(state)) > 1:
                 winning = sure_hits(view_of(state, state.mover))
-                if winning and parse_action(text) not in winning:
+                played = parse_action(text)
+                if winning and played not in winning:
                     better = winning[0]
                     entry.update(mark="??", better=format_action(better))
                     entry["better_words"] = action_words(better)
+                    if turning is None:
+                        turning = self.turning_point(game, state, entry, played)
                 entry["sure"] = bool(winning)
             moves.append(entry)
-        return {"moves": moves, "turning": None}
+        return {"moves": moves, "turning": turning}
+
+    def turning_point(self, game: Game, state: Position, entry: dict, played: Action) -> dict:
+        """The turning point at a missed sure hit (``entry``, the analysis' line of the
+        decision in ``state``): the fencer's view before it as the table draws it, the
+        action played in the move list's words and the better one in the words of its
+        button, and the better one as the table lights it (the page words the sentence,
+        ``play.turning.missed``)."""
+        explained = self.explain(game, state, played, self.seat_names(state))
+        move_words = {"label_key": explained["key"], "args": explained["args"]}
+        better = action_words(parse_action(entry["better"]))
+        return {
+            "number": entry["number"],
+            "seat": state.mover,
+            "move": format_action(played),
+            "mark": entry["mark"],
+            "better": entry["better"],
+            "move_words": move_words,
+            "better_words": entry["better_words"],
+            "better_action": {"text": entry["better"], **better},
+            "view": seat_board(view_of(state, state.mover)),
+        }
 
     def problem_view(self, kind, state, texts: Sequence[str]):
         # the prover's view; after the prover acted, before the adversary's draw is

@@ -410,11 +410,13 @@ function showTable() {
   const shown = shownMessage(msg, board, legal, msg.last_view, Saal.moves, !running);
   const renderer = window.FechtbuchGames[msg.game];
   const area = $("board");
+  const place = focusPlace();
   area.textContent = "";
   boardApi().warn("");
   if (renderer && (board.view || board.prelude)) renderer.render(area, shown, boardApi());
   else { const pre = document.createElement("pre"); pre.className = "textboard"; pre.textContent = msg.view; area.append(pre); }
   renderActions(msg, legal, renderer);
+  keepFocus(place);
   renderSeats(msg);
   renderTurn(msg);
   renderOffer(msg);
@@ -432,6 +434,33 @@ function showTable() {
   startClocks();
   if (running && mine && msg.to_act === msg.you && Saal.lastToAct !== msg.to_act) beep(520, 100, 0.06);
   Saal.lastToAct = msg.to_act;
+}
+
+// A redraw (an update of the table, a step of a replay) replaces the board's squares,
+// fields and cards and the list of actions: the keyboard keeps its place on the same
+// one (the board scripts mark them with data-*: square, field, index, card; an action
+// by its notation), else on the board's tab stop or its first button, as on the game page.
+function focusPlace() {
+  const now = document.activeElement;
+  const area = ["board", "actions"].find((id) => now && $(id).contains(now));
+  if (!area) return null;
+  const key = ["square", "field", "index", "card", "action"].find((k) => now.dataset[k] !== undefined);
+  return { area, selector: key ? `[data-${key}="${CSS.escape(now.dataset[key])}"]` : null };
+}
+
+function keepFocus(place) {
+  if (!place || (document.activeElement && document.activeElement !== document.body)) return;
+  const board = $("board");
+  const candidates = [
+    place.selector && $(place.area).querySelector(place.selector),
+    board.querySelector("[role=grid] [tabindex='0']"),
+    ...board.querySelectorAll("button:not(:disabled), [tabindex='0']"),
+  ];
+  for (const candidate of candidates) {
+    if (!candidate) continue;
+    candidate.focus();
+    if (document.activeElement === candidate) return;
+  }
 }
 
 function renderActions(msg, legal, renderer) {
@@ -653,9 +682,11 @@ function showReplay() {
   const board = entry ? entry.board : replay.start_board;
   const shown = shownMessage(msg, board, [], entry ? entry.drawn : null, replay.actions.slice(0, ply), true);
   const area = $("board");
+  const place = focusPlace();
   area.textContent = "";
   window.FechtbuchGames[replay.game].render(area, shown, { ...boardApi(), aids: false, speed: 0 });
   $("actions").textContent = "";
+  keepFocus(place);
   renderSeats(msg);
   $("turn").textContent = entry ? t("saal.replay.action", { name: seatName(msg, entry.seat), action: entry.action }) : t("saal.replay.start");
   $("last-minute").hidden = true;

@@ -193,13 +193,14 @@ function renderSaved(msg) {
   }
 }
 
-// ---- replaying a saved game: the positions as the player saw them, step by step;
-// ``hint`` is a move drawn as the green arrow (the turning point's better move)
+// ---- replaying a saved game: the positions as the player saw them, step by step; at
+// the analysis' ``turning`` point the position before it as its mover saw it, with the
+// better move as the board's hint (Battleklinge's green arrow, the lit cards and fields)
 function hideReplayButtons() {
   for (const id of ["replay-back", "replay-next", "replay-turning"]) $(id).hidden = true;
 }
 
-function showReplay(hint) {
+function showReplay(turning) {
   const replay = App.replay;
   const ply = App.ply;
   $("menu").hidden = true;
@@ -214,16 +215,17 @@ function showReplay(hint) {
   $("facts").textContent = t("replay.ply", { ply, plies: replay.plies.length });
   const previous = ply > 0 ? replay.plies[ply - 1] : null;
   $("explanation").textContent = previous ? t(previous.explanation.key, previous.explanation.args) : "";
-  const view = ply < replay.plies.length ? replay.plies[ply].view : replay.final;
+  const view = turning ? turning.view : ply < replay.plies.length ? replay.plies[ply].view : replay.final;
   const shown = {
     type: "table", table: `replay-${replay.id}`, game: replay.game, mode: "replay", names: replay.names.map((name) => t(name)),
     people: replay.people, seat: view && view.seat !== undefined ? view.seat : (view.aids ? view.aids.seat : replay.people[0]),
     view, legal: [], last: previous ? { ...previous.action, seat: null } : null, finished: true,
     moves: replay.plies.slice(0, ply).map((p) => ({ text: p.text, explanation: p.explanation, seat: 0 })),
+    turning: turning || null,
   };
   const board = $("board");
   board.textContent = "";
-  window.FechtbuchGames[replay.game].render(board, shown, { ...api(), hint: hint || null });
+  window.FechtbuchGames[replay.game].render(board, shown, { ...api(), hint: turning ? turning.better : null });
   $("actions").textContent = "";
   const list = $("moves");
   list.textContent = "";
@@ -469,11 +471,15 @@ function leaveTable() {
   renderMenu();
 }
 
-// ---- the analysis' turning point: the position before it, the better move as the hint arrow
+// ---- the analysis' turning point: the position before it as its mover saw it (a game
+// with hidden hands names the seat: ``turning.seat``), the better move as the board's
+// hint; the message carries the turning point (``turning``) for a board that lights its
+// parts (``turning.better_action``: the cards and fields of the better action)
 function showTurningPoint() {
   const turning = App.analysis.turning;
   const renderer = window.FechtbuchGames[App.msg.game];
-  const shown = { ...App.msg, view: turning.view, legal: [], last: null, seat: turning.view.aids.seat, mode: "replay", finished: true };
+  const seat = turning.seat !== undefined ? turning.seat : turning.view.aids.seat;
+  const shown = { ...App.msg, view: turning.view, legal: [], last: null, seat, mode: "replay", finished: true, turning };
   const board = $("board");
   board.textContent = "";
   const view = api();
@@ -483,14 +489,24 @@ function showTurningPoint() {
   $("explanation").textContent = turningText(turning);
 }
 
+// the turning point in words: a missed sure win of the round names the action played
+// and the better one in the game's words (the notation beside); otherwise the
+// evaluation before and after the move
 function turningText(turning) {
+  if (turning.better_words) {
+    const words = (w) => ({ key: w.label_key, args: w.args });
+    return t("play.turning.missed", {
+      number: turning.number, move: words(turning.move_words), played: turning.move,
+      better: words(turning.better_words), key: turning.better,
+    });
+  }
   const number = (x) => x.toLocaleString(I18n.lang, { signDisplay: "always", minimumFractionDigits: 1, maximumFractionDigits: 1 });
   return t("play.turning.text", { number: turning.number, move: turning.move, mark: turning.mark || "", before: number(turning.before), after: number(turning.after), better: turning.better || "–" });
 }
 
 // the replay's "Wendepunkt" (the rulebook's button when replaying): the saved game is
 // analysed once, then the replay turns to the position before the move where the game
-// tipped, with the better move as the green arrow
+// tipped, with the better move as the board's hint
 function askReplayTurning() {
   const replay = App.replay;
   if (!replay) return;
@@ -505,7 +521,7 @@ function showReplayTurning() {
   const turning = analysis.turning;
   if (!turning) { $("status").textContent = t("replay.no_turning"); return; }
   App.ply = turning.number - 1;
-  showReplay(turning.better);
+  showReplay(turning);
   $("explanation").textContent = turningText(turning);
 }
 

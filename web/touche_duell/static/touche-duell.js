@@ -55,7 +55,9 @@
     const key = msg.table || "exercise";
     const moment = roundMoment(msg, key);
     const me = view.seat === undefined ? null : view.seat;
-    const draw = () => { table.textContent = ""; drawTable(table, msg, api, names, me, key); };
+    // the analysis' turning point: the better action lit on the table as if chosen
+    const lit = msg.turning && me !== null ? turningLights(view, msg.turning.better_action, me) : null;
+    const draw = () => { table.textContent = ""; drawTable(table, msg, api, names, me, key, lit); };
     draw();
     if (moment) {
       showMoment(table, moment, names, api, () => {
@@ -124,8 +126,39 @@
     table.append(box);
   }
 
+  // ---- the turning point: which cards of the hand and which squares the better
+  // action uses, drawn as a choice is drawn (the cards raised, the squares lit)
+  function turningLights(view, action, me) {
+    const dir = me === 0 ? 1 : -1;
+    const own = view.squares[me];
+    const foe = view.squares[1 - me];
+    const cards = [];
+    const take = (value, count) => {
+      view.hand.forEach((v, index) => { if (v === value && count > 0 && !cards.includes(index)) { cards.push(index); count -= 1; } });
+    };
+    const squares = {};
+    if (action.kind === "move") {
+      take(Math.abs(action.step), 1);
+      squares[own + dir * action.step] = action.step > 0 ? "forward" : "back";
+    } else if (action.kind === "attack") {
+      take(action.value, action.count);
+      squares[foe] = "attack";
+    } else if (action.kind === "lunge") {
+      take(action.step, 1);
+      take(action.value, action.count);
+      squares[own + dir * action.step] = "stepped";
+      squares[foe] = "attack";
+    } else if (action.kind === "retreat") {
+      take(action.step, 1);
+      squares[own - dir * action.step] = "back";
+    } else if (action.kind === "parry") {
+      take(view.attack[0], view.attack[1]);
+    }
+    return { cards, squares };
+  }
+
   // ---- the table -----------------------------------------------------------------
-  function drawTable(table, msg, api, names, me, key) {
+  function drawTable(table, msg, api, names, me, key, lit) {
     const view = msg.view;
     const legal = msg.legal || [];
     const other = me === null ? null : 1 - me;
@@ -148,6 +181,7 @@
 
     const state = chosen(msg, key);
     const targets = me === null ? {} : reachable(view, legal, state, me);
+    if (lit) for (const [square, kind] of Object.entries(lit.squares)) targets[square] = { kind, hinted: true };
     table.append(piste(view, names, targets, api, (square) => clickSquare(square)));
 
     const middle = el("div", "td-middle");
@@ -169,7 +203,7 @@
     prompt.setAttribute("aria-live", "polite");
     prompt.textContent = promptText(view, legal, state, api);
     table.append(prompt);
-    table.append(handRow(view, legal, state, api, (index) => clickCard(index)));
+    table.append(handRow(view, legal, lit ? { cards: lit.cards, step: null, hinted: true } : state, api, (index) => clickCard(index)));
     const choices = el("div", "td-choices");
     const parry = legal.find((a) => a.kind === "parry");
     if (parry) {
@@ -302,6 +336,7 @@
       const target = targets[square];
       if (target) {
         cell.classList.add("td-" + target.kind);
+        if (target.hinted) cell.classList.add("td-hinted");
         label += " – " + api.t("td.target." + target.kind);
       } else cell.tabIndex = -1;
       cell.setAttribute("aria-label", label);
@@ -325,6 +360,7 @@
       const selected = state.cards.includes(index);
       const stepCard = state.step !== null && index === stepIndex(view, state);
       if (selected) button.classList.add("td-selected");
+      if (selected && state.hinted) button.classList.add("td-hinted");
       if (stepCard) button.classList.add("td-stepped");
       if (parryCards && value === view.attack[0]) { button.classList.add("td-parry"); parryCards -= 1; }
       button.setAttribute("aria-pressed", selected ? "true" : "false");

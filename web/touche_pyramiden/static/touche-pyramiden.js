@@ -187,7 +187,10 @@
     const exercise = msg.type === "exercise";
     const redraw = () => render(root, msg, { ...api, hint: null });
     api = { ...api, redraw };
-    noticeRound(msg, view);
+    // the analysis' turning point is a position of the past: no round's end to notice,
+    // and the table's moment (the last Touché) is not shown over it
+    if (!msg.turning) noticeRound(msg, view);
+    const moment = msg.turning ? null : ui.moment;
     const key = `${msg.table}/${(msg.moves || []).length}/${(msg.legal || []).length}`;
     if (ui.key !== key) { ui.key = key; ui.card = null; ui.swap = []; ui.lift = null; ui.cursor = null; }
     const legal = actionsOf(msg);
@@ -212,28 +215,29 @@
     if (!exercise) wrap.append(scoreLine(api, view, mine));
     wrap.append(seatsRow(api, msg, view, mine));
 
-    if (ui.moment && !exercise) wrap.append(momentBox(api, view, mine));
+    if (moment && !exercise) wrap.append(momentBox(api, view, mine));
 
     // choices before play: the round's pattern, the member a team starts with
     const patterns = legal.filter((a) => a.act === "pattern");
-    if (patterns.length && !ui.moment) wrap.append(patternChoice(api, patterns));
+    if (patterns.length && !moment) wrap.append(patternChoice(api, patterns));
     const leads = legal.filter((a) => a.act === "lead");
-    if (leads.length && !ui.moment) wrap.append(leadChoice(api, msg, leads));
+    if (leads.length && !moment) wrap.append(leadChoice(api, msg, leads));
     if (!patterns.length && !leads.length && !exercise && view.phase === "wahl" && !finished) {
       wrap.append(el("p", "tp-waiting", api.t("tp.choosing", { name: seatName(api, msg, view.to_move, view.teams) })));
     }
 
-    // the hint (Rat) in words: its card and field are lit
-    let hinted = null;
-    if (api.hint) {
+    // the hint (Rat) in words: its card and field are lit; at the turning point the
+    // better action's (the page says it in words)
+    let hinted = msg.turning ? msg.turning.better_action : null;
+    if (api.hint && !hinted) {
       hinted = (msg.legal || []).find((a) => a.text === api.hint) || null;
       if (hinted) api.console(api.t(exercise ? "tp.solution.is" : "tp.hint.is", { action: actionWords(api, msg, hinted) }));
     }
 
-    const playing = legal.some((a) => a.field || a.act === "exchange" || a.act === "pass") && !ui.moment;
+    const playing = legal.some((a) => a.field || a.act === "exchange" || a.act === "pass") && !moment;
     const card = ui.card === null ? null : (view.hand || [])[ui.card];
     const targets = card ? targetsOf(legal, card) : {};
-    const complete = new Set(ui.moment ? ui.moment.fields.map(fieldName) : view.complete || []);
+    const complete = new Set(moment ? moment.fields.map(fieldName) : view.complete || []);
     wrap.append(board(api, msg, view, { targets, complete, hinted, mine, playing }));
     if (ui.lift) wrap.append(liftChoice(api, ui.lift));
     if (view.hand) wrap.append(hand(api, view, legal, playing, hinted));

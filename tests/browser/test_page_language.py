@@ -6,7 +6,8 @@ reach, for each game: the menu (every pack's overview and the saved games open),
 game against the computer in progress with a hint and a card picked, a server's
 refusal, a move of the computer and a round's end moment, the end screen with its
 analysis and turning point, the Kartenwahl, at one device the covered hand, an
-exercise with its solution, and a saved game replayed.  At each state every text a
+exercise with its solution, a saved game replayed, and each Touché game's turning
+point in the replay of a saved game with a missed sure win.  At each state every text a
 person sees (tests/support/page_language.py says what that is) must be worded from
 the catalogue the page loaded; the notation of the moves on the page (shown beside
 the words) is the only thing allowed besides.  The Wartesaal's page is checked the
@@ -26,6 +27,7 @@ import pytest
 from support.page_language import VISIBLE_TEXTS, Catalogue, leaks
 from support.touche_duel_page import play_action
 from support.webserver import browser_page, running_server
+from test_analysis_browser import missed_duel, missed_pyramids, open_replay, save_missed
 from test_pyramids_browser import choose, play_by_hand, wait_for_person
 from test_touche_duell_browser import choose as duel_choice
 
@@ -44,6 +46,9 @@ NOTATION = """() => {
     for (const a of App.analysis.moves || []) if (a.better) out.push(a.better);
     const turning = App.analysis.turning;
     if (turning) out.push(turning.move, turning.better || "");
+  }
+  if (App.replayAnalysis && App.replayAnalysis.turning) {
+    out.push(App.replayAnalysis.turning.move, App.replayAnalysis.turning.better || "");
   }
   if (App.replay) for (const p of App.replay.plies) out.push(p.text);
   return out.filter((text) => text);
@@ -237,9 +242,26 @@ def menu(page, c: Checked) -> None:
     to_menu(page)
 
 
+def turning_points(page, c: Checked, store) -> None:
+    """Each Touché game's turning point in the replay of a saved game with a missed
+    sure win (a game of one decision: the analysis is quick)."""
+    position, miss = missed_duel()
+    state, pyramids_miss, _ = missed_pyramids()
+    for slug, first, played, name in (
+        ("touche-duell", position, miss, "duel"),
+        ("touche-pyramiden", state, pyramids_miss, "pyramids"),
+    ):
+        saved = save_missed(store, slug, first, played)
+        open_replay(page, slug, saved)
+        page.click("#replay-turning")
+        page.wait_for_function("App.replayAnalysis && App.replayAnalysis.turning", timeout=60_000)
+        c.check(f"{name}: the turning point of a saved game")
+        to_menu(page)
+
+
 @pytest.mark.parametrize("lang", LANGUAGES)
 def test_every_text_of_the_serve_page_is_from_its_catalogue(served, lang):
-    url, _ = served
+    url, store = served
     with browser_page(viewport={"width": 1280, "height": 900}) as (page, errors):
         page.goto(url)
         page.wait_for_selector("#start-battleklinge-computer")
@@ -253,6 +275,7 @@ def test_every_text_of_the_serve_page_is_from_its_catalogue(served, lang):
         duel(page, c)
         pyramids(page, c)
         menu(page, c)
+        turning_points(page, c, store)
         # the other language chosen in the middle of a game: the page is reworded
         other = "en" if lang == "de" else "de"
         start(page, "touche-duell", "computer", strength="mittel")

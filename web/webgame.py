@@ -117,7 +117,18 @@ class WebGame(Protocol):
         """The analysis of a finished game (``states``: the state each action was played
         in, then the last state)
         as ``{"moves": [{"number", "mark", "better", ...}], "turning": {...}}``, or
-        ``None`` when the game has none."""
+        ``None`` when the game has none.
+
+        ``turning`` is the turning point, or ``None``: ``number`` (the decision, 1-based),
+        ``move`` and ``better`` (notation), ``mark`` and ``view`` (the view before the
+        decision as the board draws it, which the page shows with ``better`` as the
+        board's hint).  Either the evaluation ``before`` and ``after`` (the page words
+        them with ``play.turning.text``), or ``move_words`` and ``better_words`` (message
+        keys and arguments, as ``{"label_key", "args"}``; ``play.turning.missed``).  A
+        game whose seats see different things names the seat of ``view`` (``seat``), and
+        ``better_action`` gives the better action's parts as ``action_view`` does, so the
+        board can light them; the page hands the turning point to the board script as
+        the message's ``turning``."""
         ...
 
     def problem_view(self, kind: Any, state: Any, texts: Sequence[str]) -> tuple[dict, list[dict]]:

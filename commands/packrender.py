@@ -16,6 +16,7 @@ from fechtbuch.engines.files import atomic_write
 from fechtbuch.puzzles import packpage
 from fechtbuch.puzzles.pack import load_pack, pack_kind
 from fechtbuch.puzzles.packkind import PackKind, Version1Views
+from fechtbuch.puzzles.pagekit import LANGUAGES
 
 OUTPUT = click.Path(dir_okay=False, writable=True)
 
@@ -42,7 +43,16 @@ def _version_1(kind: PackKind) -> Version1Views:
     help="Pruned packs: do not judge the actions past the cut (faster, a little smaller; "
     "the page then only says that they leave the stored solution).",
 )
-def pack_html(pack_file: Path, output: str | None, force: bool, no_verdicts: bool) -> None:
+@click.option(
+    "--lang",
+    type=click.Choice(LANGUAGES),
+    default=None,
+    help="The language the page starts in (default: the browser's, German when it is "
+    "neither); the page offers both.",
+)
+def pack_html(
+    pack_file: Path, output: str | None, force: bool, no_verdicts: bool, lang: str | None
+) -> None:
     """Write one self-contained HTML page to browse PACK and try its puzzles.
 
     No network and no other files: open it in any browser.  Any game: a
@@ -51,17 +61,20 @@ def pack_html(pack_file: Path, output: str | None, force: bool, no_verdicts: boo
     buttons.  Either way the defence answers with the longest resistance and
     the page says at once whether the sure path still holds; past the cut of a
     pruned tree every other action carries its exact verdict, computed now.
+    The page speaks German and English (a choice on the page); it starts in
+    LANG, else in the browser's language, else in German.
 
     \b
       fechtbuch pack html fechtuebungen            # writes fechtuebungen.html
+      fechtbuch pack html touche-uebungen --lang en
     """
     output = output or f"{Path(pack_file).stem}.html"
     data = load_pack(pack_file)
     kind = pack_kind(data)
     if data["version"] == 1:  # a version-1 pack has its game's own page
-        page = _version_1(kind).page(data)
+        page = _version_1(kind).page(data, lang)
     else:
-        page = packpage.pack2_html(data, verdicts=not no_verdicts)
+        page = packpage.pack2_html(data, verdicts=not no_verdicts, lang=lang)
     atomic_write(output, page.encode(), force)
     click.echo(f"wrote {output} ({len(data['puzzles'])} puzzles)")
 

@@ -63,11 +63,12 @@ JUDGE_NODES = 2_000_000
 class Version1Views:
     """What a game whose packs use the version-1 format (Battleklinge's) supplies for
     them: ``check(pack)`` (a one-line ``InputError`` for a pack the page cannot show),
-    ``page(pack)`` (its own HTML page) and ``diagram(puzzle, number, key)`` (one
+    ``page(pack, lang)`` (its own HTML page, in the language ``lang`` at first: ``"de"``,
+    ``"en"`` or ``None``, the browser's) and ``diagram(puzzle, number, key)`` (one
     puzzle's SVG with its caption, the key's arrow if ``key``)."""
 
     check: Callable[[dict], None]
-    page: Callable[[dict], str]
+    page: Callable[[dict, str | None], str]
     diagram: Callable[[Puzzle, int, bool], str]
 
 

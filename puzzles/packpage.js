@@ -5,15 +5,25 @@
   const DATA = JSON.parse(document.getElementById("fb-data").textContent);
   const DEFENCE_DELAY_MS = 350;
   const el = (id) => document.getElementById(id);
+  const i18n = window.fbI18n;
+  const t = (key, args) => i18n.t(key, args);
   const state = { puzzle: null, node: 0, history: [], moves: [], helped: false, busy: false };
+  // what the status line and the title say, as messages: worded again when the language changes
+  const shown = { status: null, title: null };
 
   function puzzle() { return DATA.puzzles[state.puzzle]; }
   function current() { return puzzle().nodes[state.node]; }
 
-  function setStatus(kind, text) {
-    const status = el("status");
-    status.dataset.state = kind;
-    status.textContent = text;
+  function setStatus(kind, key, args) {
+    shown.status = { key, args };
+    el("status").dataset.state = kind;
+    el("status").textContent = t(key, args);
+  }
+
+  function relabel() {
+    if (shown.status) el("status").textContent = i18n.word(shown.status);
+    if (shown.title) el("title").textContent = i18n.word(shown.title);
+    drawMoves();
   }
 
   function rowOf(index) {
@@ -21,7 +31,13 @@
   }
 
   function drawMoves() {
-    el("moves").textContent = state.moves.join("  ");
+    el("moves").textContent = state.moves.length ? t("pp.moves", { moves: state.moves.join("  ") }) : "";
+  }
+
+  // how an exercise ended (the tree's leaf: "hit", "win:treffer"), in the game's words
+  function leafMessage(leaf) {
+    const key = "pp.leaf." + leaf.replace(/:/g, ".");
+    return i18n.has(key) ? { key, args: {} } : leaf;
   }
 
   function drawActions(node) {
@@ -43,18 +59,19 @@
     state.node = index;
     const node = current();
     el("diagram").innerHTML = node.svg;
+    i18n.apply(el("diagram"));
     drawMoves();
     if (node.leaf !== undefined) {
       state.busy = false;
       drawActions(node);
-      setStatus("solved", (state.helped ? "Solved with help: " : "Solved: ") + node.leaf + ".");
+      setStatus("solved", state.helped ? "pp.solved.help" : "pp.solved", { how: leafMessage(node.leaf) });
       rowOf(state.puzzle).classList.add("solved");
       return;
     }
     if (node.reply !== undefined) {
       state.busy = true;
       drawActions(node);
-      setStatus("good", "Defence: " + node.reply);
+      setStatus("good", "pp.defence", { action: node.reply });
       setTimeout(() => {
         state.moves.push(node.reply);
         enter(node.to);
@@ -63,7 +80,8 @@
     }
     state.busy = false;
     drawActions(node);
-    setStatus("play", "Your move: win within " + node.turns + " own turns, whatever the defence.");
+    const task = i18n.counted("pp.task", node.turns);
+    setStatus("play", task.key, task.args);
   }
 
   function act(text) {
@@ -84,25 +102,21 @@
   // tree's alternatives were computed by packpage.py with the game's exact judge).
   function refuse(node, action) {
     const text = action.text;
-    const lost = "The sure path is lost: after " + text + " the defence holds out beyond " +
-      "your " + node.turns + " own turns. Try another action.";
+    const lost = i18n.counted("pp.lost", node.turns, { action: text });
     if (action.verdict === "keeps") {
-      setStatus("good", "Correct: " + text + " also keeps the win within " + node.turns +
-        " own turns (proved exactly when this page was made" +
-        (action.line ? "; it goes on " + action.line : "") + "). This page has diagrams " +
-        "only along its own solution: play on with the stored action (Solution shows it).");
+      const line = action.line ? { key: "pp.keeps.line", args: { line: action.line } } : "";
+      const keeps = i18n.counted("pp.keeps", node.turns, { action: text, line });
+      setStatus("good", keeps.key, keeps.args);
       rowOf(state.puzzle).classList.remove("failed");
     } else if (action.verdict === "loses") {
-      setStatus("lost", "Exact: " + lost);
+      setStatus("lost", "pp.exact", { lost });
       rowOf(state.puzzle).classList.add("failed");
     } else if (action.verdict === "unknown") {
-      setStatus("line", text + " leaves the stored solution and could not be judged within " +
-        "the node limit when this page was made. Try another action (Solution shows it).");
+      setStatus("line", "pp.unknown", { action: text });
     } else if (node.stored_only) {
-      setStatus("line", text + " leaves the stored solution: past the cut this pack keeps " +
-        "only the main line. Try another action (Solution shows it).");
+      setStatus("line", "pp.stored_only", { action: text });
     } else {
-      setStatus("lost", lost);
+      setStatus("lost", lost.key, lost.args);
       rowOf(state.puzzle).classList.add("failed");
     }
   }
@@ -118,7 +132,7 @@
     const node = current();
     if (state.busy || node.best === undefined) return;
     state.helped = true;
-    setStatus("line", "A key: " + node.best);
+    setStatus("line", "pp.key", { action: node.best });
   }
 
   function selectPuzzle(index) {
@@ -130,8 +144,8 @@
     state.busy = false;
     rowOf(index).classList.add("selected");
     const p = puzzle();
-    el("title").textContent = "Puzzle " + (index + 1) + " (" + p.id + "): " + DATA.title +
-      ", win within " + p.n + " own turns";
+    shown.title = i18n.counted("pp.exercise", p.n, { number: index + 1, id: p.id, game: { key: "pp.game" } });
+    el("title").textContent = i18n.word(shown.title);
     enter(0);
   }
 
@@ -187,7 +201,9 @@
   el("restart").addEventListener("click", restart);
   el("takeback").addEventListener("click", takeBack);
   el("hint").addEventListener("click", hint);
+  i18n.start(relabel);
   window.fbCommon.buildList(DATA.puzzles, selectPuzzle);
   if (DATA.puzzles.length) selectPuzzle(0);
+  else setStatus("play", "pp.empty");
   runChecks();
 })();

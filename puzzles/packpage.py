@@ -22,7 +22,10 @@ own solution only, which keeps the page small, so play goes on from the stored
 action), ``loses`` (refused: the sure path is lost) or ``unknown`` (the node limit
 came first; the page says so, and its subtitle counts the verdicts).
 
-Nothing is fetched from the network or from other files.  ``pack html`` sends
+Every word of the page comes from its German and English catalogues, embedded in it
+(pagekit.py: the page's own ``packpage.de.json`` and ``packpage.en.json`` next to
+this module and the game's next to its pack kind); the language is a choice on the
+page.  Nothing is fetched from the network or from other files.  ``pack html`` sends
 version-1 packs to :mod:`fechtbuch.puzzles.battleklinge.v1page` (Battleklinge's page with its
 rules in JavaScript) and version-2 packs here.
 """
@@ -36,7 +39,7 @@ from typing import Any
 from fechtbuch.puzzles.pack import PackTerms, SolutionMode, pack_kind
 from fechtbuch.puzzles.packkind import PackKind, Puzzle, Verdict
 from fechtbuch.puzzles.packtree import PuzzleTree, TreeNode
-from fechtbuch.puzzles.pagekit import asset, page
+from fechtbuch.puzzles.pagekit import asset, game_package, message, page, page_texts
 
 VIEWER_NODES = 200_000
 """The judge's node limit per alternative action when a page is made (``pack html``)."""
@@ -102,9 +105,10 @@ class _PuzzlePages:
         return out
 
 
-def pack2_html(pack: dict, verdicts: bool = True) -> str:
+def pack2_html(pack: dict, verdicts: bool = True, lang: str | None = None) -> str:
     """One self-contained HTML page that plays a loaded version-2 ``pack``; without
-    ``verdicts`` the actions past a pruned tree's cut are not judged (``--no-verdicts``)."""
+    ``verdicts`` the actions past a pruned tree's cut are not judged (``--no-verdicts``);
+    ``lang`` is the language it starts in (``None``: the browser's; pagekit.py)."""
     kind = pack_kind(pack)
     if not verdicts:
         kind = dataclasses.replace(kind, judge=None)
@@ -123,33 +127,47 @@ def pack2_html(pack: dict, verdicts: bool = True) -> str:
                 "nodes": _PuzzlePages(kind, puzzle, pruned, counted).build(),
             }
         )
-    data = {"title": kind.title, "pruned": pruned, "puzzles": puzzles}
+    data = {"pruned": pruned, "puzzles": puzzles}
     generator = pack["generator"]
-    facts = [f"{len(puzzles)} puzzles", f"made by {generator['name']} {generator['version']}"]
-    facts.append(f"seed {pack['seed']}")
+    count = len(puzzles)
+    facts = [
+        message("pp.fact.count.one" if count == 1 else "pp.fact.count.other", count=count),
+        message("pp.fact.made", generator=f"{generator['name']} {generator['version']}"),
+        message("pp.fact.seed", seed=pack["seed"]),
+    ]
     if pruned:
-        facts.append("solution trees pruned to the main line past the first defences")
+        facts.append(message("pp.fact.pruned"))
         if kind.judge is not None:
             facts.append(
-                "other actions there judged exactly when this page was made: "
-                f"{counted['keeps']} keep the win, {counted['loses']} lose, "
-                f"{counted['unknown']} unknown (limit {VIEWER_NODES:,} nodes each)"
+                message(
+                    "pp.fact.verdicts",
+                    keeps=counted["keeps"],
+                    loses=counted["loses"],
+                    unknown=counted["unknown"],
+                    limit=VIEWER_NODES,
+                )
             )
-    facts.append(f"command: {pack['command']}")
-    subtitle = " \u00b7 ".join(facts)
-    title = f"fechtbuch: {kind.title} puzzles ({len(puzzles)})"
+    facts.append(message("pp.fact.command", command=pack["command"]))
+    texts, board_script = page_texts(game_package(pack["rules"]), kind.title)
     section = """<section id="view">
 <h2 id="title"></h2>
 <div id="diagram"></div>
 <div id="status" data-state="play" role="status" aria-live="polite"></div>
-<div id="actions"></div>
+<div id="actions" role="group" data-i18n-label="pp.actions"></div>
 <div id="controls">
-<button id="restart" type="button">Restart</button>
-<button id="takeback" type="button">Take back</button>
-<button id="hint" type="button">Solution</button>
+<button id="restart" type="button" data-i18n="pp.restart"></button>
+<button id="takeback" type="button" data-i18n="pp.takeback"></button>
+<button id="hint" type="button" data-i18n="pp.solution"></button>
 </div>
 <div id="moves"></div>
 </section>"""
     return page(
-        title, title, subtitle, section, data, [asset("packpage.css")], asset("packpage.js")
+        heading=message("pp.title", game=message("pp.game"), count=count),
+        facts=facts,
+        section=section,
+        data=data,
+        css=[asset("packpage.css")],
+        scripts=[board_script, asset("packpage.js")],
+        texts=texts,
+        lang=lang,
     )

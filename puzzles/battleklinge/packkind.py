@@ -286,10 +286,10 @@ def _check_page(pack: dict) -> None:
     check_pack(pack)
 
 
-def _page(pack: dict) -> str:
+def _page(pack: dict, lang: str | None) -> str:
     from fechtbuch.puzzles.battleklinge.v1page import pack_html
 
-    return pack_html(pack)
+    return pack_html(pack, lang)
 
 
 def _diagram(puzzle: Puzzle, number: int, key: bool) -> str:

@@ -10,8 +10,13 @@
   const DATA = JSON.parse(document.getElementById("fb-data").textContent);
   const CARDS = DATA.cards; // [{id, name, offsets: [[dx, dy], ...], mark}]
   const BANNER = DATA.banner; // [gold banner square, blau banner square]
-  const COLOR_NAMES = ["Gold", "Blau"];
   const COLOR_CHARS = "gb";
+  // every word from the page's catalogue (viewer_common.js, pagekit.py); a school by its
+  // key, a card by its id; packboard.js words the drawing's fixed parts
+  const i18n = window.fbI18n;
+  const t = (key, args) => i18n.t(key, args);
+  const school = (color) => ({ key: "pp.bk.school." + COLOR_CHARS[color] });
+  const cardName = (card) => ({ key: "pp.bk.card." + CARDS[card].id });
   const FILES = "abcde";
   const REPLY_DELAY_MS = 450;
   const SVG_NS = "http://www.w3.org/2000/svg";
@@ -160,12 +165,29 @@
   }
   const attackerMovesPlayed = () => Math.ceil(state.history.length / 2);
   const remaining = () => state.puzzle.n - attackerMovesPlayed();
-  const plural = (k, word) => k + " " + word + (k === 1 ? "" : "s");
+  // the texts shown, as messages ({key, args}): worded again when the language changes
+  const shown = { title: null, status: null, solution: null, choice: null };
+  const word = (message) => (message ? i18n.word(message) : "");
+  const counted = (key, n, args) => i18n.counted(key, n, args);
 
-  function setStatus(kind, text) {
+  function setStatus(kind, key, args) {
+    shown.status = { key, args };
     const box = el("status");
     box.dataset.state = kind;
-    box.textContent = text;
+    box.textContent = word(shown.status);
+  }
+
+  function setSolution(message) {
+    shown.solution = message;
+    el("solution").textContent = word(message);
+  }
+
+  function relabel() {
+    el("title").textContent = word(shown.title);
+    el("status").textContent = word(shown.status);
+    el("solution").textContent = word(shown.solution);
+    if (shown.choice) showChoice(shown.choice.moves, shown.choice.prompt);
+    if (state.puzzle) draw();
   }
 
   function drawArrow(layer, move, cls, colour) {
@@ -220,18 +242,19 @@
       face.setAttribute("stroke-width", width);
     }
     svg.querySelector('text.hand-label[data-row="side"]').textContent =
-      "Side card (to " + COLOR_NAMES[pos.turn] + ")";
+      t("pp.bk.side", { school: school(pos.turn) });
+    svg.querySelector(":scope > title").textContent = t("pp.bk.board", { school: school(pos.turn) });
     const w = winner(pos);
     svg.querySelector("text.caption").textContent = w !== null
-      ? COLOR_NAMES[w] + " has hit (Treffer)."
-      : COLOR_NAMES[pos.turn] + " to move" + (last ? "; last move " + moveText(last) : "") + ".";
+      ? t("pp.bk.caption.hit", { school: school(w) })
+      : last ? t("pp.bk.caption.last", { school: school(pos.turn), move: moveText(last) })
+        : t("pp.bk.caption.turn", { school: school(pos.turn) });
     const arrows = svg.querySelector("g.arrows");
     arrows.replaceChildren();
     if (last && last.from !== null) drawArrow(arrows, last, "arrow", "#138a72");
     drawMarks();
-    el("moves").textContent = state.history.length
-      ? "Moves: " + state.history.map((m, i) => (i % 2 === 0 ? (i / 2 + 1) + ". " : "") + m).join(" ")
-      : "";
+    const moves = state.history.map((m, i) => (i % 2 === 0 ? (i / 2 + 1) + ". " : "") + m).join(" ");
+    el("moves").textContent = state.history.length ? t("pp.moves", { moves }) : "";
   }
 
   function drawMarks() {
@@ -262,17 +285,18 @@
   function showChoice(moves, prompt) {
     const box = el("choice");
     box.replaceChildren();
+    shown.choice = moves.length ? { moves, prompt } : null;
     if (!moves.length) return;
     const label = document.createElement("span");
-    label.textContent = prompt + " ";
+    label.textContent = word(prompt) + " ";
     box.appendChild(label);
     const hand = state.pos.hands[state.pos.turn];
     for (const m of moves) {
       const button = document.createElement("button");
-      button.textContent = CARDS[m.card].name;
+      button.textContent = word(cardName(m.card));
       button.dataset.move = moveText(m);
       button.className = m.card === hand[0] ? "first" : "second";
-      button.addEventListener("click", () => { showChoice([], ""); tryMove(m); });
+      button.addEventListener("click", () => { showChoice([], null); tryMove(m); });
       box.appendChild(button);
     }
   }
@@ -281,7 +305,7 @@
     // No piece can move: the player still hands on a card (rules: "Tausch ohne Bewegung").
     const moves = legalMoves(state.pos);
     if (moves.length && moves[0].from === null) {
-      showChoice(moves, "No piece can move; pass a card:");
+      showChoice(moves, { key: "pp.bk.pass" });
     }
   }
 
@@ -294,9 +318,9 @@
     if (state.selected !== null && !own) {
       const options = moves.filter((m) => m.from === state.selected && m.to === sq);
       if (options.length === 1) { tryMove(options[0]); return; }
-      if (options.length > 1) { showChoice(options, "Both cards reach " + squareName(sq) + "; play:"); return; }
+      if (options.length > 1) { showChoice(options, { key: "pp.bk.both", args: { square: squareName(sq) } }); return; }
     }
-    showChoice([], "");
+    showChoice([], null);
     state.selected = own && moves.some((m) => m.from === sq) && state.selected !== sq ? sq : null;
     draw();
   }
@@ -305,7 +329,7 @@
     const text = moveText(move);
     const attacker = state.pos.turn;
     state.selected = null;
-    showChoice([], "");
+    showChoice([], null);
     state.pos = play(state.pos, move);
     state.history.push(text);
     const node = state.node;
@@ -313,27 +337,25 @@
       const result = node[text];
       if (result === "hit") {
         if (winner(state.pos) !== attacker) {
-          fail("the pack says " + text + " hits, but the rules disagree");
+          fail("pp.bk.broken.hit", text, "the pack says " + text + " hits, but the rules disagree");
           return;
         }
         state.node = null;
         state.phase = "solved";
         markRow(state.helped ? "helped" : "solved");
-        setStatus("solved", "Hit! " + text + " wins. Solved" +
-          (state.helped ? " (with help)." : "."));
+        setStatus("solved", state.helped ? "pp.bk.solved.help" : "pp.bk.solved", { move: text });
       } else {
         state.node = result;
         state.phase = "defender";
-        setStatus("good", "Good: " + text + " keeps the sure path. " +
-          COLOR_NAMES[1 - attacker] + " is answering\u2026");
+        setStatus("good", "pp.bk.good", { move: text, school: school(1 - attacker) });
         if (!state.stepping) state.timer = setTimeout(computerReply, REPLY_DELAY_MS);
       }
     } else {
       state.node = null;
       state.phase = "lost";
       markRow("failed");
-      setStatus("lost", "The sure path is lost: " + text + " does not force the hit within " +
-        plural(remaining() + 1, "move") + ". Take back and try again, or show the solution.");
+      const lost = counted("pp.bk.lost", remaining() + 1, { move: text });
+      setStatus("lost", lost.key, lost.args);
     }
     draw();
   }
@@ -343,15 +365,18 @@
     if (state.phase !== "defender") return;
     const reply = chooseReply(state.node, state.history, state.puzzle.line);
     if (!applyReply(reply)) return;
-    setStatus("good", COLOR_NAMES[state.pos.turn === 0 ? 1 : 0] + " answers " + reply +
-      ". Your move: hit within " + plural(remaining(), "more move") + ".");
+    const answer = counted("pp.bk.answer", remaining(), { move: reply, school: school(1 - state.pos.turn) });
+    setStatus("good", answer.key, answer.args);
     draw();
     offerPass();
   }
 
   function applyReply(reply) {
     const legal = legalMoves(state.pos).map(moveText);
-    if (!legal.includes(reply)) { fail("the pack's reply " + reply + " is not legal here"); return false; }
+    if (!legal.includes(reply)) {
+      fail("pp.bk.broken.reply", reply, "the pack's reply " + reply + " is not legal here");
+      return false;
+    }
     state.pos = play(state.pos, parseMove(reply));
     state.history.push(reply);
     state.node = state.node[reply];
@@ -359,10 +384,10 @@
     return true;
   }
 
-  function fail(message) {
+  function fail(key, move, english) {
     state.phase = "error";
-    setStatus("error", "Broken pack: " + message + ".");
-    console.error("fechtbuch viewer: " + message);
+    setStatus("error", "pp.bk.broken", { problem: { key, args: { move } } });
+    console.error("fechtbuch viewer: " + english);
   }
 
   function markRow(result) {
@@ -390,11 +415,10 @@
   function restart() {
     replay([]);
     state.helped = false;
-    showChoice([], "");
-    el("solution").textContent = "";
-    setStatus("play", COLOR_NAMES[state.pos.turn] + " to move: force the hit within " +
-      plural(state.puzzle.n, "move") + " (Treffer in " + state.puzzle.n +
-      "). Click a piece, then where it goes.");
+    showChoice([], null);
+    setSolution(null);
+    const task = counted("pp.bk.task", state.puzzle.n, { school: school(state.pos.turn) });
+    setStatus("play", task.key, task.args);
     draw();
     offerPass();
   }
@@ -405,21 +429,21 @@
     h.pop();
     if (h.length % 2) h.pop(); // back to the attacker's turn
     replay(h);
-    showChoice([], "");
-    setStatus("play", h.length ? "Taken back. Your move: hit within " +
-      plural(remaining(), "more move") + "." : "Back at the start.");
+    showChoice([], null);
+    const back = h.length ? counted("pp.bk.taken_back", remaining(), {}) : { key: "pp.bk.at_start" };
+    setStatus("play", back.key, back.args);
     draw();
     offerPass();
   }
 
   function showSolution() {
     if (state.phase !== "attacker" || !state.node) {
-      el("solution").textContent = "Main line: " + state.puzzle.line.join(" ");
+      setSolution({ key: "pp.bk.main_line", args: { line: state.puzzle.line.join(" ") } });
       return;
     }
     state.helped = true;
     const keys = Object.keys(state.node).sort();
-    el("solution").textContent = "Winning here: " + keys.join(", ");
+    setSolution({ key: "pp.bk.winning", args: { keys: keys.join(", ") } });
     const arrows = svgRoot().querySelector("g.arrows");
     for (const k of keys) {
       const m = parseMove(k);
@@ -442,10 +466,10 @@
     state.node = state.node && text in state.node && state.node[text] !== "hit" ? state.node[text] : null;
     state.phase = k + 1 === line.length ? "done" : k % 2 ? "attacker" : "defender";
     state.selected = null;
-    showChoice([], "");
+    showChoice([], null);
     const done = winner(state.pos) !== null;
-    setStatus("line", "Main line, move " + (k + 1) + " of " + line.length + ": " +
-      COLOR_NAMES[before.turn] + " " + text + (done ? ". Hit." : "."));
+    setStatus("line", done ? "pp.bk.line_step.hit" : "pp.bk.line_step",
+      { number: k + 1, count: line.length, school: school(before.turn), move: text });
     draw();
   }
 
@@ -461,18 +485,19 @@
       if (selected) row.scrollIntoView({ block: "nearest" });
     });
     el("diagram").innerHTML = state.puzzle.svg;
+    i18n.apply(el("diagram"));
     svgRoot().addEventListener("click", (event) => {
       const target = event.target.closest("rect.sq");
       if (target) onSquareClick(Number(target.dataset.sq));
     });
     const p = state.puzzle;
-    el("title").textContent = "Puzzle " + (index + 1) + " \u00b7 Treffer in " + p.n + " \u00b7 " +
-      COLOR_NAMES[COLOR_CHARS.indexOf(p.attacker)] + " to move \u00b7 difficulty " +
-      shortNumber(p.difficulty) + " \u00b7 " + p.id;
+    shown.title = { key: "pp.bk.exercise", args: {
+      number: index + 1, n: p.n, school: school(COLOR_CHARS.indexOf(p.attacker)),
+      difficulty: p.difficulty, id: p.id,
+    } };
+    el("title").textContent = word(shown.title);
     restart();
   }
-
-  const shortNumber = window.fbCommon.shortNumber;
 
   // ---- automated checks, run only when the URL asks for them ------------------
   // #selftest=<JSON {puzzle, actions}> plays moves and presses buttons through the
@@ -548,8 +573,9 @@
   el("takeback").addEventListener("click", takeBack);
   el("hint").addEventListener("click", showSolution);
   el("step").addEventListener("click", stepLine);
+  i18n.start(relabel);
   window.fbCommon.buildList(DATA.puzzles, selectPuzzle);
   if (DATA.puzzles.length) selectPuzzle(0);
-  else setStatus("play", "This pack has no puzzles.");
+  else setStatus("play", "pp.empty");
   runChecks();
 })();

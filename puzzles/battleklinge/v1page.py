@@ -3,8 +3,11 @@
 :func:`pack_html` turns a pack (its JSON, already loaded) into one page:
 inline CSS, inline JavaScript (``v1page.js``, ``v1page.css`` next to this
 module), the pack's puzzles as JSON, and per puzzle the SVG diagram from
-:func:`engines.battleklinge.svg.render_svg`.  Nothing is fetched from the
-network or from other files.
+:func:`engines.battleklinge.svg.render_svg`.  Every word comes from the page's German
+and English catalogues, embedded in it (the pack pages' own and this folder's
+``packpage.de.json``, ``packpage.en.json``; fechtbuch.puzzles.pagekit), and
+``packboard.js`` words the SVG's parts.  Nothing is fetched from the network or from
+other files.
 
 The page knows the rules (a small JavaScript transcription of the reference
 rules, fed the card table from :mod:`engines.battleklinge.cards`) so it can show
@@ -29,7 +32,7 @@ from fechtbuch.engines.battleklinge.cards import CARDS
 from fechtbuch.engines.battleklinge.position import BANNER, Move, Position
 from fechtbuch.engines.battleklinge.svg import render_svg
 from fechtbuch.engines.errors import InputError
-from fechtbuch.puzzles.pagekit import asset, page
+from fechtbuch.puzzles.pagekit import asset, message, page, page_texts
 
 PACK_FORMAT = "fechtbuch-pack"
 
@@ -95,8 +98,9 @@ def check_pack(pack) -> None:
         check_puzzle(index, puzzle)
 
 
-def pack_html(pack: dict) -> str:
-    """One self-contained HTML page that browses ``pack`` (see the module docstring)."""
+def pack_html(pack: dict, lang: str | None = None) -> str:
+    """One self-contained HTML page that browses ``pack`` (see the module docstring),
+    in the language ``lang`` at first (``None``: the browser's; pagekit.py)."""
     check_pack(pack)
     puzzles = []
     for puzzle in pack["puzzles"]:
@@ -118,29 +122,36 @@ def pack_html(pack: dict) -> str:
     generator = pack.get("generator")
     if isinstance(generator, dict):
         generator = " ".join(str(v) for v in generator.values())
-    facts = [f"{len(puzzles)} puzzles"]
+    count = len(puzzles)
+    facts = [message("pp.fact.count.one" if count == 1 else "pp.fact.count.other", count=count)]
     if generator:
-        facts.append(f"made by {generator}")
+        facts.append(message("pp.fact.made", generator=generator))
     if pack.get("seed") is not None:
-        facts.append(f"seed {pack['seed']}")
+        facts.append(message("pp.fact.seed", seed=pack["seed"]))
     if pack.get("command"):
-        facts.append(f"command: {pack['command']}")
-    subtitle = " \u00b7 ".join(facts)
-    title = f"fechtbuch puzzle pack ({len(puzzles)} puzzles)"
+        facts.append(message("pp.fact.command", command=pack["command"]))
     section = """<section id="view">
 <h2 id="title"></h2>
 <div id="diagram"></div>
 <div id="status" data-state="play" role="status" aria-live="polite"></div>
 <div id="choice"></div>
 <div id="controls">
-<button id="restart" type="button">Restart</button>
-<button id="takeback" type="button">Take back</button>
-<button id="hint" type="button">Solution</button>
-<button id="step" type="button">Main line \u25b6</button>
+<button id="restart" type="button" data-i18n="pp.restart"></button>
+<button id="takeback" type="button" data-i18n="pp.takeback"></button>
+<button id="hint" type="button" data-i18n="pp.solution"></button>
+<button id="step" type="button" data-i18n="pp.bk.step"></button>
 </div>
 <div id="moves"></div>
 <div id="solution"></div>
 </section>"""
-    heading = "fechtbuch: Battleklinge puzzles"
-    css, script = asset("v1page.css", __package__), asset("v1page.js", __package__)
-    return page(title, heading, subtitle, section, data, [css], script)
+    texts, board = page_texts(__package__, "Battleklinge")
+    return page(
+        heading=message("pp.title", game=message("pp.game"), count=count),
+        facts=facts,
+        section=section,
+        data=data,
+        css=[asset("v1page.css", __package__)],
+        scripts=[board, asset("v1page.js", __package__)],
+        texts=texts,
+        lang=lang,
+    )

@@ -7,6 +7,11 @@ the adversary now picks the drawn cards), which is drawn as the view before the
 action with a line saying so.  Both drawings show the track with both fencers, the
 prover's hand, the opponent's hand size, the discard pile per value, the cards
 still unseen per value and the pile size: everything the prover may reason with.
+
+Each text of the drawing also carries its words for the pack page (``data-i18n``: a
+key of this folder's ``packpage.de.json`` and ``packpage.en.json``, ``data-i18n-args``:
+its arguments; fechtbuch.puzzles.pagekit), which words it in the page's language; the
+SVG alone reads in English.
 """
 
 from __future__ import annotations
@@ -15,23 +20,56 @@ from html import escape
 
 from fechtbuch.engines.touche_duell.notation import counts_text
 from fechtbuch.engines.touche_duell.public import Pending
-from fechtbuch.engines.touche_duell.state import PLAYER_CHARS, TRACK, View, format_action
+from fechtbuch.engines.touche_duell.state import (
+    NOBODY,
+    PLAYER_CHARS,
+    TRACK,
+    Phase,
+    View,
+    format_action,
+)
 from fechtbuch.engines.touche_duell.textboard import draw
+from fechtbuch.puzzles.pagekit import words_of
 
 BOLD, RESET = "\x1b[1m", "\x1b[0m"
 
 
 def _split(state: View | Pending) -> tuple[View, str]:
-    """The view to draw and a note (the action waiting for the adversary's draw)."""
+    """The view to draw and the action waiting for the adversary's draw (or "")."""
     if type(state) is Pending:
-        note = f"You played {format_action(state.action)}; the adversary picks your draw."
-        return state.before, note
+        return state.before, format_action(state.action)
     return state, ""
+
+
+def _note(played: str) -> str:
+    return f"You played {played}; the adversary picks your draw." if played else ""
+
+
+def _seat(seat: int) -> dict[str, str]:
+    return {"key": f"pp.td.seat.{seat}"}
+
+
+def _statuswords_of(view: View) -> str:
+    """The status line's words: the distance, both squares and what the phase asks."""
+    if view.phase.over:
+        who = {"key": "pp.td.nobody"} if view.winner == NOBODY else _seat(view.winner)
+        phase = {
+            "key": "pp.td.over",
+            "args": {"how": {"key": f"pp.td.how.{view.phase.value}"}, "who": who},
+        }
+    else:
+        lunge = ".lunge" if view.phase is Phase.TURN and view.rules.lunge else ""
+        attack = {"count": view.attack[1], "value": view.attack[0]}
+        asks = {"key": f"pp.td.phase.{view.phase.value}{lunge}", "args": attack}
+        phase = {"key": "pp.td.to_move", "args": {"who": _seat(view.mover), "phase": asks}}
+    a, b = view.squares
+    return words_of("pp.td.status", distance=b - a, a=a, b=b, phase=phase)
 
 
 def board_text(state: View | Pending, colour: bool = False) -> str:
     """The terminal drawing: the engine's board, the unseen cards and any note."""
-    view, note = _split(state)
+    view, played = _split(state)
+    note = _note(played)
     text = draw(view)
     unseen = " ".join(f"{v}:{n}" for v, n in zip(range(1, 6), view.unseen(), strict=True))
     text += f"\nunseen (opponent's hand and pile): {unseen}"
@@ -57,8 +95,8 @@ def _card(x: float, y: float, value: int, fill: str) -> str:
     )
 
 
-def _counts_row(y: float, label: str, counts: tuple[int, ...]) -> str:
-    cells = [f'<text x="{LEFT}" y="{y + 16}" font-size="15">{escape(label)}</text>']
+def _counts_row(y: float, label: str, key: str, counts: tuple[int, ...]) -> str:
+    cells = [f'<text x="{LEFT}" y="{y + 16}" font-size="15"{words_of(key)}>{escape(label)}</text>']
     for i, n in enumerate(counts):
         x = LEFT + 150 + i * 70
         cells.append(
@@ -93,7 +131,7 @@ def _track(squares: tuple[int, int], me: int | None) -> list[str]:
         parts.append(f'<circle cx="{x}" cy="53" r="11" fill="{colour}"/>')
         parts.append(
             f'<text x="{x}" y="58" text-anchor="middle" font-size="13" fill="#fff" '
-            f'font-weight="bold">{PLAYER_CHARS[player]}</text>'
+            f'font-weight="bold"{words_of(f"pp.td.seat.{player}")}>{PLAYER_CHARS[player]}</text>'
         )
     return parts
 
@@ -112,31 +150,33 @@ def track_svg(squares: tuple[int, int]) -> str:
 
 def board_svg(state: View | Pending) -> str:
     """A self-contained SVG of the state (legible at phone width: scales to the page)."""
-    view, note = _split(state)
+    view, played = _split(state)
     me = view.viewer
     parts = _track(view.squares, me)
-    status = draw(view).split("\n")[3]
-    parts.append(f'<text x="{LEFT}" y="90" font-size="15">{escape(status)}</text>')
+    status, words = draw(view).split("\n")[3], _statuswords_of(view)
+    parts.append(f'<text x="{LEFT}" y="90" font-size="15"{words}>{escape(status)}</text>')
     y = 104
+    hand = words_of("pp.td.hand", seat=_seat(me))
     parts.append(
-        f'<text x="{LEFT}" y="{y + 28}" font-size="15">Your hand ({PLAYER_CHARS[me]}):</text>'
+        f'<text x="{LEFT}" y="{y + 28}" font-size="15"{hand}>Your hand ({PLAYER_CHARS[me]}):</text>'
     )
     for i, value in enumerate(int(c) for c in counts_text(view.hand).replace("-", "")):
         parts.append(_card(LEFT + 150 + i * (CARD_W + 6), y, value, "#fff"))
     y += CARD_H + 12
+    other = words_of("pp.td.opponent", seat=_seat(1 - me), n=view.other_size, pile=view.pile_size)
     parts.append(
-        f'<text x="{LEFT}" y="{y + 16}" font-size="15">Opponent ({PLAYER_CHARS[1 - me]}): '
+        f'<text x="{LEFT}" y="{y + 16}" font-size="15"{other}>Opponent ({PLAYER_CHARS[1 - me]}): '
         f"{view.other_size} cards hidden   pile: {view.pile_size} cards</text>"
     )
     y += 26
-    parts.append(_counts_row(y, "Discard:", view.discard))
+    parts.append(_counts_row(y, "Discard:", "pp.td.discard", view.discard))
     y += 26
-    parts.append(_counts_row(y, "Unseen:", view.unseen()))
+    parts.append(_counts_row(y, "Unseen:", "pp.td.unseen", view.unseen()))
     y += 26
-    if note:
+    if played:
         parts.append(
-            f'<text x="{LEFT}" y="{y + 16}" font-size="15" font-style="italic">'
-            f"{escape(note)}</text>"
+            f'<text x="{LEFT}" y="{y + 16}" font-size="15" font-style="italic"'
+            f"{words_of('pp.td.pending', action=played)}>{escape(_note(played))}</text>"
         )
         y += 26
     height = y + 8
@@ -144,6 +184,6 @@ def board_svg(state: View | Pending) -> str:
     return (
         f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {WIDTH} {height}" '
         f'width="100%" role="img" font-family="sans-serif">'
-        f"<title>{escape(draw(view).splitlines()[3])}</title>"
+        f"<title{words}>{escape(status)}</title>"
         f'<rect width="{WIDTH}" height="{height}" fill="#fffdf7"/>{body}</svg>'
     )

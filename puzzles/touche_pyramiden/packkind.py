@@ -122,7 +122,11 @@ def board_text(state: PackState, colour: bool) -> str:
 def state_svg(state: PackState) -> str:
     view = view_of_state(state)
     title = f"Touché in N, {view.pattern.value if view.pattern else ''}"
-    return board_svg(view.own, view.crowned, title)
+    words = None  # the pack page's words for the board's name (svg.py)
+    if view.pattern:
+        pattern = {"key": f"pp.tp.pattern.{view.pattern.value}"}
+        words = {"key": "pp.tp.board", "args": {"pattern": pattern}}
+    return board_svg(view.own, view.crowned, title, words)
 
 
 def problem_of(puzzle: Puzzle) -> tuple[PackProblem, PackState]:

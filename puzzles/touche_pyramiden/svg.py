@@ -6,6 +6,10 @@ shape of its own (triangle, diamond, circle, square, pentagon, star), so teams s
 apart without colour; crowned fields carry a black triangle with a white ring.
 Columns a-n and rows 1-8 are written around the board.  Classes (``field``,
 ``free``, ``pyramid team-1`` ..., ``crowned``, ``coord``) make the parts findable.
+The board's name and every card carry their words for the pack page (``words``, and
+``data-i18n`` keys of this folder's ``packpage.de.json`` and ``packpage.en.json``;
+fechtbuch.puzzles.pagekit), which words them in the page's language (a queen is "D"
+in German); the SVG alone reads in English.
 """
 
 from __future__ import annotations
@@ -24,6 +28,7 @@ from fechtbuch.engines.touche_pyramiden.board import (
     card_text,
 )
 from fechtbuch.engines.touche_pyramiden.state import RULESET
+from fechtbuch.puzzles.pagekit import Message, words_of
 
 CELL = 27
 MARGIN = 18
@@ -62,15 +67,21 @@ def _shape(kind: str, cx: float, cy: float, r: float) -> str:
     return f'<polygon points="{_polygon(pts)}"'
 
 
-def board_svg(own: tuple[int, ...], crowned: int, title: str = "") -> str:
-    """The SVG document of a board: pyramids per team (``own``) and crowned fields."""
+def board_svg(
+    own: tuple[int, ...], crowned: int, title: str = "", words: Message | None = None
+) -> str:
+    """The SVG document of a board: pyramids per team (``own``) and crowned fields;
+    ``words``: the board's name for the pack page (default: "Touché board")."""
     width = 2 * MARGIN + COLS * CELL
     height = 2 * MARGIN + ROWS * CELL
+    words = words or {"key": "pp.tp.board.plain", "args": {}}
+    name = words_of(words["key"], **words["args"])
+    label = words_of(words["key"], label=True, **words["args"])
     out = [
         f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {width} {height}" '
         f'width="100%" style="max-width:{2 * width}px" font-family="sans-serif" '
-        f'role="img" aria-label="{escape(title or "Touché board")}">',
-        f"<title>{escape(title or 'Touché board')}</title>",
+        f'role="img" aria-label="{escape(title or "Touché board")}"{label}>',
+        f"<title{name}>{escape(title or 'Touché board')}</title>",
         f'<rect x="0" y="0" width="{width}" height="{height}" fill="#ffffff"/>',
     ]
     for col in range(COLS):
@@ -101,8 +112,10 @@ def board_svg(own: tuple[int, ...], crowned: int, title: str = "") -> str:
         kind = FIELD_CARD[field]
         label = "*" if kind < 0 else card_text(kind)
         colour = "#a40000" if kind >= 0 and label[1] in "HD" else "#222222"
+        card = "" if kind < 0 else words_of(f"pp.tp.card.{label}")
         out.append(
-            f'<text x="{x + 3}" y="{y + 9}" font-size="8" fill="{colour}">{escape(label)}</text>'
+            f'<text x="{x + 3}" y="{y + 9}" font-size="8" fill="{colour}"{card}>'
+            f"{escape(label)}</text>"
         )
         cx, cy, r = x + CELL / 2 + 2, y + CELL / 2 + 3, CELL * 0.32
         if crowned >> field & 1:

@@ -35,7 +35,7 @@ def pack():
 @pytest.fixture(scope="module")
 def page_file(pack, tmp_path_factory):
     path = tmp_path_factory.mktemp("viewer") / "pack.html"
-    path.write_text(pack_html(pack), encoding="utf-8")
+    path.write_text(pack_html(pack, "en"), encoding="utf-8")
     return path
 
 
@@ -230,7 +230,7 @@ def test_every_shipped_puzzle_is_solved_by_clicking_its_main_line(tmp_path):
     accepts each key and finish, and the computer's replies follow the pack's line."""
     pack = json.loads(SHIPPED_PACK.read_text(encoding="utf-8"))
     page = tmp_path / "fechtuebungen.html"
-    page.write_text(pack_html(pack), encoding="utf-8")
+    page.write_text(pack_html(pack, "en"), encoding="utf-8")
     specs = [
         {"puzzle": i, "actions": attacker_moves(p["line"])} for i, p in enumerate(pack["puzzles"])
     ]

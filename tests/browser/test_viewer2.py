@@ -41,7 +41,7 @@ def pack() -> dict:
 @pytest.fixture(scope="module")
 def page_file(pack, tmp_path_factory):
     path = tmp_path_factory.mktemp("viewer2") / "pack.html"
-    path.write_text(pack2_html(pack), encoding="utf-8")
+    path.write_text(pack2_html(pack, lang="en"), encoding="utf-8")
     return path
 
 
@@ -136,7 +136,7 @@ def test_pruned_pack_embeds_exact_verdicts_past_the_cut(pack, tmp_path):
     pruned["solution"] = SolutionMode.PRUNED.value
     deep = pruned["puzzles"][0]
     keep, _ = cut_third_attacker_move(deep)
-    html = pack2_html(pruned)
+    html = pack2_html(pruned, lang="en")
     page = tmp_path / "pruned.html"
     page.write_text(html, encoding="utf-8")
     nodes = page_data(html)["puzzles"][0]["nodes"]
@@ -151,9 +151,10 @@ def test_pruned_pack_embeds_exact_verdicts_past_the_cut(pack, tmp_path):
         if reference.play(pos, m).winner() == pos.turn and m.to_text() != keep
     }
     assert verdicts == {t: ("keeps" if t in hits else "loses") for t in verdicts}
-    assert "other actions there judged exactly when this page was made" in html
-    plain = pack2_html(pruned, verdicts=False)  # pack html --no-verdicts
-    assert '"verdict"' not in plain and "judged exactly" not in plain and len(plain) < len(html)
+    said = '{"key":"pp.fact.verdicts"'  # the subtitle's count of the verdicts (#fb-shell)
+    assert said in html
+    plain = pack2_html(pruned, verdicts=False, lang="en")  # pack html --no-verdicts
+    assert '"verdict"' not in plain and said not in plain and len(plain) < len(html)
     losing = next(t for t, v in verdicts.items() if v == "loses")
     steps = [*deep["line"][0:4:2], losing, *sorted(hits)[:1], keep]
     result = self_test(page, tmp_path, 0, steps)
@@ -164,6 +165,6 @@ def test_pruned_pack_embeds_exact_verdicts_past_the_cut(pack, tmp_path):
     if hits:
         also = result["steps"][3]
         assert also["state"] == "good" and also["message"].startswith(
-            f"Correct: {sorted(hits)[0]} also keeps the win within 1 own turns"
+            f"Correct: {sorted(hits)[0]} also keeps the win within 1 own turn "
         )
     assert result["final"] == "solved"

@@ -23,6 +23,7 @@ from fechtbuch.engines.touche_duell.public import Pending, view_actions
 from fechtbuch.puzzles.pack import schema_problems
 from fechtbuch.puzzles.packpage import pack2_html
 from fechtbuch.puzzles.packtree import PuzzleTree
+from fechtbuch.puzzles.pagekit import texts_of
 from fechtbuch.puzzles.touche_duell.mining import examine_game
 from fechtbuch.puzzles.touche_duell.packkind import KIND
 from fechtbuch.puzzles.touche_duell.svg import board_svg, board_text
@@ -168,9 +169,12 @@ def test_pack_html_plays_one_exercise_per_n_in_headless_chromium(tmp_path):
     small = _pack_of_one_per_n()
     source, page = tmp_path / "small.json", tmp_path / "small.html"
     source.write_bytes(dump_json(small))
-    made = CliRunner().invoke(cli.main, ["pack", "html", str(source), "-o", str(page)])
+    made = CliRunner().invoke(
+        cli.main, ["pack", "html", str(source), "-o", str(page), "--lang", "en"]
+    )
     assert made.exit_code == 0, made.output
-    assert page.read_text(encoding="utf-8") == pack2_html(small)
+    assert page.read_text(encoding="utf-8") == pack2_html(small, lang="en")
+    ends = texts_of("fechtbuch.puzzles.touche_duell")["en"]  # the page's words for them
     for index, puzzle in enumerate(small["puzzles"]):
         tree = PuzzleTree(KIND, puzzle)
         node = tree.root
@@ -178,7 +182,8 @@ def test_pack_html_plays_one_exercise_per_n_in_headless_chromium(tmp_path):
             node = tree.step(node, text)
         result = self_test(page, tmp_path, index, _own_actions(puzzle))
         assert result["final"] == "solved", result
-        assert result["message"] == f"Solved: {node.tree}." and result["moves"] == puzzle["line"]
+        ended = ends["pp.leaf." + node.tree.replace(":", ".")]
+        assert result["message"] == f"Solved: {ended}." and result["moves"] == puzzle["line"]
         assert result["svg"] is True  # the board was drawn
     first = small["puzzles"][0]
     wrong = next(

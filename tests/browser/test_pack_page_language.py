@@ -1,0 +1,444 @@
+"""The pack pages (``fechtbuch pack html``) in German and in English: every visible
+text from the catalogue of the page's language (system Chromium through Playwright;
+tests/support/page_language.py says what counts as seen and what is free).
+
+Each shipped pack gets its page from a few of its exercises (the page is the same for
+any number of them; the master studies' page without the verdicts past the cut,
+which take minutes to judge): fechtuebungen (Battleklinge's version-1 page),
+meisterstudien (Battleklinge, version 2), touche-uebungen and pyramiden-uebungen (the
+Touché games, version 2).  In a browser that speaks German and in one that speaks
+English, the page starts in that language, plays one exercise right to its end,
+plays a wrong action in another (the sure path lost), takes it back and shows the
+solution (Battleklinge's version-1 page steps through the main line too), and is
+switched to the other language; at each state every text a person sees (SVG text,
+titles, labels and the refusals included) must come from the catalogue the page
+holds for its language.  A version-1 pack whose tree claims a hit the rules deny shows
+the page's error line, worded too.  Besides the numbers, the free strings are the
+notation of the exercises' actions and the pack's command line.  Without JavaScript
+of their own the tests also check that both catalogues have the same keys, that the
+pages' scripts ask for none they lack, that each game names all of its motifs, and
+that ``pack html --lang`` chooses the language the page starts in.
+"""
+
+from __future__ import annotations
+
+import copy
+import importlib
+import json
+import re
+from pathlib import Path
+
+import orjson
+import pytest
+from fechtbuch.engines.paths import data_path
+from fechtbuch.puzzles.battleklinge.v1page import pack_html
+from fechtbuch.puzzles.motifs import MotifCatalogue
+from fechtbuch.puzzles.packpage import pack2_html
+from fechtbuch.puzzles.pagekit import LANGUAGES, game_package, page_texts, texts_of
+from support.clirun import run
+from support.page_language import VISIBLE_TEXTS, Catalogue, leaks
+from support.webserver import chromium
+
+PUZZLES = Path(__file__).resolve().parents[2] / "puzzles"
+LOCALES = {"de": "de-DE", "en": "en-US"}
+AUTONYMS = ["Deutsch", "English"]
+
+
+def shipped(name: str) -> dict:
+    return orjson.loads(data_path("packs", f"{name}.json").read_bytes())
+
+
+def smallest(pack: dict, count: int) -> dict:
+    """The pack with its ``count`` exercises of the fewest turns (the smallest trees)."""
+    chosen = sorted(pack["puzzles"], key=lambda p: (p["n"], len(orjson.dumps(p))))[:count]
+    return dict(pack, puzzles=chosen)
+
+
+def pages() -> dict[str, tuple[dict, str]]:
+    """name: (the pack shown, its page)."""
+    made = {}
+    v1 = smallest(shipped("fechtuebungen"), 2)
+    made["fechtuebungen"] = (v1, pack_html(v1))
+    studies = smallest(shipped("meisterstudien"), 1)
+    made["meisterstudien"] = (studies, pack2_html(studies, verdicts=False))
+    for name in ("touche-uebungen", "pyramiden-uebungen"):
+        pack = smallest(shipped(name), 2)
+        made[name] = (pack, pack2_html(pack))
+    return made
+
+
+@pytest.fixture(scope="module")
+def page_files(tmp_path_factory) -> dict[str, tuple[dict, Path]]:
+    folder = tmp_path_factory.mktemp("pack-pages")
+    files = {}
+    for name, (pack, html) in pages().items():
+        path = folder / f"{name}.html"
+        path.write_text(html, encoding="utf-8")
+        files[name] = (pack, path)
+    return files
+
+
+@pytest.fixture(scope="module")
+def browser():
+    with chromium() as shared:
+        yield shared
+
+
+def free_strings(pack: dict, page) -> list[str]:
+    """The language-free strings of a page: the notation of every action its exercises
+    and its page data name (a version-2 page offers every legal action as a button),
+    the pack's command line and the program that made it."""
+    found: set[str] = set()
+
+    def walk(tree) -> None:
+        if isinstance(tree, dict):
+            for text, child in tree.items():
+                found.add(text)
+                walk(child)
+
+    for puzzle in pack["puzzles"]:
+        found.update(puzzle["line"])
+        walk(puzzle["solution"])
+    for puzzle in page_data(page)["puzzles"]:
+        for node in puzzle.get("nodes", []):
+            found.update(a["text"] for a in node.get("actions", []))
+            found.update(a["line"] for a in node.get("actions", []) if a.get("line"))
+    generator = pack.get("generator", {})
+    found.update([pack["command"], " ".join(str(v) for v in generator.values())])
+    return sorted(found)
+
+
+def page_data(page) -> dict:
+    return page.evaluate("JSON.parse(document.getElementById('fb-data').textContent)")
+
+
+class Checked:
+    """One page: ``check(state)`` collects what is seen in the page's language and keeps
+    every text its catalogue does not give, named by the state."""
+
+    def __init__(self, page, free: list[str]) -> None:
+        self.page, self.free = page, [*free, *AUTONYMS]
+        self.found: list[str] = []
+        self.states = 0
+
+    def check(self, state: str) -> None:
+        lang = self.page.evaluate("fbI18n.lang")
+        assert self.page.evaluate("document.documentElement.lang") == lang
+        texts = self.page.evaluate(
+            f"JSON.parse(document.getElementById('fb-texts').textContent).{lang}"
+        )
+        seen = self.page.evaluate(VISIBLE_TEXTS)
+        assert len(seen) > 20, state
+        self.states += 1
+        for leak in leaks(seen, Catalogue.of(texts), self.free):
+            self.found.append(f"[{lang}] {state}: {leak}")
+
+
+def status(page) -> tuple[str, str]:
+    return page.evaluate(
+        "[document.getElementById('status').dataset.state, document.getElementById('status').textContent]"
+    )
+
+
+def pick(page, index: int) -> None:
+    page.click(f"#list tr.row[data-index='{index}']")
+
+
+# ---- version 2: the actions as buttons, the nodes precomputed ------------------------
+
+
+def settle(page) -> str:
+    """Wait until the defence has answered; the status line's state."""
+    page.wait_for_function(
+        "document.getElementById('status').dataset.state !== 'good'"
+        " || !document.querySelector('#actions button:disabled')"
+    )
+    return status(page)[0]
+
+
+def play_v2_right(page, c: Checked, index: int) -> None:
+    nodes = page_data(page)["puzzles"][index]["nodes"]
+    pick(page, index)
+    at = 0
+    c.check("an exercise begins")
+    for _ in range(100):
+        node = nodes[at]
+        if "leaf" in node:
+            break
+        if "reply" in node:
+            at = node["to"]
+            continue
+        action = next(a for a in node["actions"] if a["text"] == node["best"])
+        page.click(f"#actions button[data-action='{action['text']}']")
+        at = action["to"]
+        settle(page)
+    page.wait_for_function("document.getElementById('status').dataset.state === 'solved'")
+    c.check("the exercise solved")
+
+
+def play_v2_wrong(page, c: Checked, index: int) -> None:
+    pick(page, index)
+    root = page_data(page)["puzzles"][index]["nodes"][0]
+    wrong = next(a["text"] for a in root["actions"] if a["to"] is None)
+    page.click(f"#actions button[data-action='{wrong}']")
+    assert status(page)[0] == "lost"
+    c.check("a wrong action: the sure path lost")
+    page.click("#hint")
+    assert status(page)[0] == "line"
+    c.check("the solution shown")
+    page.click("#restart")
+
+
+# ---- version 1: Battleklinge's board, a piece and its target -------------------------
+
+
+def square(text: str) -> int:
+    return "abcde".index(text[0]) + 5 * (int(text[1]) - 1)
+
+
+def play_v1_move(page, move: str) -> None:
+    card, where = move.split(":")
+    if where == "pass":
+        page.click(f"#choice button[data-move='{move}']")
+        return
+    page.click(f"#diagram rect.sq[data-sq='{square(where[:2])}']")
+    page.click(f"#diagram rect.sq[data-sq='{square(where[2:])}']")
+    if page.is_visible(f"#choice button[data-move='{move}']"):
+        page.click(f"#choice button[data-move='{move}']")
+
+
+PLIES = (
+    "(document.getElementById('moves').textContent"
+    ".match(/[a-z]+:(pass|[a-e][1-5][a-e][1-5])/g) || []).length"
+)
+
+
+def play_v1_right(page, c: Checked, pack: dict, index: int) -> None:
+    line = pack["puzzles"][index]["line"]
+    pick(page, index)
+    c.check("an exercise begins")
+    page.click(f"#diagram rect.sq[data-sq='{square(line[0].split(':')[1][:2])}']")
+    c.check("a piece picked")
+    page.click("#restart")
+    for k, move in enumerate(line[0::2]):
+        play_v1_move(page, move)
+        page.wait_for_function(
+            f"{PLIES} >= {2 * k + 2} || document.getElementById('status').dataset.state !== 'good'"
+        )
+    assert status(page)[0] == "solved"
+    c.check("the exercise solved")
+
+
+def play_v1_wrong(page, c: Checked, pack: dict, index: int) -> None:
+    puzzle = pack["puzzles"][index]
+    pick(page, index)
+    play_v1_move(page, wrong_v1_move(puzzle))
+    assert status(page)[0] == "lost"
+    c.check("a wrong move: the sure path lost")
+    page.click("#takeback")
+    page.click("#hint")
+    c.check("the solution shown")
+    for _ in puzzle["line"]:
+        page.click("#step")
+    assert status(page)[0] == "line"
+    c.check("the main line stepped through")
+
+
+def wrong_v1_move(puzzle: dict) -> str:
+    """A move of a piece that loses the sure path."""
+    from fechtbuch.engines.battleklinge import reference
+    from fechtbuch.engines.battleklinge.position import Position
+
+    pos = Position.from_text(puzzle["position"])
+    return next(
+        m.to_text()
+        for m in reference.legal_moves(pos)
+        if m.to_text() not in puzzle["solution"] and not m.is_pass
+    )
+
+
+# ---- the tests -------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+@pytest.mark.parametrize(
+    "name", ["fechtuebungen", "meisterstudien", "touche-uebungen", "pyramiden-uebungen"]
+)
+def test_every_text_of_a_pack_page_is_from_its_catalogue(browser, page_files, name, lang):
+    pack, path = page_files[name]
+    context = browser.new_context(locale=LOCALES[lang], viewport={"width": 1280, "height": 900})
+    try:
+        page = context.new_page()
+        errors: list[str] = []
+        page.on("pageerror", lambda err: errors.append(str(err)))
+        page.goto(path.as_uri())
+        page.wait_for_function("document.getElementById('title').textContent !== ''")
+        assert page.evaluate("fbI18n.lang") == lang  # the browser's language
+        c = Checked(page, free_strings(pack, page))
+        c.check("the page opens")
+        right, wrong = 0, len(pack["puzzles"]) - 1
+        if pack["version"] == 1:
+            play_v1_right(page, c, pack, right)
+            play_v1_wrong(page, c, pack, wrong)
+        else:
+            play_v2_wrong(page, c, wrong)
+            play_v2_right(page, c, right)
+        other = "en" if lang == "de" else "de"
+        page.select_option("#lang", other)
+        assert page.evaluate("fbI18n.lang") == other
+        c.check("the other language chosen")
+        assert errors == [] and page.evaluate("fbErrors") == []
+        assert c.states >= 5
+        assert not c.found, "\n".join(c.found)
+        # the check itself sees a word of the other language and a school's bare id
+        foreign = "Lösung" if other == "en" else "Solution"
+        page.evaluate(
+            """word => {
+              document.getElementById('moves').textContent = word;
+              const svg = document.querySelector('#diagram svg');
+              const text = document.createElementNS('http://www.w3.org/2000/svg', 'text');
+              text.textContent = 'g';
+              svg.append(text);
+            }""",
+            foreign,
+        )
+        c.check("a foreign word and a bare id put into the page")
+        assert sorted(f.split(": ", 2)[-1] for f in c.found) == sorted(
+            [f"{foreign!r} [{foreign!r}]", "'g' ['g']"]
+        ), c.found
+    finally:
+        context.close()
+
+
+def test_a_broken_version_1_pack_is_said_so_in_the_pages_language(browser, tmp_path):
+    """The tree claims a hit for a move that hits nothing: the page's error line."""
+    pack = smallest(shipped("fechtuebungen"), 1)
+    broken = copy.deepcopy(pack)
+    puzzle = broken["puzzles"][0]
+    wrong = wrong_v1_move(puzzle)
+    puzzle["solution"] = {wrong: "hit"}
+    puzzle["line"] = [wrong]
+    path = tmp_path / "broken.html"
+    path.write_text(pack_html(broken), encoding="utf-8")
+    for lang in LANGUAGES:
+        context = browser.new_context(locale=LOCALES[lang])
+        try:
+            page = context.new_page()
+            page.goto(path.as_uri())
+            c = Checked(page, free_strings(broken, page))
+            play_v1_move(page, wrong)
+            assert status(page)[0] == "error"
+            c.check("a broken pack")
+            assert not c.found, "\n".join(c.found)
+            assert page.evaluate("fbErrors") == [
+                f"fechtbuch viewer: the pack says {wrong} hits, but the rules disagree"
+            ]
+        finally:
+            context.close()
+
+
+def test_pack_html_lang_chooses_the_language_the_page_starts_in(browser, tmp_path):
+    source = tmp_path / "touche.json"
+    source.write_bytes(orjson.dumps(smallest(shipped("touche-uebungen"), 1)))
+    for lang in LANGUAGES:
+        out = tmp_path / f"touche-{lang}.html"
+        result = run("pack", "html", source, "-o", out, "--lang", lang)
+        assert result.exit_code == 0, result.output
+        other = "en" if lang == "de" else "de"
+        context = browser.new_context(locale=LOCALES[other])  # a browser of the other
+        try:
+            page = context.new_page()
+            page.goto(out.as_uri())
+            page.wait_for_function("document.getElementById('title').textContent !== ''")
+            assert page.evaluate("[fbI18n.lang, document.getElementById('lang').value]") == [
+                lang,
+                lang,
+            ]
+        finally:
+            context.close()
+    result = run("pack", "html", source, "-o", tmp_path / "x.html", "--lang", "fr")
+    assert result.exit_code == 2 and "--lang" in result.output
+
+
+# ---- the catalogues, without a browser ---------------------------------------------------
+
+
+GAMES = ["battleklinge", "touche_duell", "touche_pyramiden"]
+
+
+@pytest.mark.parametrize(
+    "package", ["fechtbuch.puzzles", *(f"fechtbuch.puzzles.{g}" for g in GAMES)]
+)
+def test_both_catalogues_have_the_same_keys(package):
+    texts = texts_of(package)
+    assert texts["de"] and texts["de"].keys() == texts["en"].keys()
+    for lang in LANGUAGES:
+        for key, text in texts[lang].items():
+            assert text.strip() and re.fullmatch(r"pp\.[\w.-]+", key), (lang, key)
+
+
+ASKED = re.compile(r"""["'`](pp\.[a-z0-9_.-]+)["'`]""")
+
+
+@pytest.mark.parametrize(
+    "package, files",
+    [
+        ("fechtbuch.puzzles", ["packpage.js", "viewer_common.js", "packpage.py", "pagekit.py"]),
+        ("fechtbuch.puzzles.battleklinge", ["v1page.js", "packboard.js", "v1page.py"]),
+        ("fechtbuch.puzzles.touche_duell", ["svg.py"]),
+        ("fechtbuch.puzzles.touche_pyramiden", ["svg.py", "packkind.py"]),
+    ],
+)
+def test_every_key_the_pages_ask_for_is_in_the_catalogues(package, files):
+    """Each key the pages' scripts, sections and drawings write out (a key completed at
+    run time, "pp.bk.school." + a school or a count's .one and .other, by its start;
+    the generic pages' "pp.game", "pp.tag." and "pp.leaf." in every game)."""
+    games = GAMES if package == "fechtbuch.puzzles" else [package.rpartition(".")[2]]
+    known = {**texts_of("fechtbuch.puzzles")["en"]}  # the generic pages: what a game gives
+    for game in games:
+        known.update(texts_of(f"fechtbuch.puzzles.{game}")["en"])
+    folder = PUZZLES.joinpath(*package.split(".")[2:])
+    for file in files:
+        asked = ASKED.findall((folder / file).read_text(encoding="utf-8"))
+        assert asked, file
+        for key in asked:
+            start = key if key.endswith(".") else key + "."
+            assert key in known or any(k.startswith(start) for k in known), (file, key)
+
+
+@pytest.mark.parametrize("name", ["fechtuebungen", "touche-uebungen", "pyramiden-uebungen"])
+def test_each_game_words_its_name_its_motifs_and_how_an_exercise_ends(name):
+    """Every motif of every version of the game's catalogue (a pack of the database may
+    carry any of them) and every end its shipped exercises reach."""
+    pack = shipped(name)
+    package = game_package(pack["rules"])
+    motifs = importlib.import_module(f"{package}.motifs")
+    names = {
+        n
+        for value in vars(motifs).values()
+        if isinstance(value, MotifCatalogue)
+        for n in value.names
+    }
+    leaves = set()
+
+    def walk(tree) -> None:
+        for child in tree.values():
+            if isinstance(child, dict):
+                walk(child)
+            else:
+                leaves.add(child)
+
+    for puzzle in pack["puzzles"]:
+        walk(puzzle["solution"])
+    assert names and leaves
+    for lang in LANGUAGES:
+        own = texts_of(package)[lang]
+        assert "pp.game" in own
+        assert {f"pp.tag.{n}" for n in names} <= own.keys(), lang
+        assert {"pp.leaf." + leaf.replace(":", ".") for leaf in leaves} <= own.keys(), lang
+
+
+def test_a_game_without_texts_is_named_by_its_kind():
+    texts, script = page_texts(None, "Abzählen")
+    assert texts["de"]["pp.game"] == texts["en"]["pp.game"] == "Abzählen" and script == ""
+    assert json.dumps(texts)  # embeddable as it is

@@ -10,13 +10,14 @@ exercise with its solution, a saved game replayed, and each Touché game's turni
 point in the replay of a saved game with a missed sure win.  At each state every text a
 person sees (tests/support/page_language.py says what that is) must be worded from
 the catalogue the page loaded; the notation of the moves on the page (shown beside
-the words) is the only thing allowed besides.  The Wartesaal's page is checked the
-same way, a German and an English person at one table: the login, the hall, a Touché
-duel running and after a move, a refusal of the room, the result, a pyramids game and
-Battleklinge's Kartenwahl, each resigned.
+the words) is the only thing allowed besides, and a seat's or a school's bare id
+("g", "0" where a name belongs, "tp.seat.0") fails.  The Wartesaal's page is checked
+the same way, a German and an English person at one table: the login, the hall, a
+Touché duel running and after a move, a refusal of the room, the result, a pyramids
+game and Battleklinge's Kartenwahl, each resigned.
 
-The pack viewers (``fechtbuch pack html``) are English pages without a language
-choice, so they are not part of this test.
+The pack pages (``fechtbuch pack html``), German and English with their catalogues
+embedded, are checked the same way by test_pack_page_language.py.
 """
 
 from __future__ import annotations

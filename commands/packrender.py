@@ -62,7 +62,7 @@ def pack_html(
     the page says at once whether the sure path still holds; past the cut of a
     pruned tree every other action carries its exact verdict, computed now.
     The page speaks German and English (a choice on the page); it starts in
-    LANG, else in the browser's language, else in German.
+    the language --lang names, else in the browser's, else in German.
 
     \b
       fechtbuch pack html fechtuebungen            # writes fechtuebungen.html

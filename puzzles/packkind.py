@@ -125,6 +125,12 @@ class PackKind:
     position exactly (hidden information: the same public state and the same view of
     the puzzle's player, from a concrete legal deal); one line per problem, each
     starting with ``witness``.  ``None``: this game's packs carry no witnesses yet."""
+    page_action: Callable[[Any, Any], dict[str, Any]] | None = None
+    """``page_action(state, action)``: a legal action at the solver's ``state`` in the
+    parts the version-2 pack page's click-mapper (``packplay.js`` next to the kind)
+    offers it by: its cards, squares or fields, as the game's drawing marks them
+    (docs/puzzles.md, "Playing a pack").  ``None``: the page offers the actions as
+    buttons in notation."""
     version_1: Version1Views | None = None
     """The page and diagrams of this game's version-1 packs; ``None``: it writes none."""
     child: Callable[[dict, str], Any] | None = None

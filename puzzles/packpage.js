@@ -1,5 +1,10 @@
 // The version-2 pack page (puzzles/packpage.py): walks precomputed solution-tree nodes.
 // It knows no game's rules: every legal action, diagram and defence comes from Python.
+// The player acts on the drawing: the game's click-mapper (window.fbPlay, its
+// packplay.js) makes the drawing's cards, squares and fields pickable and maps a
+// sequence of picks to one of the node's legal actions (their parts, from the game's
+// PackKind.page_action); this script judges the action.  A game without a mapper gets
+// its actions as buttons in notation.
 (function () {
   "use strict";
   const DATA = JSON.parse(document.getElementById("fb-data").textContent);
@@ -10,6 +15,9 @@
   const state = { puzzle: null, node: 0, history: [], moves: [], helped: false, busy: false };
   // what the status line and the title say, as messages: worded again when the language changes
   const shown = { status: null, title: null };
+  // the node on the board: the mapper's controller, its prompt and worded choices (messages),
+  // and the pick the keyboard was on (kept across nodes while the keyboard plays)
+  const board = { play: null, prompt: null, choices: [], focus: null, keyboard: false };
 
   function puzzle() { return DATA.puzzles[state.puzzle]; }
   function current() { return puzzle().nodes[state.node]; }
@@ -23,6 +31,10 @@
   function relabel() {
     if (shown.status) el("status").textContent = i18n.word(shown.status);
     if (shown.title) el("title").textContent = i18n.word(shown.title);
+    for (const pick of el("diagram").querySelectorAll(".pick")) {
+      if (pick.fbLabel) pick.setAttribute("aria-label", i18n.word(pick.fbLabel));
+    }
+    drawChoices();
     drawMoves();
   }
 
@@ -40,10 +52,138 @@
     return i18n.has(key) ? { key, args: {} } : leaf;
   }
 
+  // An action in the game's words with its notation beside them, where the game words it.
+  function actionWords(action) {
+    if (!action.parts || !window.fbPlay) return action.text;
+    return { key: "pp.action", args: { words: window.fbPlay.words(action.parts), text: action.text } };
+  }
+
+  function findAction(node, text) {
+    return (node.actions || []).find((a) => a.text === text);
+  }
+
+  // ---- the board: what the game's mapper may do ---------------------------------
+  const api = {
+    t,
+    act: (text) => act(text),
+    // make a part of the drawing pickable: a button for the keyboard and screen readers
+    pick(node, id, label) {
+      node.classList.add("pick");
+      node.dataset.pick = id;
+      node.setAttribute("role", "button");
+      if (!node.hasAttribute("tabindex")) node.setAttribute("tabindex", "-1");
+      api.label(node, label);
+    },
+    unpick(node) {
+      node.classList.remove("pick");
+      node.removeAttribute("role");
+      node.removeAttribute("tabindex");
+      node.removeAttribute("aria-label");
+      delete node.dataset.pick;
+      node.fbLabel = null;
+    },
+    label(node, message) {
+      node.fbLabel = message;
+      node.setAttribute("aria-label", i18n.word(message));
+    },
+    // the line that says what to pick next, and the choices the board cannot show
+    // ({choice, label: message, run}: a parry, a pass, which card when two reach)
+    prompt(message) { board.prompt = message; drawChoices(); },
+    offer(choices) { board.choices = choices; drawChoices(); },
+  };
+
+  function drawChoices() {
+    el("prompt").textContent = board.prompt ? i18n.word(board.prompt) : "";
+    if (!board.play) return;
+    const box = el("actions");
+    box.textContent = "";
+    for (const choice of board.choices) {
+      const button = document.createElement("button");
+      button.type = "button";
+      button.className = "choice";
+      button.dataset.choice = choice.choice;
+      button.textContent = i18n.word(choice.label);
+      button.addEventListener("click", () => { if (!state.busy) choice.run(); });
+      box.appendChild(button);
+    }
+  }
+
+  // One tab stop on the drawing (the pick last focused, else the first the mapper marks
+  // "ready", else the first pick); the arrow keys move to the nearest pick that way,
+  // Enter or Space picks.
+  function tabStop(svg) {
+    const picks = Array.from(svg.querySelectorAll(".pick"));
+    const again = board.focus && svg.querySelector('.pick[data-pick="' + board.focus + '"]');
+    const stop = again || svg.querySelector(".pick.ready") || picks[0] || null;
+    for (const pick of picks) pick.setAttribute("tabindex", pick === stop ? "0" : "-1");
+    return stop;
+  }
+
+  function nearest(from, key) {
+    const [dx, dy] = { ArrowLeft: [-1, 0], ArrowRight: [1, 0], ArrowUp: [0, -1], ArrowDown: [0, 1] }[key];
+    const centre = (node) => {
+      const r = node.getBoundingClientRect();
+      return [r.left + r.width / 2, r.top + r.height / 2];
+    };
+    const [x0, y0] = centre(from);
+    let best = null, cost = Infinity;
+    for (const pick of from.ownerSVGElement.querySelectorAll(".pick")) {
+      if (pick === from) continue;
+      const [x, y] = centre(pick);
+      const along = (x - x0) * dx + (y - y0) * dy;
+      const across = Math.abs((x - x0) * dy) + Math.abs((y - y0) * dx);
+      if (along <= 1) continue;
+      const c = along + 3 * across;
+      if (c < cost) { cost = c; best = pick; }
+    }
+    return best;
+  }
+
+  function keyboard(svg) {
+    svg.addEventListener("keydown", (event) => {
+      const pick = event.target.closest && event.target.closest(".pick");
+      if (!pick) return;
+      if (event.key === "Enter" || event.key === " ") {
+        event.preventDefault();
+        board.keyboard = true;
+        click(pick);
+        return;
+      }
+      if (!event.key.startsWith("Arrow")) return;
+      event.preventDefault();
+      const next = nearest(pick, event.key);
+      if (next) next.focus();
+    });
+    svg.addEventListener("focusin", (event) => {
+      const pick = event.target.closest && event.target.closest(".pick");
+      if (!pick) return;
+      board.focus = pick.dataset.pick;
+      tabStop(svg);
+    });
+    svg.addEventListener("click", (event) => {
+      const pick = event.target.closest && event.target.closest(".pick");
+      if (pick && board.play && !state.busy) board.play.pick(pick);
+    });
+  }
+
   function drawActions(node) {
     const box = el("actions");
     box.textContent = "";
+    board.play = null;
+    board.prompt = null;
+    board.choices = [];
+    drawChoices();
     if (!node.actions) return;
+    const svg = el("diagram").querySelector("svg");
+    if (window.fbPlay && svg && node.actions.every((a) => a.parts)) {
+      svg.setAttribute("role", "group");  // its picks are buttons, not parts of a picture
+      svg.setAttribute("tabindex", "-1");  // Chromium would stop Tab on the drawing itself
+      board.play = window.fbPlay.attach(svg, node.actions, api);
+      keyboard(svg);
+      const stop = tabStop(svg);
+      if (board.keyboard && stop) stop.focus();
+      return;
+    }
     for (const action of node.actions) {
       const button = document.createElement("button");
       button.type = "button";
@@ -66,6 +206,7 @@
       drawActions(node);
       setStatus("solved", state.helped ? "pp.solved.help" : "pp.solved", { how: leafMessage(node.leaf) });
       rowOf(state.puzzle).classList.add("solved");
+      if (board.keyboard) el("restart").focus();  // the keyboard goes on from the controls
       return;
     }
     if (node.reply !== undefined) {
@@ -87,10 +228,13 @@
   function act(text) {
     if (state.busy) return;
     const node = current();
-    const action = (node.actions || []).find((a) => a.text === text);
+    const action = findAction(node, text);
     if (!action) return;
+    // the keyboard plays on: the next node's board takes the focus
+    board.keyboard = el("view").contains(document.activeElement) && document.activeElement !== document.body;
     if (action.to === null) {
       refuse(node, action);
+      if (board.play) board.play.reset();
       return;
     }
     state.history.push({ node: state.node, moves: state.moves.length });
@@ -101,7 +245,7 @@
   // An action without a node to go to: why it is refused (the verdicts of a pruned
   // tree's alternatives were computed by packpage.py with the game's exact judge).
   function refuse(node, action) {
-    const text = action.text;
+    const text = actionWords(action);
     const lost = i18n.counted("pp.lost", node.turns, { action: text });
     if (action.verdict === "keeps") {
       const line = action.line ? { key: "pp.keeps.line", args: { line: action.line } } : "";
@@ -132,7 +276,9 @@
     const node = current();
     if (state.busy || node.best === undefined) return;
     state.helped = true;
-    setStatus("line", "pp.key", { action: node.best });
+    const best = findAction(node, node.best);
+    setStatus("line", "pp.key", { action: best ? actionWords(best) : node.best });
+    if (board.play && best) board.play.hint(best);  // the key's cards, squares or fields lit
   }
 
   function selectPuzzle(index) {
@@ -155,9 +301,11 @@
   }
 
   // ---- automated checks, run only when the URL asks for them ------------------
-  // #selftest=<JSON {puzzle, actions}> presses buttons through DOM click events
-  // (action texts, or "@takeback", "@hint", "@restart") and writes what the page
-  // said into <pre id="selftest-result">.
+  // #selftest=<JSON {puzzle, actions}> plays through DOM click events and writes what
+  // the page said into <pre id="selftest-result">.  A step is "@takeback", "@hint",
+  // "@restart", or a list of CSS selectors clicked one after the other (the cards,
+  // squares, fields and worded choices of one action); a selector that finds nothing
+  // is reported as missing.
   const { until, click, writeResult } = window.fbCommon;
 
   async function selfTest(spec) {
@@ -166,15 +314,18 @@
     const steps = [];
     for (const action of spec.actions) {
       await until(() => !state.busy);
-      const offered = Array.from(document.querySelectorAll("#actions button"),
-        (b) => b.dataset.action);
-      if (action in buttons) {
+      const missing = [];
+      const choices = Array.from(document.querySelectorAll("#actions button"), (b) => b.textContent);
+      if (typeof action === "string" && action in buttons) {
         click(el(buttons[action]));
       } else {
-        const button = document.querySelector('#actions button[data-action="' + action + '"]');
-        if (button) click(button);
+        for (const selector of action) {
+          const target = document.querySelector(selector);
+          if (target) click(target);
+          else missing.push(selector);
+        }
       }
-      const step = { action, offered, state: el("status").dataset.state,
+      const step = { action, missing, choices, state: el("status").dataset.state,
         message: el("status").textContent };
       await until(() => !state.busy);
       steps.push(step);

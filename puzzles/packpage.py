@@ -39,7 +39,14 @@ from typing import Any
 from fechtbuch.puzzles.pack import PackTerms, SolutionMode, pack_kind
 from fechtbuch.puzzles.packkind import PackKind, Puzzle, Verdict
 from fechtbuch.puzzles.packtree import PuzzleTree, TreeNode
-from fechtbuch.puzzles.pagekit import asset, game_package, message, page, page_texts
+from fechtbuch.puzzles.pagekit import (
+    asset,
+    game_asset,
+    game_package,
+    message,
+    page,
+    page_texts,
+)
 
 VIEWER_NODES = 200_000
 """The judge's node limit per alternative action when a page is made (``pack html``)."""
@@ -78,15 +85,19 @@ class _PuzzlePages:
         past_cut = self.pruned and node.adversary_moves >= self.kind.full_defences
         entry["stored_only"] = past_cut
         actions = []
+        parts = self.kind.page_action
         for text, (action, _) in sorted(tree.legal(node).items()):
             after = tree.step(node, text)
             left = turns_left - self._spent(node, action)
             if after.tree is not None:
-                actions.append({"text": text, "to": self._add(after, left)})
+                offered = {"text": text, "to": self._add(after, left)}
             elif past_cut and self.kind.judge is not None:
-                actions.append(self._judged(node, text, action, turns_left))
+                offered = self._judged(node, text, action, turns_left)
             else:
-                actions.append({"text": text, "to": None})
+                offered = {"text": text, "to": None}
+            if parts is not None:
+                offered["parts"] = parts(node.state, action)
+            actions.append(offered)
         entry["actions"] = actions
         return index
 
@@ -148,11 +159,14 @@ def pack2_html(pack: dict, verdicts: bool = True, lang: str | None = None) -> st
                 )
             )
     facts.append(message("pp.fact.command", command=pack["command"]))
-    texts, board_script = page_texts(game_package(pack["rules"]), kind.title)
+    package = game_package(pack["rules"])
+    texts, board_script = page_texts(package, kind.title)
+    play_script = game_asset(package, "packplay.js") if kind.page_action else ""
     section = """<section id="view">
 <h2 id="title"></h2>
 <div id="diagram"></div>
 <div id="status" data-state="play" role="status" aria-live="polite"></div>
+<p id="prompt" aria-live="polite"></p>
 <div id="actions" role="group" data-i18n-label="pp.actions"></div>
 <div id="controls">
 <button id="restart" type="button" data-i18n="pp.restart"></button>
@@ -167,7 +181,7 @@ def pack2_html(pack: dict, verdicts: bool = True, lang: str | None = None) -> st
         section=section,
         data=data,
         css=[asset("packpage.css")],
-        scripts=[board_script, asset("packpage.js")],
+        scripts=[board_script, play_script, asset("packpage.js")],
         texts=texts,
         lang=lang,
     )

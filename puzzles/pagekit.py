@@ -68,6 +68,13 @@ def asset(name: str, package: str = __package__) -> str:
     return resources.files(package).joinpath(name).read_text(encoding="utf-8")
 
 
+def game_asset(package: str | None, name: str) -> str:
+    """A game's page asset ``name`` shipped next to its pack kind, ``""`` if it has none."""
+    if package and resources.files(package).joinpath(name).is_file():
+        return asset(name, package)
+    return ""
+
+
 def texts_of(package: str) -> Texts:
     """The pack page's catalogues shipped in ``package`` (empty where it has none)."""
     found: Texts = {}
@@ -91,9 +98,7 @@ def page_texts(package: str | None, title: str) -> tuple[Texts, str]:
     languages; a key in both catalogues is an error."""
     texts = texts_of(__package__)
     game = texts_of(package) if package else {lang: {} for lang in LANGUAGES}
-    script = ""
-    if package and resources.files(package).joinpath("packboard.js").is_file():
-        script = asset("packboard.js", package)
+    script = game_asset(package, "packboard.js")
     for lang in LANGUAGES:
         twice = texts[lang].keys() & game[lang].keys()
         if twice:

@@ -22,7 +22,7 @@ from collections.abc import Hashable
 
 from fechtbuch.engines import __version__
 from fechtbuch.engines.battleklinge import fast
-from fechtbuch.engines.battleklinge.cards import COLOR_NAMES
+from fechtbuch.engines.battleklinge.cards import COLOR_NAMES, card_id
 from fechtbuch.engines.battleklinge.game import GAME, HitProblem
 from fechtbuch.engines.battleklinge.position import Move, NotationError, Position
 from fechtbuch.engines.battleklinge.svg import render_svg
@@ -280,6 +280,15 @@ def board_svg(pos: Position) -> str:
     return render_svg(pos)
 
 
+def page_action(pos: Position, move: Move) -> dict:
+    """A move as the version-2 pack page offers it (``packplay.js``): the piece's
+    square and its target (the drawing's ``data-sq``), and the card; a pass names
+    only the card handed on."""
+    if move.is_pass:
+        return {"card": card_id(move.card), "pass": True}
+    return {"card": card_id(move.card), "from": move.from_sq, "to": move.to_sq}
+
+
 def _check_page(pack: dict) -> None:
     from fechtbuch.puzzles.battleklinge.v1page import check_pack
 
@@ -321,6 +330,7 @@ KIND = PackKind(
     problem=problem,
     board_text=board_text,
     board_svg=board_svg,
+    page_action=page_action,
     verify_pruned=verify_pruned_puzzle,
     full_defences=FULL_DEFENCES,
     judge=judge_move,

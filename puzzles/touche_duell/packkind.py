@@ -16,7 +16,7 @@ from collections.abc import Hashable
 
 from fechtbuch.engines.touche_duell.notation import format_view, parse_view
 from fechtbuch.engines.touche_duell.public import SureWinProblem, root_problem
-from fechtbuch.engines.touche_duell.state import NotationError
+from fechtbuch.engines.touche_duell.state import Action, Kind, NotationError, View
 from fechtbuch.puzzles.andorjudge import judge_andor
 from fechtbuch.puzzles.packkind import PackKind, Puzzle, schema_part
 from fechtbuch.puzzles.touche_duell.mining import (
@@ -53,6 +53,40 @@ def verify_round(pack: dict, puzzle: Puzzle) -> list[str]:
     return []
 
 
+def page_action(view: View, action: Action) -> dict:
+    """An action as the version-2 pack page offers it (``packplay.js``): what it is
+    (``kind``, with ``step``, ``value`` and ``count`` for its words), the cards of the
+    hand it plays (``cards``; a lunge's step card is ``step`` apart), the square it
+    goes to or attacks (``square``, the drawing's ``data-square``: the opponent's for
+    an attack; none for a parry or a declined last attack) and the square a lunge
+    steps to first (``via``)."""
+    me = view.viewer
+    ahead = 1 if me == 0 else -1
+    own, foe = view.squares[me], view.squares[1 - me]
+    kind = action.kind
+    parts: dict = {
+        "kind": kind.name.lower(),
+        "step": action.step,
+        "value": action.value,
+        "count": action.count,
+        "cards": [],
+        "square": None,
+    }
+    if kind is Kind.MOVE:
+        parts.update(cards=[abs(action.step)], square=own + ahead * action.step)
+    elif kind is Kind.RETREAT:
+        parts.update(cards=[action.step], square=own - ahead * action.step)
+    elif kind is Kind.ATTACK:
+        parts.update(cards=[action.value] * action.count, square=foe)
+    elif kind is Kind.LUNGE:
+        via = own + ahead * action.step
+        parts.update(cards=[action.value] * action.count, square=foe, via=via)
+    elif kind is Kind.PARRY:
+        value, count = view.attack
+        parts.update(cards=[value] * count, value=value, count=count)
+    return parts
+
+
 def rating_panel(kind: PackKind):
     """The computer's four strengths (imported when ``pack rate`` runs)."""
     from fechtbuch.puzzles.rating_ladder import panel_of
@@ -71,6 +105,7 @@ KIND = PackKind(
     problem=problem,
     board_text=board_text,
     board_svg=board_svg,
+    page_action=page_action,
     symmetry="the mirror (the fencers' sides swapped)",
     judge=judge_andor,
     verify_in_pack=verify_round,

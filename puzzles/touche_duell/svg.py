@@ -8,6 +8,12 @@ action with a line saying so.  Both drawings show the track with both fencers, t
 prover's hand, the opponent's hand size, the discard pile per value, the cards
 still unseen per value and the pile size: everything the prover may reason with.
 
+The parts a person acts on are marked for the pack page (``packplay.js``): the
+track's squares (``rect.sq``, ``data-square``), the fencers (``data-seat``) and the
+hand's cards (``g.card.own``, ``data-index``, ``data-value``); the SVG element says
+whose view it is (``data-viewer``), where both stand (``data-squares``), the phase
+and the attack to answer (``data-phase``, ``data-attack``: value and count).
+
 Each text of the drawing also carries its words for the pack page (``data-i18n``: a
 key of this folder's ``packpage.de.json`` and ``packpage.en.json``, ``data-i18n-args``:
 its arguments; fechtbuch.puzzles.pagekit), which words it in the page's language; the
@@ -87,11 +93,14 @@ WIDTH = LEFT * 2 + SQUARE * TRACK
 CARD_W, CARD_H = 34, 46
 
 
-def _card(x: float, y: float, value: int, fill: str) -> str:
+def _card(x: float, y: float, value: int, index: int) -> str:
+    """One card of the hand (``g.card.own``: its place ``data-index`` in the hand and
+    its ``data-value``, which the pack page picks)."""
     return (
-        f'<rect x="{x}" y="{y}" width="{CARD_W}" height="{CARD_H}" rx="5" fill="{fill}" '
+        f'<g class="card own" data-index="{index}" data-value="{value}">'
+        f'<rect x="{x}" y="{y}" width="{CARD_W}" height="{CARD_H}" rx="5" fill="#fff" '
         f'stroke="#333"/><text x="{x + CARD_W / 2}" y="{y + 31}" text-anchor="middle" '
-        f'font-size="22" font-weight="bold">{value}</text>'
+        f'font-size="22" font-weight="bold">{value}</text></g>'
     )
 
 
@@ -115,7 +124,8 @@ def _track(squares: tuple[int, int], me: int | None) -> list[str]:
         x = LEFT + (square - 1) * SQUARE
         fill = "#f4efe1" if square % 2 else "#e8e0c8"
         parts.append(
-            f'<rect x="{x}" y="40" width="{SQUARE}" height="{SQUARE}" fill="{fill}" stroke="#999"/>'
+            f'<rect class="sq" data-square="{square}" x="{x}" y="40" width="{SQUARE}" '
+            f'height="{SQUARE}" fill="{fill}" stroke="#999"/>'
         )
         if square in (1, 5, 10, 15, 20, 23):
             parts.append(
@@ -128,7 +138,9 @@ def _track(squares: tuple[int, int], me: int | None) -> list[str]:
             colour = ("#1f5fbf", "#b8322a")[player]
         else:
             colour = "#1f5fbf" if player == me else "#b8322a"
-        parts.append(f'<circle cx="{x}" cy="53" r="11" fill="{colour}"/>')
+        parts.append(
+            f'<circle class="fencer" data-seat="{player}" cx="{x}" cy="53" r="11" fill="{colour}"/>'
+        )
         parts.append(
             f'<text x="{x}" y="58" text-anchor="middle" font-size="13" fill="#fff" '
             f'font-weight="bold"{words_of(f"pp.td.seat.{player}")}>{PLAYER_CHARS[player]}</text>'
@@ -161,7 +173,7 @@ def board_svg(state: View | Pending) -> str:
         f'<text x="{LEFT}" y="{y + 28}" font-size="15"{hand}>Your hand ({PLAYER_CHARS[me]}):</text>'
     )
     for i, value in enumerate(int(c) for c in counts_text(view.hand).replace("-", "")):
-        parts.append(_card(LEFT + 150 + i * (CARD_W + 6), y, value, "#fff"))
+        parts.append(_card(LEFT + 150 + i * (CARD_W + 6), y, value, i))
     y += CARD_H + 12
     other = words_of("pp.td.opponent", seat=_seat(1 - me), n=view.other_size, pile=view.pile_size)
     parts.append(
@@ -181,9 +193,12 @@ def board_svg(state: View | Pending) -> str:
         y += 26
     height = y + 8
     body = "".join(parts)
+    a, b = view.squares
     return (
         f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {WIDTH} {height}" '
-        f'width="100%" role="img" font-family="sans-serif">'
+        f'width="100%" role="img" font-family="sans-serif" data-viewer="{me}" '
+        f'data-squares="{a} {b}" data-phase="{view.phase.value}" '
+        f'data-attack="{view.attack[0]} {view.attack[1]}">'
         f"<title{words}>{escape(status)}</title>"
         f'<rect width="{WIDTH}" height="{height}" fill="#fffdf7"/>{body}</svg>'
     )

@@ -22,8 +22,9 @@ from dataclasses import dataclass, replace
 from fechtbuch.engines.errors import InputError
 from fechtbuch.engines.game import AndOrProblem, Outcome
 from fechtbuch.engines.touche_pyramiden import GAME, notation, textboard
+from fechtbuch.engines.touche_pyramiden.board import CARD_MASK, JOKER, card_text, field_name
 from fechtbuch.engines.touche_pyramiden.reachable import reachability_problem
-from fechtbuch.engines.touche_pyramiden.state import Phase
+from fechtbuch.engines.touche_pyramiden.state import Action, Kind, Phase
 from fechtbuch.engines.touche_pyramiden.touche_in_n import (
     P_TO_ACT,
     NodeAction,
@@ -41,7 +42,7 @@ from fechtbuch.puzzles.touche_pyramiden.mining import (
     puzzle_id,
     tags_of,
 )
-from fechtbuch.puzzles.touche_pyramiden.svg import board_svg
+from fechtbuch.puzzles.touche_pyramiden.svg import Hand, board_svg
 from fechtbuch.puzzles.touche_pyramiden.tree import FULL_DEFENCES, cut_problems, tree_child
 from fechtbuch.puzzles.witness import replay_witness
 from fechtbuch.solver.andor import ProofLimit
@@ -120,13 +121,36 @@ def board_text(state: PackState, colour: bool) -> str:
 
 
 def state_svg(state: PackState) -> str:
+    """The board with the player's hand under it (its dead cards marked) and its team."""
     view = view_of_state(state)
     title = f"Touché in N, {view.pattern.value if view.pattern else ''}"
     words = None  # the pack page's words for the board's name (svg.py)
     if view.pattern:
         pattern = {"key": f"pp.tp.pattern.{view.pattern.value}"}
         words = {"key": "pp.tp.board", "args": {"pattern": pattern}}
-    return board_svg(view.own, view.crowned, title, words)
+    occupied = view.crowned
+    for mask in view.own:
+        occupied |= mask
+    dead = {card_text(k) for k in view.hand if k < JOKER and CARD_MASK[k] & ~occupied == 0}
+    hand = Hand(
+        tuple(card_text(k) for k in view.hand), frozenset(dead), view.config.team_of(view.seat)
+    )
+    return board_svg(view.own, view.crowned, title, words, hand)
+
+
+def page_action(state: PackState, action: Action) -> dict:
+    """An action as the version-2 pack page offers it (``packplay.js``): ``act`` and
+    its card and field (the drawing's ``data-card`` and ``data-field``): ``place`` (a
+    card on a field, a joker's and a free field's too), ``remove`` and ``replace`` (a
+    joker lifting a pyramid, and putting an own one there); or ``exchange`` with the
+    dead cards it exchanges; or ``pass``."""
+    kind = action.kind
+    if kind is Kind.EXCHANGE:
+        return {"act": "exchange", "cards": [card_text(k) for k in action.cards]}
+    if kind is Kind.PASS:
+        return {"act": "pass"}
+    act = {Kind.JOKER_REMOVE: "remove", Kind.JOKER_REPLACE: "replace"}.get(kind, "place")
+    return {"act": act, "card": card_text(action.card), "field": field_name(action.field)}
 
 
 def problem_of(puzzle: Puzzle) -> tuple[PackProblem, PackState]:
@@ -231,6 +255,7 @@ KIND = PackKind(
     problem=problem_of,
     board_text=board_text,
     board_svg=state_svg,
+    page_action=page_action,
     child=child,
     full_defences=FULL_DEFENCES,  # the tree holds every reply of the first two adversary moves
     judge=judge_andor,

@@ -2,6 +2,8 @@
 
 The pack: three shipped Battleklinge exercises rewritten as version 2, so the
 page's precomputed nodes can be checked against the main lines the verifier wrote.
+The person plays on the board (a piece's square, its target, the card when both
+reach it: tests/support/pack_clicks.py); the page offers no buttons in notation.
 """
 
 from __future__ import annotations
@@ -18,8 +20,10 @@ from fechtbuch.engines.paths import data_path
 from fechtbuch.puzzles.battleklinge.packkind import KIND
 from fechtbuch.puzzles.pack import PackOrder, SolutionMode, build_pack_v2
 from fechtbuch.puzzles.packpage import pack2_html
+from fechtbuch.puzzles.pagekit import texts_of
 from support.browser import self_test
 from support.clirun import run
+from support.pack_clicks import at, line_clicks
 from support.pack_fixture import cut_third_attacker_move
 
 SHIPPED = orjson.loads(data_path("packs", "fechtuebungen.json").read_bytes())
@@ -53,6 +57,27 @@ def page_data(page: str) -> dict:
 def off_tree(puzzle: dict) -> str:
     pos = Position.from_text(puzzle["position"])
     return next(m.to_text() for m in reference.legal_moves(pos) if m.to_text() != puzzle["key"])
+
+
+WORDS = texts_of("fechtbuch.puzzles.battleklinge")["en"]
+
+
+def worded(text: str) -> str:
+    """A move as the English page words it, its notation beside the words."""
+    move = Move.from_text(text)
+    card = WORDS["pp.bk.card." + text.split(":")[0]]
+    squares = text.split(":")[1]
+    if move.is_pass:
+        return f"pass {card} on ({text})"
+    return f"{card}: {squares[:2]}–{squares[2:]} ({text})"
+
+
+def played_on_the_board(result: dict, actions: set[str]) -> None:
+    """Every step was clicked on the board: nothing was missing, and the page offered
+    no button in notation (only worded choices, such as a card's name)."""
+    for step in result["steps"]:
+        assert step["missing"] == [], step
+        assert not set(step["choices"]) & actions, step
 
 
 # ---- without a browser ----------------------------------------------------------
@@ -105,28 +130,54 @@ def test_pack_html_dispatches_by_version(pack, tmp_path):
 
 def test_solving_with_the_main_line(pack, page_file, tmp_path):
     deep = pack["puzzles"][0]
-    result = self_test(page_file, tmp_path, 0, deep["line"][0::2])
+    result = self_test(page_file, tmp_path, 0, line_clicks(KIND, deep))
     assert result["final"] == "solved" and result["message"] == "Solved: hit."
     assert result["moves"] == deep["line"] and "solved" in result["row"] and result["svg"]
-    assert result["steps"][0]["offered"] == sorted(
-        m.to_text() for m in reference.legal_moves(Position.from_text(deep["position"]))
-    )
+    legal = {m.to_text() for m in reference.legal_moves(Position.from_text(deep["position"]))}
+    played_on_the_board(result, legal | set(deep["line"]))
+
+
+def test_the_page_offers_every_legal_move_on_the_board_and_no_notation(pack, page_file):
+    """Each legal action of a decision point carries the parts its clicks need (the
+    piece's square, the target, the card), and the page's scripts have the board's
+    click-mapper; no button is labelled with notation."""
+    html = page_file.read_text(encoding="utf-8")
+    assert "window.fbPlay" in html
+    root = page_data(html)["puzzles"][0]["nodes"][0]
+    pos = Position.from_text(pack["puzzles"][0]["position"])
+    for action in root["actions"]:
+        move = Move.from_text(action["text"])
+        assert action["parts"]["card"] == action["text"].split(":")[0]
+        assert (action["parts"].get("from"), action["parts"].get("to")) == (
+            move.from_sq,
+            move.to_sq,
+        )
+    assert len(root["actions"]) == len(reference.legal_moves(pos))
 
 
 def test_wrong_action_hint_and_take_back(pack, page_file, tmp_path):
     deep = pack["puzzles"][0]
     wrong = off_tree(deep)
-    actions = [wrong, "@hint", deep["key"], "@takeback", deep["key"], *deep["line"][2::2]]
+    key = at(KIND, deep, [], deep["key"])
+    actions = [
+        at(KIND, deep, [], wrong),
+        "@hint",
+        key,
+        "@takeback",
+        key,
+        *line_clicks(KIND, deep)[1:],
+    ]
     result = self_test(page_file, tmp_path, 0, actions)
     lost, hinted = result["steps"][0], result["steps"][1]
     assert lost["state"] == "lost" and lost["message"].startswith(
-        f"The sure path is lost: after {wrong}"
+        f"The sure path is lost: after {worded(wrong)} the defence"
     )
-    assert hinted["message"] == f"A key: {deep['key']}"
+    assert hinted["message"] == f"A key: {worded(deep['key'])}"
     assert result["final"] == "solved" and result["message"] == "Solved with help: hit."
     assert result["moves"] == deep["line"]
     # the defence answered after the take-back as before: the longest one
     assert result["steps"][3]["state"] == "play"
+    played_on_the_board(result, {wrong, *deep["line"]})
 
 
 def test_pruned_pack_embeds_exact_verdicts_past_the_cut(pack, tmp_path):
@@ -156,15 +207,20 @@ def test_pruned_pack_embeds_exact_verdicts_past_the_cut(pack, tmp_path):
     plain = pack2_html(pruned, verdicts=False, lang="en")  # pack html --no-verdicts
     assert '"verdict"' not in plain and said not in plain and len(plain) < len(html)
     losing = next(t for t, v in verdicts.items() if v == "loses")
-    steps = [*deep["line"][0:4:2], losing, *sorted(hits)[:1], keep]
+    before = deep["line"][:4]
+    steps = [
+        *line_clicks(KIND, deep, before),
+        *(at(KIND, deep, before, text) for text in [losing, *sorted(hits)[:1], keep]),
+    ]
     result = self_test(page, tmp_path, 0, steps)
     lost = result["steps"][2]
     assert lost["state"] == "lost" and lost["message"].startswith(
-        f"Exact: The sure path is lost: after {losing}"
+        f"Exact: The sure path is lost: after {worded(losing)} the defence"
     )
     if hits:
         also = result["steps"][3]
         assert also["state"] == "good" and also["message"].startswith(
-            f"Correct: {sorted(hits)[0]} also keeps the win within 1 own turn "
+            f"Correct: {worded(sorted(hits)[0])} also keeps the win within 1 own turn "
         )
     assert result["final"] == "solved"
+    played_on_the_board(result, set(verdicts) | {keep, *deep["line"]})

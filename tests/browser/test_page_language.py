@@ -3,18 +3,24 @@ English (system Chromium through Playwright).
 
 The page of `fechtbuch serve` is driven through the states the other browser tests
 reach, for each game: the menu (every pack's overview and the saved games open), a
-game against the computer in progress with a hint and a card picked, a server's
-refusal, a move of the computer and a round's end moment, the end screen with its
-analysis and turning point, the Kartenwahl, at one device the covered hand, an
-exercise with its solution, a saved game replayed, and each Touché game's turning
-point in the replay of a saved game with a missed sure win.  At each state every text a
-person sees (tests/support/page_language.py says what that is) must be worded from
-the catalogue the page loaded; the notation of the moves on the page (shown beside
-the words) is the only thing allowed besides, and a seat's or a school's bare id
-("g", "0" where a name belongs, "tp.seat.0") fails.  The Wartesaal's page is checked
-the same way, a German and an English person at one table: the login, the hall, a
-Touché duel running and after a move, a refusal of the room, the result, a pyramids
-game and Battleklinge's Kartenwahl, each resigned.
+game against the computer in progress with a hint and a card picked, a move taken
+back, a server's refusal, a move of the computer and a round's end moment, the end
+screen with its analysis and turning point, a rematch, the Kartenwahl, at one device
+the covered hand and the Abbruch offered at the third repetition, an exercise with
+its solution, the daily duel with its streak and a practice game of the day, each
+game at phone size (390 × 844: begun, a card picked, the end screen), each game's
+saved game replayed (its start, a step, the middle, the end), and each Touché game's
+turning point in the replay of a saved game with a missed sure win.  At each state
+every text a person sees (tests/support/page_language.py says what that is) must be
+worded from the catalogue the page loaded; the notation of the moves on the page
+(shown beside the words) is the only thing allowed besides, and a seat's or a
+school's bare id ("g", "0" where a name belongs, "tp.seat.0") fails.  The Wartesaal's
+page is checked the same way, a German and an English person at one table and a
+German and an English spectator: the login, the hall, a Touché duel running and
+after a move, a take-back, a refusal of the room, the Abbruch offered at a third
+repetition, an abort offered and declined, the result, a rematch offered and played,
+an abort agreed, a pyramids game and Battleklinge's Kartenwahl, each resigned, and
+each of the three finished games replayed.
 
 The pack pages (``fechtbuch pack html``), German and English with their catalogues
 embedded, are checked the same way by test_pack_page_language.py.
@@ -22,17 +28,29 @@ embedded, are checked the same way by test_pack_page_language.py.
 
 from __future__ import annotations
 
+import datetime as dt
 import random
 
 import pytest
+from fechtbuch.web.server import create_app
+from fechtbuch.web.store import Store
 from support.page_language import VISIBLE_TEXTS, Catalogue, leaks
+from support.phone import PHONE
 from support.touche_duel_page import play_action
-from support.webserver import browser_page, running_server
+from support.webserver import TODAY, browser_page, serve_app
 from test_analysis_browser import missed_duel, missed_pyramids, open_replay, save_missed
+from test_end_screen_browser import TableKeeper
 from test_pyramids_browser import choose, play_by_hand, wait_for_person
 from test_touche_duell_browser import choose as duel_choice
+from test_web_browser import tap_move
 
 LANGUAGES = ("de", "en")
+DESKTOP = {"width": 1280, "height": 900}
+GAMES = (
+    ("battleklinge", "battleklinge"),
+    ("touche-duell", "duel"),
+    ("touche-pyramiden", "pyramids"),
+)
 AUTONYMS = ("Deutsch", "English")  # the language menu names each language in itself
 
 NOTATION = """() => {
@@ -56,10 +74,17 @@ NOTATION = """() => {
 }"""
 
 
-@pytest.fixture(scope="module")
-def served(tmp_path_factory):
-    with running_server(tmp_path_factory.mktemp("web") / "web.sqlite3") as (url, store):
-        yield url, store
+@pytest.fixture
+def served(tmp_path):
+    """The page's server, keeping every table it opens (the repetition is put on a
+    table's board), with a store of the test's own: the daily duel's first game of the
+    day counts in each language."""
+    seeds = (f"test-seed-{n}" for n in range(1000))
+    server = TableKeeper(
+        Store(tmp_path / "web.sqlite3"), today=lambda: TODAY, seed=lambda: next(seeds)
+    )
+    with serve_app(create_app(server), start_seconds=20) as port:
+        yield f"http://127.0.0.1:{port}/", server
 
 
 class Checked:
@@ -129,7 +154,7 @@ def exercise(page, c: Checked, game: str, name: str) -> None:
     to_menu(page)
 
 
-def battleklinge(page, c: Checked) -> None:
+def battleklinge(page, c: Checked, server) -> None:
     state = start(page, "battleklinge", "computer", strength="leicht", cards="einsteiger")
     c.check("battleklinge: a game begins")
     page.keyboard.press("r")
@@ -142,21 +167,66 @@ def battleklinge(page, c: Checked) -> None:
     if page.is_visible("#card-dialog[open]"):
         c.check("battleklinge: the card dialog")
         page.click(f"#card-dialog-buttons [data-card={move['card']}]")
-    state = wait_for_person(page, len(state["moves"]))
+    moved = wait_for_person(page, len(state["moves"]))
     c.check("battleklinge: the computer moved")
+    page.click("#undo")
+    page.wait_for_function("n => App.msg.moves.length < n", arg=len(moved["moves"]))
+    c.check("battleklinge: a move taken back")
+    tap_move(page, move)
+    wait_for_person(page, len(state["moves"]))
     refusal(page, c, "battleklinge: a refusal")
     resign(page, c, "battleklinge", analyse=True)
     if page.is_visible("#turning"):
         page.click("#turning")
         c.check("battleklinge: the turning point")
+    table = page.evaluate("App.msg.table")
+    page.click("#end-rematch")
+    page.wait_for_function("t => App.msg.table !== t && !App.msg.finished", arg=table)
+    c.check("battleklinge: a rematch")
     to_menu(page)
     state = start(page, "battleklinge", "computer", cards="kartenwahl")
     c.check("battleklinge: the Kartenwahl")
     to_menu(page)
     start(page, "battleklinge", "hotseat", cards="zufall")
     c.check("battleklinge: at one device")
+    repetition(page, c, server)
     to_menu(page)
     exercise(page, c, "battleklinge", "battleklinge")
+
+
+def repetition(page, c: Checked, server) -> None:
+    """The same position a third time on the table just opened (as
+    test_end_screen_browser.py puts it there): the page offers "Abbrechen"; the game
+    aborted ends on the end screen."""
+    table = server.opened[-1]
+    one = table.state
+    two = table.game.apply(one, table.game.legal_actions(one)[0])
+    table.states = [one, two, one, two, one]
+    page.evaluate("tableCommand('flag')")  # the page asks for the table again
+    page.wait_for_selector("#abort:not([hidden])")
+    c.check("battleklinge: the third repetition, an abort offered")
+    page.click("#abort")
+    page.wait_for_selector("#end:not([hidden])")
+    c.check("battleklinge: aborted after the third repetition")
+
+
+def daily(page, c: Checked, server) -> None:
+    """The daily duel: the first game of the day (a streak of one behind it) resigned,
+    the streak in the menu, and a second game of the day, practice only."""
+    yesterday = TODAY - dt.timedelta(days=1)
+    server.store.book_daily("battleklinge", yesterday)
+    server.store.finish_daily("battleklinge", yesterday, "won")
+    to_menu(page)
+    page.wait_for_function("App.records.battleklinge && App.records.battleklinge.streak === 1")
+    c.check("the menu with a streak")
+    for name in ("the daily duel", "a practice duel of the day"):
+        start(page, "battleklinge", "daily")
+        c.check(name)
+        page.click("#resign")
+        page.wait_for_selector("#end:not([hidden])")
+        page.wait_for_function("App.records.battleklinge.streak === 0")
+        c.check(f"{name}: the end screen with the streak")
+        to_menu(page)
 
 
 def to_round_end(page, c: Checked, name: str, state: dict, next_button: str, play) -> None:
@@ -236,11 +306,52 @@ def menu(page, c: Checked) -> None:
         "document.querySelectorAll('#games button.saved-game').length >= 3", timeout=10_000
     )
     c.check("the menu, every overview and the saved games open")
-    page.click("#saved-touche-duell button.saved-game")
-    page.wait_for_function("App.replay && App.ply === 0")
-    page.click("#replay-next")
-    c.check("a saved duel replayed")
     to_menu(page)
+
+
+def replays(page, c: Checked, server) -> None:
+    """Each game's longest saved game replayed: its start, a step on, the middle, the
+    end and a step back."""
+    for slug, name in GAMES:
+        saved = server.store.saved_games(slug)
+        longest = max(range(len(saved)), key=lambda i: len(saved[i]["record"]["moves"]))
+        page.click(f"#saved-{slug} summary")
+        page.click(f"#saved-{slug} button.saved-game >> nth={longest}")
+        page.wait_for_function("App.replay && App.ply === 0")
+        c.check(f"{name}: a saved game replayed, its start")
+        page.click("#replay-next")
+        c.check(f"{name}: a saved game replayed, a step on")
+        plies = page.evaluate("App.replay.plies.length")
+        page.evaluate("n => { App.ply = n; showReplay(); }", plies // 2)
+        c.check(f"{name}: a saved game replayed, its middle")
+        page.evaluate("n => { App.ply = n; showReplay(); }", plies)
+        c.check(f"{name}: a saved game replayed, its end")
+        page.click("#replay-back")
+        c.check(f"{name}: a saved game replayed, a step back from the end")
+        to_menu(page)
+
+
+def phone(page, c: Checked) -> None:
+    """Each game at phone size: the menu, the game begun, a card picked (the duel, the
+    pyramids) and its end screen."""
+    page.set_viewport_size(PHONE)
+    c.check("the menu at phone size")
+    for slug, name, options, pick in (
+        ("battleklinge", "battleklinge", {"strength": "leicht", "cards": "einsteiger"}, None),
+        ("touche-duell", "duel", {"strength": "leicht"}, ".td-hand .td-own[data-index='0']"),
+        ("touche-pyramiden", "pyramids", {"players": "2", "strength": "leicht"}, None),
+    ):
+        start(page, slug, "computer", **options)
+        c.check(f"{name}: a game at phone size")
+        if pick:
+            page.click(pick)
+            c.check(f"{name}: a card picked at phone size")
+            page.click(pick)
+        page.click("#resign")
+        page.wait_for_selector("#end:not([hidden])")
+        c.check(f"{name}: the end screen at phone size")
+        to_menu(page)
+    page.set_viewport_size(DESKTOP)
 
 
 def turning_points(page, c: Checked, store) -> None:
@@ -262,8 +373,8 @@ def turning_points(page, c: Checked, store) -> None:
 
 @pytest.mark.parametrize("lang", LANGUAGES)
 def test_every_text_of_the_serve_page_is_from_its_catalogue(served, lang):
-    url, store = served
-    with browser_page(viewport={"width": 1280, "height": 900}) as (page, errors):
+    url, server = served
+    with browser_page(viewport=DESKTOP) as (page, errors):
         page.goto(url)
         page.wait_for_selector("#start-battleklinge-computer")
         if lang != "de":
@@ -272,11 +383,14 @@ def test_every_text_of_the_serve_page_is_from_its_catalogue(served, lang):
             page.wait_for_selector("#start-battleklinge-computer")
         c = Checked(page, lang)
         c.check("the menu")
-        battleklinge(page, c)
+        battleklinge(page, c, server)
+        daily(page, c, server)
         duel(page, c)
         pyramids(page, c)
+        phone(page, c)
         menu(page, c)
-        turning_points(page, c, store)
+        replays(page, c, server)
+        turning_points(page, c, server.store)
         # the other language chosen in the middle of a game: the page is reworded
         other = "en" if lang == "de" else "de"
         start(page, "touche-duell", "computer", strength="mittel")
@@ -285,7 +399,7 @@ def test_every_text_of_the_serve_page_is_from_its_catalogue(served, lang):
         c.lang = other
         c.check("duel: the language switched during the game")
         assert errors == []
-        assert c.states > 20
+        assert c.states > 50
         assert not c.found, "\n".join(c.found)
         # the check itself sees a word of the other language put into the page: in a
         # line of text, in an SVG drawing and in a label only a screen reader says
@@ -319,46 +433,117 @@ SAAL_FREE = """() => [
   ...(Saal.table ? Saal.table.seats : []),
   ...(Saal.table ? (Saal.table.legal_views || []).map((a) => a.text) : []),
   ...(Saal.moves || []).map((m) => m.action),
+  ...(Saal.replay ? Saal.replay.actions.map((a) => a.action) : []),
 ]"""
 """The language-free strings of the Wartesaal's page: the people's names and the
 notation of the actions (the move list shows it beside the words)."""
 
 
 def test_every_text_of_the_wartesaal_page_is_from_its_catalogue(tmp_path):
+    """Two players (German, English) and two spectators (German, English) at a duel:
+    running, after a move, a take-back, a refusal, the Abbruch the room offers at a
+    third repetition, an abort offered and declined, the result, a rematch offered and
+    played, an abort agreed; a pyramids game and Battleklinge's Kartenwahl, each
+    resigned; each finished game replayed from the room's list."""
     from support.wartesaal_page import Person, room_server
     from support.webserver import chromium
-    from test_wartesaal_browser import as_guest, click_action, open_table
+    from test_wartesaal_browser import (
+        as_guest,
+        click_action,
+        open_table,
+        play,
+        tap_battleklinge,
+    )
+
+    rng = random.Random(3)
+
+    def by_hand(person, message: dict) -> None:
+        if message["game"] == "battleklinge":
+            tap_battleklinge(person, rng.choice(message["legal_views"]))
+        else:
+            click_action(person, message, rng)
 
     with room_server(tmp_path) as (url, _room), chromium() as browser:
         ida, jan = Person(browser, url, "de"), Person(browser, url, "en")
-        checks = {ida: Checked(ida.page, "de"), jan: Checked(jan.page, "en")}
+        kim, lea = Person(browser, url, "de"), Person(browser, url, "en")
+        checks = {
+            p: Checked(p.page, lang)
+            for p, lang in ((ida, "de"), (jan, "en"), (kim, "de"), (lea, "en"))
+        }
 
         def check(state: str) -> None:
             for person, c in checks.items():
                 c.check(state, person.page.evaluate(SAAL_FREE))
 
+        def everyone(condition: str, arg=None, people=(ida, jan)) -> None:
+            for person in people:
+                person.page.wait_for_function(condition, arg=arg)
+
         check("the login")
-        for person in (ida, jan):
+        for person in checks:
             person.page.click("#register-button")  # no name: the form refuses it
             as_guest(person)
         check("the hall")
         seats = open_table(ida, [jan], "touche-duell", "kinder-kurz")
-        check("a duel running")
+        duel = ida.page.evaluate("Saal.table.id")
+        finished = {"touche-duell": duel}
+        for spectator in (kim, lea):
+            spectator.page.click(f"#running li[data-table='{duel}'] button")
+            spectator.page.wait_for_function("id => Saal.table && Saal.table.id === id", arg=duel)
+        check("a duel running, two watching")
         mover = seats[ida.page.evaluate("Saal.table.to_act")]
+        other = ida if mover is jan else jan
         mover.page.wait_for_function("Saal.table.legal_views.length > 0")
         click_action(mover, mover.page.evaluate("Saal.table"), random.Random(1))
-        mover.page.wait_for_function("Saal.moves.length > 0")
+        everyone("Saal.moves.length > 0", people=checks)
         check("a duel after a move")
+        mover.page.click("#takeback")
+        other.page.wait_for_selector("#offer:not([hidden]) #offer-yes:not([hidden])")
+        kim.page.wait_for_selector("#offer:not([hidden])")
+        lea.page.wait_for_selector("#offer:not([hidden])")
+        check("a take-back offered")
+        other.page.click("#offer-yes")
+        everyone("Saal.table.actions === 0 && !Saal.table.offers.takeback", people=checks)
+        check("a move taken back")
         for person in (ida, jan):  # a refusal of the room: an action out of turn
             person.page.evaluate(
                 "ask('act', {table: Saal.table.id, seq: 0, action: 'zz'}).catch(() => {})"
             )
             person.page.wait_for_selector("#error:not([hidden])")
         check("a refusal of the room")
+        # the Abbruch the room opens at a third repetition (a table message as the room
+        # sends it then: repetition true, an abort offer nobody made; an offer changes
+        # no version, so the room's next message is taken)
+        for person in checks:
+            person.page.evaluate(
+                "() => onTable({...Saal.table, repetition: true, offers: {abort: []}})"
+            )
+            person.page.wait_for_selector("#offer:not([hidden])")
+        check("the third repetition: an abort offered")
+        ida.page.click("#abort")
+        jan.page.wait_for_selector("#offer:not([hidden]) #offer-yes:not([hidden])")
+        check("an abort offered")
+        jan.page.click("#offer-no")
+        everyone(
+            "!(Saal.table.offers.abort || []).length && Saal.table.status === 'running'",
+            people=checks,
+        )
+        check("the abort declined")
+        play(seats, by_hand, limit=2)  # the replay below has moves to step through
         ida.page.click("#resign")
-        for person in (ida, jan):
-            person.page.wait_for_selector("#result:not([hidden])")
+        everyone("Saal.table.status !== 'running'", people=checks)
         check("the game's result")
+        ida.page.click("#rematch")
+        jan.page.wait_for_selector("#offer:not([hidden]) #offer-yes:not([hidden])")
+        check("a rematch offered")
+        jan.page.click("#offer-yes")
+        everyone("id => Saal.table.id !== id && Saal.table.status === 'running'", duel)
+        check("the rematch running")
+        ida.page.click("#abort")
+        jan.page.wait_for_selector("#offer:not([hidden]) #offer-yes:not([hidden])")
+        jan.page.click("#offer-yes")
+        everyone("Saal.table.status === 'aborted'")
+        check("the rematch aborted by consent")
         for game, variant, state, ended in (
             ("touche-pyramiden", "2", "a pyramids game running", "a pyramids game resigned"),
             ("battleklinge", "kartenwahl", "the Kartenwahl", "resigned in the Kartenwahl"),
@@ -366,12 +551,33 @@ def test_every_text_of_the_wartesaal_page_is_from_its_catalogue(tmp_path):
             for person in (ida, jan):
                 person.page.click("#leave")
                 person.page.wait_for_selector("#room:not([hidden])")
-            open_table(ida, [jan], game, variant)
+            seats = open_table(ida, [jan], game, variant)
+            finished[game] = ida.page.evaluate("Saal.table.id")
             check(state)
+            play(seats, by_hand, limit=2)
             ida.page.click("#resign")
             for person in (ida, jan):
                 person.page.wait_for_selector("#result:not([hidden])")
             check(ended)
+        for person in (ida, jan):
+            person.page.click("#leave")
+            person.page.wait_for_selector("#room:not([hidden])")
+        for game, table in finished.items():
+            for person in (ida, jan):
+                person.page.click(f"#finished li[data-table='{table}'] button")
+                person.page.wait_for_function(
+                    "id => Saal.replay && Saal.replay.id === id", arg=table
+                )
+            check(f"{game}: a finished game replayed, its end")
+            for person in (ida, jan):
+                person.page.click("#replay-first")
+            check(f"{game}: a finished game replayed, its start")
+            for person in (ida, jan):
+                person.page.click("#replay-next")
+            check(f"{game}: a finished game replayed, a step on")
+            for person in (ida, jan):
+                person.page.click("#leave")
+                person.page.wait_for_selector("#room:not([hidden])")
         for person, c in checks.items():
             assert person.errors == []
             assert not c.found, "\n".join(c.found)

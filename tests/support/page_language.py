@@ -143,10 +143,14 @@ class Catalogue:
 
 
 def _without(text: str, allowed: list[str]) -> str:
-    """``text`` with every allowed string (standing as a token of its own) blanked."""
+    """``text`` with every allowed string (standing as a token of its own) blanked; a
+    one-letter one (the duel's parry, ``p``) only in brackets, as the notation stands
+    beside the words ("A pariert. (p)"): standing alone it is a bare id."""
     for free in sorted(allowed, key=len, reverse=True):
         if len(free) >= 2:
             text = re.sub(rf"(?<![\w-]){re.escape(free)}(?![\w-])", " ", text)
+        elif free.strip():
+            text = text.replace(f"({free})", " ")
     return text
 
 

@@ -25,6 +25,9 @@ def test_catalogue_texts_numbers_and_notation_pass():
     assert foreign_words("Gold zieht mit Stoß von a1 nach a2. (stoss:a1a2)", GERMAN) == []
     assert foreign_words("Standard, kurz · 3:2", GERMAN) == []
     assert foreign_words("Stoß (6S:h1)", GERMAN, ["6S:h1"]) == []
+    # a one-letter notation passes beside the words, not standing alone
+    assert foreign_words("Gold ist am Zug. (p)", GERMAN, ["p"]) == []
+    assert foreign_words("p", GERMAN, ["p"]) == ["p"]
 
 
 def test_a_word_of_the_other_language_fails():

@@ -231,7 +231,8 @@ function showReplay(turning) {
   list.textContent = "";
   replay.plies.forEach((p, index) => {
     const item = document.createElement("li");
-    item.textContent = p.text;
+    // in words, the notation beside them, as in the game's own move list
+    item.textContent = p.explanation && p.explanation.key ? `${t(p.explanation.key, p.explanation.args)} (${p.text})` : p.text;
     if (index === ply - 1) item.className = "current";
     list.append(item);
   });

@@ -179,6 +179,7 @@
       svg.setAttribute("role", "group");  // its picks are buttons, not parts of a picture
       svg.setAttribute("tabindex", "-1");  // Chromium would stop Tab on the drawing itself
       board.play = window.fbPlay.attach(svg, node.actions, api);
+      drawChoices();  // the choices the mapper offered while it attached
       keyboard(svg);
       const stop = tabStop(svg);
       if (board.keyboard && stop) stop.focus();

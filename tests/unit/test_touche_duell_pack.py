@@ -28,6 +28,7 @@ from fechtbuch.puzzles.touche_duell.mining import examine_game
 from fechtbuch.puzzles.touche_duell.packkind import KIND
 from fechtbuch.puzzles.touche_duell.svg import board_svg, board_text
 from support.browser import self_test
+from support.pack_clicks import NOTATION_BUTTON, at, line_clicks
 
 PACK_PATH = data_path("packs", "touche-uebungen.json")
 PACK = orjson.loads(PACK_PATH.read_bytes())
@@ -163,9 +164,10 @@ def _pack_of_one_per_n() -> dict:
 @pytest.mark.browser
 def test_pack_html_plays_one_exercise_per_n_in_headless_chromium(tmp_path):
     """``fechtbuch pack html`` (the generic version-2 page) with the Touché boards:
-    the person plays the main line's own actions, the page answers with the
-    longest defence and the worst draws, and says Solved with the deciding rule;
-    a losing first action is refused at once."""
+    the person plays the main line's own actions by clicking the hand's cards and the
+    piste's squares (tests/support/pack_clicks.py), the page answers with the longest
+    defence and the worst draws, and says Solved with the deciding rule; a losing
+    first action is refused at once.  No step meets a button in notation."""
     small = _pack_of_one_per_n()
     source, page = tmp_path / "small.json", tmp_path / "small.html"
     source.write_bytes(dump_json(small))
@@ -173,26 +175,35 @@ def test_pack_html_plays_one_exercise_per_n_in_headless_chromium(tmp_path):
         cli.main, ["pack", "html", str(source), "-o", str(page), "--lang", "en"]
     )
     assert made.exit_code == 0, made.output
-    assert page.read_text(encoding="utf-8") == pack2_html(small, lang="en")
+    html = page.read_text(encoding="utf-8")
+    assert html == pack2_html(small, lang="en")
     ends = texts_of("fechtbuch.puzzles.touche_duell")["en"]  # the page's words for them
+    notation = set()
     for index, puzzle in enumerate(small["puzzles"]):
         tree = PuzzleTree(KIND, puzzle)
         node = tree.root
         for text in puzzle["line"]:
+            notation.update(tree.legal(node))
             node = tree.step(node, text)
-        result = self_test(page, tmp_path, index, _own_actions(puzzle))
+        result = self_test(page, tmp_path, index, line_clicks(KIND, puzzle))
         assert result["final"] == "solved", result
         ended = ends["pp.leaf." + node.tree.replace(":", ".")]
         assert result["message"] == f"Solved: {ended}." and result["moves"] == puzzle["line"]
         assert result["svg"] is True  # the board was drawn
+        for step in result["steps"]:
+            assert step["missing"] == [] and not set(step["choices"]) & notation, step
     first = small["puzzles"][0]
     wrong = next(
         a
         for a in sorted(PuzzleTree(KIND, first).legal(PuzzleTree(KIND, first).root))
         if a != first["key"]
     )
-    lost = self_test(page, tmp_path, 0, [wrong])["steps"][0]
-    assert lost["state"] == "lost" and lost["message"].startswith("The sure path is lost")
+    lost = self_test(page, tmp_path, 0, [at(KIND, first, [], wrong), [NOTATION_BUTTON]])
+    assert lost["steps"][0]["missing"] == []
+    assert lost["steps"][0]["state"] == "lost"
+    assert lost["steps"][0]["message"].startswith("The sure path is lost")
+    assert f"({wrong})" in lost["steps"][0]["message"]  # words, and the notation beside them
+    assert lost["steps"][1]["missing"] == [NOTATION_BUTTON]  # no button in notation
 
 
 def test_board_svg_shows_the_public_state():

@@ -149,11 +149,13 @@ def test_the_duel_judge_agrees_with_its_full_trees():
 @pytest.mark.browser
 def test_the_page_of_a_pruned_pyramid_pack_accepts_a_winning_alternative(tmp_path):
     """pack html on the shipped pyramid exercise SPOT: past the cut the page refuses a
-    losing alternative as exactly lost and accepts a winning one (headless Chromium)."""
+    losing alternative as exactly lost and accepts a winning one (headless Chromium;
+    each action played by clicking its card and its field)."""
     import re
 
     from fechtbuch.puzzles.packpage import pack2_html
     from support.browser import self_test
+    from support.pack_clicks import at
 
     pack = dict(PYRAMIDS, puzzles=[_spot()])
     html = pack2_html(pack)
@@ -165,10 +167,15 @@ def test_the_page_of_a_pruned_pyramid_pack_accepts_a_winning_alternative(tmp_pat
     verdicts = {a["text"]: a.get("verdict") for a in cut["actions"] if a["to"] is None}
     losing = next(t for t, v in verdicts.items() if v == "loses")
     winning = next(t for t, v in verdicts.items() if v == "keeps")
-    key, stored = _spot()["key"], _spot()["line"][3]
-    result = self_test(page, tmp_path, 0, [key, losing, winning, stored])
+    puzzle = _spot()
+    key, stored, kind = puzzle["key"], puzzle["line"][3], pack_kind(PYRAMIDS)
+    cut_clicks = [at(kind, puzzle, puzzle["line"][:3], text) for text in (losing, winning, stored)]
+    result = self_test(page, tmp_path, 0, [at(kind, puzzle, [], key), *cut_clicks])
+    assert all(step["missing"] == [] for step in result["steps"])
     assert result["steps"][1]["state"] == "lost"
-    assert result["steps"][1]["message"].startswith(f"Exact: The sure path is lost: after {losing}")
+    lost = result["steps"][1]["message"]
+    assert lost.startswith("Exact: The sure path is lost: after ") and f"({losing})" in lost
     assert result["steps"][2]["state"] == "good"
-    assert result["steps"][2]["message"].startswith(f"Correct: {winning} also keeps the win")
+    also = result["steps"][2]["message"]
+    assert also.startswith("Correct: ") and f"({winning}) also keeps the win" in also
     assert result["final"] == "solved"

@@ -12,7 +12,10 @@ plays a wrong action in another (the sure path lost), takes it back and shows th
 solution (Battleklinge's version-1 page steps through the main line too), and is
 switched to the other language; at each state every text a person sees (SVG text,
 titles, labels and the refusals included) must come from the catalogue the page
-holds for its language.  A version-1 pack whose tree claims a hit the rules deny shows
+holds for its language.  Every action is played by clicking the board as a person
+does (a piece and its target, cards and a square or the opponent, a card and a
+field: tests/support/pack_clicks.py), and the version-2 pages never show a button
+in notation.  A version-1 pack whose tree claims a hit the rules deny shows
 the page's error line, worded too.  Besides the numbers, the free strings are the
 notation of the exercises' actions and the pack's command line.  Without JavaScript
 of their own the tests also check that both catalogues have the same keys, that the
@@ -33,9 +36,12 @@ import pytest
 from fechtbuch.engines.paths import data_path
 from fechtbuch.puzzles.battleklinge.v1page import pack_html
 from fechtbuch.puzzles.motifs import MotifCatalogue
+from fechtbuch.puzzles.pack import pack_kind
 from fechtbuch.puzzles.packpage import pack2_html
+from fechtbuch.puzzles.packtree import PuzzleTree
 from fechtbuch.puzzles.pagekit import LANGUAGES, game_package, page_texts, texts_of
 from support.clirun import run
+from support.pack_clicks import NOTATION_BUTTON, clicks
 from support.page_language import VISIBLE_TEXTS, Catalogue, leaks
 from support.webserver import chromium
 
@@ -86,8 +92,8 @@ def browser():
 
 def free_strings(pack: dict, page) -> list[str]:
     """The language-free strings of a page: the notation of every action its exercises
-    and its page data name (a version-2 page offers every legal action as a button),
-    the pack's command line and the program that made it."""
+    and its page data name (a version-2 page says an action in words with its
+    notation beside them), the pack's command line and the program that made it."""
     found: set[str] = set()
 
     def walk(tree) -> None:
@@ -144,43 +150,60 @@ def pick(page, index: int) -> None:
     page.click(f"#list tr.row[data-index='{index}']")
 
 
-# ---- version 2: the actions as buttons, the nodes precomputed ------------------------
+# ---- version 2: played on the board, the nodes precomputed -----------------------------
 
 
 def settle(page) -> str:
-    """Wait until the defence has answered; the status line's state."""
+    """Wait until the defence has answered (the board is pickable again, or the
+    exercise has ended); the status line's state."""
     page.wait_for_function(
         "document.getElementById('status').dataset.state !== 'good'"
-        " || !document.querySelector('#actions button:disabled')"
+        " || document.querySelector('#diagram .pick') !== null"
     )
     return status(page)[0]
 
 
-def play_v2_right(page, c: Checked, index: int) -> None:
-    nodes = page_data(page)["puzzles"][index]["nodes"]
+def no_notation_buttons(page, free: list[str]) -> None:
+    """The version-2 page offers its actions on the board: no button is labelled with
+    an action's notation."""
+    assert page.locator(NOTATION_BUTTON).count() == 0
+    shown = page.evaluate("Array.from(document.querySelectorAll('button'), b => b.textContent)")
+    assert not set(shown) & set(free), shown
+
+
+def play_on_the_board(page, c: Checked, tree: PuzzleTree, node, text: str, first: bool) -> None:
+    """Click the action's cards, squares, fields and worded choices; after the first
+    click of the first action, the page is checked with the choice shown."""
+    for number, selector in enumerate(clicks(tree, node, text)):
+        page.click(selector)
+        if first and number == 0:
+            c.check("a card or a piece picked: the board lit")
+            no_notation_buttons(page, c.free)
+
+
+def play_v2_right(page, c: Checked, pack: dict, index: int) -> None:
+    puzzle = pack["puzzles"][index]
+    tree = PuzzleTree(pack_kind(pack), puzzle)
     pick(page, index)
-    at = 0
     c.check("an exercise begins")
-    for _ in range(100):
-        node = nodes[at]
-        if "leaf" in node:
-            break
-        if "reply" in node:
-            at = node["to"]
-            continue
-        action = next(a for a in node["actions"] if a["text"] == node["best"])
-        page.click(f"#actions button[data-action='{action['text']}']")
-        at = action["to"]
-        settle(page)
+    no_notation_buttons(page, c.free)
+    node = tree.root
+    for number, text in enumerate(puzzle["line"]):
+        if tree.solver_to_act(node):
+            play_on_the_board(page, c, tree, node, text, number == 0)
+            settle(page)
+        node = tree.step(node, text)
     page.wait_for_function("document.getElementById('status').dataset.state === 'solved'")
     c.check("the exercise solved")
 
 
-def play_v2_wrong(page, c: Checked, index: int) -> None:
+def play_v2_wrong(page, c: Checked, pack: dict, index: int) -> None:
     pick(page, index)
+    puzzle = pack["puzzles"][index]
+    tree = PuzzleTree(pack_kind(pack), puzzle)
     root = page_data(page)["puzzles"][index]["nodes"][0]
     wrong = next(a["text"] for a in root["actions"] if a["to"] is None)
-    page.click(f"#actions button[data-action='{wrong}']")
+    play_on_the_board(page, c, tree, tree.root, wrong, False)
     assert status(page)[0] == "lost"
     c.check("a wrong action: the sure path lost")
     page.click("#hint")
@@ -281,8 +304,8 @@ def test_every_text_of_a_pack_page_is_from_its_catalogue(browser, page_files, na
             play_v1_right(page, c, pack, right)
             play_v1_wrong(page, c, pack, wrong)
         else:
-            play_v2_wrong(page, c, wrong)
-            play_v2_right(page, c, right)
+            play_v2_wrong(page, c, pack, wrong)
+            play_v2_right(page, c, pack, right)
         other = "en" if lang == "de" else "de"
         page.select_option("#lang", other)
         assert page.evaluate("fbI18n.lang") == other
@@ -384,9 +407,12 @@ ASKED = re.compile(r"""["'`](pp\.[a-z0-9_.-]+)["'`]""")
     "package, files",
     [
         ("fechtbuch.puzzles", ["packpage.js", "viewer_common.js", "packpage.py", "pagekit.py"]),
-        ("fechtbuch.puzzles.battleklinge", ["v1page.js", "packboard.js", "v1page.py"]),
-        ("fechtbuch.puzzles.touche_duell", ["svg.py"]),
-        ("fechtbuch.puzzles.touche_pyramiden", ["svg.py", "packkind.py"]),
+        (
+            "fechtbuch.puzzles.battleklinge",
+            ["v1page.js", "packboard.js", "packplay.js", "v1page.py"],
+        ),
+        ("fechtbuch.puzzles.touche_duell", ["svg.py", "packplay.js"]),
+        ("fechtbuch.puzzles.touche_pyramiden", ["svg.py", "packkind.py", "packplay.js"]),
     ],
 )
 def test_every_key_the_pages_ask_for_is_in_the_catalogues(package, files):

@@ -96,6 +96,7 @@
     el("prompt").textContent = board.prompt ? i18n.word(board.prompt) : "";
     if (!board.play) return;
     const box = el("actions");
+    const had = box.contains(document.activeElement) ? document.activeElement.dataset.choice : null;
     box.textContent = "";
     for (const choice of board.choices) {
       const button = document.createElement("button");
@@ -106,6 +107,12 @@
       button.addEventListener("click", () => { if (!state.busy) choice.run(); });
       box.appendChild(button);
     }
+    // a choice the keyboard was on stays focused, or the keyboard goes back to the board
+    if (had === null) return;
+    const again = box.querySelector('button[data-choice="' + had + '"]');
+    const svg = el("diagram").querySelector("svg");
+    const stop = again || (svg && tabStop(svg));
+    if (stop) stop.focus();
   }
 
   // One tab stop on the drawing (the pick last focused, else the first the mapper marks

@@ -134,7 +134,8 @@ def own_moves(tree: PuzzleTree, line: list[str]) -> list[tuple[TreeNode, str]]:
 def line_clicks(kind, puzzle: dict, line: list[str] | None = None) -> list[list[str]]:
     """The clicks of the solver's actions of ``line`` (default: the main line)."""
     tree = PuzzleTree(kind, puzzle)
-    return [clicks(tree, node, text) for node, text in own_moves(tree, line or puzzle["line"])]
+    played = puzzle["line"] if line is None else line
+    return [clicks(tree, node, text) for node, text in own_moves(tree, played)]
 
 
 def at(kind, puzzle: dict, before: list[str], text: str) -> list[str]:

@@ -28,7 +28,26 @@
     el("status").textContent = t(key, args);
   }
 
+  // A line of the drawing longer in this language than the drawing is wide is
+  // squeezed to fit (the German status line of the duel's piste is).
+  function fit() {
+    const svg = el("diagram").querySelector("svg");
+    if (!svg || !svg.viewBox || !svg.viewBox.baseVal) return;
+    const width = svg.viewBox.baseVal.width;
+    for (const text of svg.querySelectorAll("text")) {
+      if (text.hasAttribute("text-anchor")) continue;
+      text.removeAttribute("textLength");
+      text.removeAttribute("lengthAdjust");
+      const room = width - Number(text.getAttribute("x") || 0) - 6;
+      if (room > 0 && text.getComputedTextLength() > room) {
+        text.setAttribute("textLength", String(room));
+        text.setAttribute("lengthAdjust", "spacingAndGlyphs");
+      }
+    }
+  }
+
   function relabel() {
+    fit();
     if (shown.status) el("status").textContent = i18n.word(shown.status);
     if (shown.title) el("title").textContent = i18n.word(shown.title);
     for (const pick of el("diagram").querySelectorAll(".pick")) {
@@ -208,6 +227,7 @@
     const node = current();
     el("diagram").innerHTML = node.svg;
     i18n.apply(el("diagram"));
+    fit();
     drawMoves();
     if (node.leaf !== undefined) {
       state.busy = false;

@@ -2,8 +2,12 @@
 
 The page knows no rules: everything is precomputed here through the game's
 :class:`~fechtbuch.puzzles.packkind.PackKind` (``problem`` for the legal actions,
-``board_svg`` for the diagrams) and the puzzle's solution tree, and the JavaScript
-(``packpage.js``) only walks it.  Per puzzle, the nodes reachable in play are stored:
+``page_action`` for the parts the player picks them by, ``board_svg`` for the
+diagrams) and the puzzle's solution tree, and the JavaScript (``packpage.js``) only
+walks it.  The player acts on the diagram: the game's click-mapper (``packplay.js``
+next to its pack kind, embedded here) makes its cards, squares and fields pickable
+and maps the picks to one of a node's legal actions; a game without one gets the
+actions as buttons in notation.  Per puzzle, the nodes reachable in play are stored:
 at the person's (the solver's) nodes the diagram, the turns left, every legal action
 (with the node it leads to when the tree holds it) and the hint; at the adversary's
 nodes the diagram and the longest defence (docs/solver.md's tie-breaks) the page

@@ -21,7 +21,9 @@ language, German when that is neither.  A game's drawing carries its words as
 ``data-i18n`` (a key) and ``data-i18n-args`` (its arguments as JSON) on the SVG
 element that shows them (``data-i18n-label`` for an ``aria-label``); a game whose
 drawing cannot (Battleklinge's SVG comes from its engine) ships ``packboard.js`` in
-the same folder, which words it (``window.fbBoard.word(svg, t)``).
+the same folder, which words it (``window.fbBoard.word(svg, t)``).  The version-2
+page also embeds the game's click-mapper ``packplay.js`` from that folder
+(:func:`game_asset`; docs/puzzles.md, "Playing a pack").
 """
 
 from __future__ import annotations

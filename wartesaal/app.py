@@ -277,10 +277,8 @@ class Hall:
         client.identity = identity
         first = not self.by_name[identity.name]
         self.by_name[identity.name].add(client)
-        running = await run_in_threadpool(self.room.tables, RUNNING, None)
-        for table in running:
-            if identity.name in table["seats"]:
-                self.watch(client, table["id"])
+        for table_id in await run_in_threadpool(self.room.tables_of, identity.name):
+            self.watch(client, table_id)
         if first:
             await self.write(self.room.presence, identity.name, True)
 

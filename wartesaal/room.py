@@ -15,7 +15,6 @@ back to everyone otherwise (docs/wartesaal.md, "Rules of the room").
 
 from __future__ import annotations
 
-import copy
 import secrets
 import time
 from collections.abc import Callable
@@ -365,12 +364,10 @@ class Room:
         now = self.clock()
         ended = []
         with self.store.read() as tx:
-            running = [t for t in map(tx.table, tx.table_ids(RUNNING)) if t is not None]
-        for candidate in running:
-            if not _due(candidate, now):
-                continue
+            due = tx.due_table_ids(now)
+        for table_id in due:
             with self.store.transaction() as tx:
-                table = tx.table(candidate.id, lock=True)
+                table = tx.table(table_id, lock=True)
                 if table is None or table.status != RUNNING:
                     continue
                 if table.check_time(self.clock()):
@@ -435,12 +432,12 @@ class Room:
                 tx.notify({"kind": "online"})
         self.last_online = online
         with self.store.read() as tx:
-            tables = [t for t in map(tx.table, tx.table_ids(RUNNING)) if t is not None]
+            seating = tx.seating(RUNNING)
         gone = {
             name
-            for table in tables
-            for seat, name in enumerate(table.seats)
-            if name not in online and seat not in table.away
+            for _table_id, seats, away in seating
+            for seat, name in enumerate(seats)
+            if name not in online and seat not in away
         }
         if gone:
             self._mark(lambda table, seat: table.set_away(seat, now), gone)
@@ -453,11 +450,7 @@ class Room:
     def _mark(self, change, names: set[str]) -> None:
         """Apply ``change(table, seat)`` to every seat of ``names`` at a running table."""
         with self.store.read() as tx:
-            seated = [
-                t.id
-                for t in map(tx.table, tx.table_ids(RUNNING))
-                if t is not None and names & set(t.seats)
-            ]
+            seated = [table_id for table_id, seats, _ in tx.seating(RUNNING) if names & set(seats)]
         for table_id in seated:
             with self.store.transaction() as tx:
                 table = tx.table(table_id, lock=True)
@@ -517,11 +510,7 @@ class Room:
         clock and result; the ``limit`` that started (running) or ended last (a list
         that goes to every connection stays short however many games are played)."""
         with self.store.read() as tx:
-            found = [t for t in map(tx.table, tx.table_ids(status)) if t is not None]
-        if status == RUNNING:
-            found = sorted(found, key=lambda t: -t.started_at)[:limit]
-        else:
-            found = sorted(found, key=lambda t: -(t.finished_at or 0.0))[:limit]
+            found = tx.latest_tables(status, limit)
         return [
             {
                 "id": t.id,
@@ -536,6 +525,11 @@ class Room:
             }
             for t in found
         ]
+
+    def tables_of(self, name: str) -> list[str]:
+        """The ids of the running tables at which ``name`` has a seat."""
+        with self.store.read() as tx:
+            return [table_id for table_id, seats, _ in tx.seating(RUNNING) if name in seats]
 
     def seats_of(self, table_id: str) -> list[str]:
         with self.store.read() as tx:
@@ -555,13 +549,6 @@ class Room:
             account = tx.account(name)
             if account is None or account["taler"] < stake:
                 raise RoomError(f"stake: you have fewer than {stake} Taler")
-
-
-def _due(table: Table, now: float) -> bool:
-    """Whether ``table`` ends or enters its last minute at ``now`` (a filter before
-    the locked read)."""
-    probe = copy.deepcopy(table)
-    return probe.check_time(now) or probe.enter_last_minute(now)
 
 
 def _same_action(table: Table, done, text: str) -> bool:

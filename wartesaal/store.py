@@ -33,7 +33,7 @@ from contextlib import contextmanager
 import sqlalchemy as sa
 from fechtbuch.engines.errors import InputError
 from fechtbuch.wartesaal.groupcommit import GroupCommit
-from fechtbuch.wartesaal.table import Entry, Table
+from fechtbuch.wartesaal.table import RUNNING, Entry, Table
 
 SCHEMA_VERSION = 1
 """Raised when a stored column changes meaning; an older database is refused."""
@@ -80,7 +80,19 @@ tables = sa.Table(
     sa.Column("id", sa.String(32), primary_key=True),
     sa.Column("status", sa.String(16), nullable=False, index=True),
     sa.Column("data", sa.Text, nullable=False),
+    # derived from ``data`` on every write, so that the tick, presence and the room's
+    # lists find their few tables without reading every table's document
+    sa.Column("due", sa.Float, nullable=True),
+    sa.Column("moment", sa.Float, nullable=True),
+    sa.Column("seating", sa.Text, nullable=True),
+    sa.Index("tables_by_due", "status", "due"),
+    sa.Index("tables_by_moment", "status", "moment"),
 )
+"""A table's document and what the room looks tables up by: ``due``, the first moment
+time can change it (:meth:`Table.next_check`); ``moment``, when it started (running)
+or ended; ``seating``, its seat names and the seats away (JSON)."""
+DERIVED = ("due", "moment", "seating")
+"""The columns of ``tables`` that an older database gains when a server opens it."""
 actions = sa.Table(
     "actions",
     metadata,
@@ -117,6 +129,15 @@ older database gains this table when a server opens it)."""
 
 def table_to_json(table: Table) -> str:
     return json.dumps(dataclasses.asdict(table), sort_keys=True)
+
+
+def derived(table: Table) -> dict:
+    """The looked-up columns of ``table``'s row (see :data:`tables`)."""
+    return {
+        "due": table.next_check(),
+        "moment": table.started_at if table.finished_at is None else table.finished_at,
+        "seating": json.dumps([table.seats, sorted(table.away)]),
+    }
 
 
 def table_from_json(text: str) -> Table:
@@ -199,14 +220,16 @@ class Tx:
 
     def add_table(self, table: Table) -> None:
         self.conn.execute(
-            tables.insert().values(id=table.id, status=table.status, data=table_to_json(table))
+            tables.insert().values(
+                id=table.id, status=table.status, data=table_to_json(table), **derived(table)
+            )
         )
 
     def save_table(self, table: Table) -> None:
         self.conn.execute(
             tables.update()
             .where(tables.c.id == table.id)
-            .values(status=table.status, data=table_to_json(table))
+            .values(status=table.status, data=table_to_json(table), **derived(table))
         )
 
     def table_ids(self, status: str | None = None) -> list[str]:
@@ -214,6 +237,28 @@ class Tx:
         if status is not None:
             query = query.where(tables.c.status == status)
         return list(self.conn.execute(query).scalars())
+
+    def due_table_ids(self, now: float) -> list[str]:
+        """The running tables whose time may have changed them by ``now``."""
+        query = sa.select(tables.c.id).where(tables.c.status == RUNNING, tables.c.due <= now)
+        return list(self.conn.execute(query.order_by(tables.c.id)).scalars())
+
+    def seating(self, status: str = RUNNING) -> list[tuple[str, list[str], set[int]]]:
+        """Every table of ``status`` as (id, seat names, seats away), without reading
+        the tables' documents."""
+        query = sa.select(tables.c.id, tables.c.seating).where(tables.c.status == status)
+        found = []
+        for table_id, seating in self.conn.execute(query.order_by(tables.c.id)):
+            seats, away = json.loads(seating)
+            found.append((table_id, seats, set(away)))
+        return found
+
+    def latest_tables(self, status: str, limit: int | None) -> list[Table]:
+        """The ``limit`` tables of ``status`` that started (running) or ended last, the
+        latest first."""
+        query = sa.select(tables.c.data).where(tables.c.status == status)
+        query = query.order_by(tables.c.moment.desc(), tables.c.id).limit(limit)
+        return [table_from_json(data) for data in self.conn.execute(query).scalars()]
 
     # ---- presence -------------------------------------------------------------------
     def connect(self, process: str, name: str, now: float) -> None:
@@ -331,6 +376,7 @@ class Store:
     def _create(self) -> None:
         with self.transaction() as tx:
             metadata.create_all(tx.conn)
+            _add_derived_columns(tx)
             stored = tx.get_meta("schema_version")
             if stored is None:
                 tx.set_meta("schema_version", str(SCHEMA_VERSION))
@@ -378,6 +424,25 @@ class Store:
         self.engine.dispose()
         if self.reader is not self.engine:
             self.reader.dispose()
+
+
+def _add_derived_columns(tx: Tx) -> None:
+    """An older database's ``tables`` gains the looked-up columns, filled from each
+    table's document (``create_all`` adds tables, never columns)."""
+    present = {column["name"] for column in sa.inspect(tx.conn).get_columns("tables")}
+    missing = [name for name in DERIVED if name not in present]
+    if not missing:
+        return
+    for name in missing:
+        kind = "TEXT" if name == "seating" else ("DOUBLE PRECISION" if tx.postgres else "REAL")
+        tx.conn.exec_driver_sql(f"ALTER TABLE tables ADD COLUMN {name} {kind}")
+    rows = tx.conn.execute(sa.select(tables.c.id, tables.c.data)).all()
+    for table_id, data in rows:
+        tx.conn.execute(
+            tables.update().where(tables.c.id == table_id).values(**derived(table_from_json(data)))
+        )
+    for index in tables.indexes:
+        index.create(tx.conn, checkfirst=True)
 
 
 def _sqlite_pragmas(engine: sa.Engine, synchronous: str, immediate: bool) -> None:

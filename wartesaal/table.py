@@ -173,6 +173,21 @@ class Table:
         return self.turn_started + roomrules.NO_CLOCK_MOVE_SECONDS
 
     # ---- time ------------------------------------------------------------------------
+    def next_check(self) -> float | None:
+        """The first moment at which :meth:`check_time` or :meth:`enter_last_minute`
+        can change this table (``None``: time never will, the game is over), so that
+        the room's tick looks only at the tables whose moment has come."""
+        if self.status != RUNNING:
+            return None
+        moments = [since + roomrules.RECONNECT_GRACE_SECONDS for since in self.away.values()]
+        if self.clocks is not None and self.mover is not None:
+            moments.append(self.turn_started + self.clocks[self.mover])
+        deadline = self.move_deadline()
+        if deadline is not None:
+            warning = deadline - roomrules.NO_CLOCK_WARNING_SECONDS
+            moments.append(deadline if self.last_minute else warning)
+        return min(moments, default=None)
+
     def check_time(self, now: float) -> bool:
         """End the game if the mover's time ran out, the mover overstepped the ten
         minutes without a clock, or a seat stayed away past the reconnect grace.

@@ -30,6 +30,7 @@ from dataclasses import dataclass, field
 
 import anyio
 from argon2 import PasswordHasher
+from fechtbuch.wartesaal import accounts
 from fechtbuch.wartesaal.events import events_for
 from fechtbuch.wartesaal.games import catalogue
 from fechtbuch.wartesaal.protocol import (
@@ -60,6 +61,10 @@ are committed as one group."""
 LIST_INTERVAL = 1.0
 """Seconds between two pushes of one of the room's lists."""
 ROOM_LISTS = ("challenges", "tables", "online", "ranking")
+ONLINE_SHOWN = 50
+"""Names the list of who is online holds at most (members first, then guests), beside
+the count of all: it goes to every connection whenever someone comes or goes, so its
+size must not grow with the room."""
 """The room's lists, pushed to every client with a session when they change (the
 events of these kinds say so)."""
 SESSION_REQUESTS = frozenset({"hello", "login", "register", "guest"})
@@ -254,7 +259,7 @@ class Hall:
             running, finished = room.tables(RUNNING), room.tables(FINISHED)
             return {"type": "tables", "running": running, "finished": finished}
         if kind == "online":
-            return {"type": "online", "online": room.online()}
+            return {"type": "online"} | shown_online(room.online())
         return {"type": "ranking", "ranking": room.ranking()}
 
     def _drawn_messages(
@@ -367,7 +372,7 @@ class Hall:
                 raise RoomError(f"status: one of {RUNNING}, {FINISHED}, {ABORTED}")
             return {"tables": await run_in_threadpool(room.tables, status)}
         if kind == "online":
-            return {"online": await run_in_threadpool(room.online)}
+            return shown_online(await run_in_threadpool(room.online))
         if kind == "logout":
             await self.write(room.logout, who)
             return {}
@@ -522,6 +527,13 @@ def build_app(
     app.state.room = room
     app.state.hall = hall
     return app
+
+
+def shown_online(names: list[str]) -> dict:
+    """The online list as it is sent: at most :data:`ONLINE_SHOWN` names, members
+    before guests, each sorted, and the count of all."""
+    ordered = sorted(names, key=lambda name: (name.startswith(accounts.GUEST_PREFIX), name))
+    return {"online": ordered[:ONLINE_SHOWN], "count": len(names)}
 
 
 async def _bounded_body(request: Request) -> bytes:

@@ -125,8 +125,9 @@ async def _play_table(seats: dict[int, Client], table_id: str, rng, run: _Run, p
 
 
 async def _bench(
-    urls: list[str], pids: list[int], clients: int, games: int, game: str, variant, seed, pace
-) -> dict:
+    urls: list[str], pids: list[int], clients: int, games: int, game: str, variant, seed, pace,
+    idle: int = 0,
+) -> dict:  # fmt: skip
     """Client k connects to ``urls[k % len(urls)]`` (the seats of a table sit at
     different server processes when there are several).  ``pace``: None for the closed
     loop, else ((low, high) seconds a seat thinks, seconds the open loop runs)."""
@@ -153,6 +154,7 @@ async def _bench(
         for client in group:
             seats[(await client.ask("watch", table=table_id))["table"]["you"]] = client
         tables.append((table_id, seats))
+    idle_clients, idle_kb = await _idle_connections(urls, pids, idle)
     run = _Run([table_id for table_id, _ in tables])
     cpu_before, _ = _server_usage(pids)
     began = time.perf_counter()
@@ -171,7 +173,7 @@ async def _bench(
         stored = [(a["number"], a["action"]) for a in replay["actions"]]
         if stored != run.logs[table_id]:
             mismatches.append(table_id)
-    for client in connected:
+    for client in connected + idle_clients:
         await client.close()
     acks, updates = sorted(run.acks), sorted(run.updates)
     actions = len(acks)
@@ -198,8 +200,36 @@ async def _bench(
         "server_kb_per_connection": round(
             (rss[clients - 1] - rss[clients // 2]) / 1024 / max(1, clients - 1 - clients // 2), 1
         ),
+        "idle_connections": idle,
+        "server_kb_per_idle_connection": idle_kb,
         "mismatched_tables": mismatches,
     }
+
+
+IDLE_BATCH = 200
+"""Idle connections opened at once."""
+
+
+async def _idle_connections(urls: list[str], pids: list[int], idle: int):
+    """``idle`` more connections that log in as guests and then only receive what the
+    room pushes to everyone (people in the room who are not playing), and the growth
+    of the servers' resident memory they caused, in kB per connection."""
+    if not idle:
+        return [], None
+    before = _server_usage(pids)[1]
+    opened: list[Client] = []
+    for start in range(0, idle, IDLE_BATCH):
+        batch = [Client(urls[k % len(urls)]) for k in range(start, min(idle, start + IDLE_BATCH))]
+        await asyncio.gather(*(client.connect() for client in batch))
+        await asyncio.gather(*(client.ask("guest") for client in batch))
+        opened.extend(batch)
+    await asyncio.sleep(2 * LIST_SETTLE_SECONDS)  # the presence writes and the lists go out
+    after = _server_usage(pids)[1]
+    return opened, round((after - before) / 1024 / idle, 1)
+
+
+LIST_SETTLE_SECONDS = 1.0
+"""The room pushes each list at most once a second."""
 
 
 def _pace(text: str) -> tuple[float, float]:
@@ -215,7 +245,8 @@ def _pace(text: str) -> tuple[float, float]:
 @click.command(
     epilog="Examples: python -m fechtbuch.wartesaal.loadbench --clients 200 --games 100 "
     "--json (closed loop: the saturation throughput); ... --clients 1000 --games 500 "
-    "--open --pace 2-5 --seconds 60 (people at a human pace)"
+    "--open --pace 2-5 --seconds 60 (people at a human pace); ... --idle 10000 (and "
+    "10,000 more who only watch the room's lists)"
 )
 @click.option("--clients", type=int_range(2, 20000), default=200, show_default=True)
 @click.option("--games", type=int_range(1, 10000), default=100, show_default=True)
@@ -248,10 +279,20 @@ def _pace(text: str) -> tuple[float, float]:
     help="Server processes on one PostgreSQL database (--database postgresql://...); "
     "client k connects to process k mod N, so a table's seats meet across processes.",
 )
+@click.option(
+    "--idle",
+    type=int_range(0, 20000),
+    default=0,
+    show_default=True,
+    help="Connections beside the players that log in as guests and stay idle through the "
+    "run (people in the room who are not playing); reports the server's memory per idle "
+    "connection.",
+)
 @json_option("the counts, latencies in milliseconds, server costs, the tables whose log differs")
 def main(
-    clients, games, game, variant, seed, database, open_loop, pace, seconds, processes, as_json
-) -> None:
+    clients, games, game, variant, seed, database, open_loop, pace, seconds, processes, idle,
+    as_json,
+) -> None:  # fmt: skip
     """Play many games at once against a fresh server on 127.0.0.1; print the
     acknowledgement latency (p50, p99, p99.9), the latency of the opponent's update,
     the actions per second, and the server's CPU milliseconds per action and memory
@@ -272,7 +313,9 @@ def main(
                 servers.append(_start_server(url, port, secret))
                 urls.append(f"ws://127.0.0.1:{port}/ws")
             pids = [server.pid for server in servers]
-            result = asyncio.run(_bench(urls, pids, clients, games, game, variant, seed, thinking))
+            result = asyncio.run(
+                _bench(urls, pids, clients, games, game, variant, seed, thinking, idle)
+            )
         finally:
             for server in servers:
                 server.terminate()
@@ -294,7 +337,12 @@ def main(
             f"opponent's update p50 {result['update_p50_ms']} ms, p99 "
             f"{result['update_p99_ms']} ms; server {result['server_cpu_ms_per_action']} CPU-ms "
             f"per action, {result['server_kb_per_connection']} kB per connection; "
-            f"tables whose log differs: {len(result['mismatched_tables'])}"
+            + (
+                f"{idle} idle connections, {result['server_kb_per_idle_connection']} kB each; "
+                if idle
+                else ""
+            )
+            + f"tables whose log differs: {len(result['mismatched_tables'])}"
         )
     if result["mismatched_tables"]:
         sys.exit(1)

@@ -21,8 +21,15 @@ MAX_FRAME_BYTES = 1 << 16
 """Longer WebSocket frames close the connection (code 1009) before the room sees them:
 uvicorn's ``ws_max_size``, the same for ``python -m fechtbuch.wartesaal`` and
 ``fechtbuch serve --wartesaal``.  Frames up to it are answered with an error."""
-UVICORN_WEBSOCKETS = {"ws": "websockets-sansio", "ws_max_size": MAX_FRAME_BYTES}
-"""uvicorn's WebSocket settings for every way of serving the room."""
+UVICORN_WEBSOCKETS = {
+    "ws": "websockets-sansio",
+    "ws_max_size": MAX_FRAME_BYTES,
+    "ws_per_message_deflate": False,
+}
+"""uvicorn's WebSocket settings for every way of serving the room.  No per-message
+deflate: the messages are small JSON, and each connection's compressor cost the server
+about 30 kB of memory and, with a few hundred connections receiving the room's lists,
+more than half of its CPU per action (loadbench --idle 400, docs/performance.md)."""
 MAX_NESTING = 16
 """Levels of brackets a message may nest (the outer object is one); a request needs two."""
 MAX_INTEGER = 2**53 - 1

@@ -133,3 +133,16 @@ def test_a_seat_away_is_due_after_the_grace(tmp_path, seconds):
     with room.store.read() as tx:
         assert tx.due_table_ids(START + seconds - 1) == []
         assert tx.due_table_ids(START + seconds + 1) == [table_id]
+
+
+def test_the_online_list_holds_a_few_names_and_the_count_of_all():
+    """It goes to every connection when someone comes or goes: its size is bounded."""
+    from fechtbuch.wartesaal.app import ONLINE_SHOWN, shown_online
+
+    guests = [f"Gast-{k:05d}" for k in range(ONLINE_SHOWN)]
+    members = ["Zora", "Anna", "Bert"]
+    shown = shown_online(guests + members)
+    assert shown["count"] == ONLINE_SHOWN + 3
+    assert shown["online"][:3] == ["Anna", "Bert", "Zora"]  # members first
+    assert shown["online"][3:] == guests[: ONLINE_SHOWN - 3]
+    assert shown_online(["Bert", "Anna"]) == {"online": ["Anna", "Bert"], "count": 2}

@@ -61,7 +61,7 @@ function receive(msg) {
   if (msg.type === "table") onTable(msg);
   else if (msg.type === "challenges") { Saal.challenges = msg.challenges; renderChallenges(); }
   else if (msg.type === "tables") renderTableLists(msg.running, msg.finished);
-  else if (msg.type === "online") renderOnline(msg.online);
+  else if (msg.type === "online") renderOnline(msg.online, msg.count);
   else if (msg.type === "ranking") renderRanking(msg.ranking);
   else if (msg.type === "logout") { sessionStorage.removeItem(SESSION_KEY); Saal.ws.onclose = null; location.reload(); }
   else if (msg.type === "error") showError(errorText(msg.error));
@@ -158,7 +158,7 @@ async function refreshRoom() {
   Saal.challenges = challenges.challenges;
   renderChallenges();
   renderTableLists(running.tables, finished.tables);
-  renderOnline(online.online);
+  renderOnline(online.online, online.count);
   renderRanking(ranking.ranking);
 }
 
@@ -167,13 +167,19 @@ function renderTableLists(running, finished) {
   renderTables($("finished"), finished, "saal.replay", (table) => openReplay(table.id));
 }
 
-function renderOnline(names) {
+// the server sends at most a few dozen names (members first) and the count of all
+function renderOnline(names, count) {
   const list = $("online");
   list.textContent = "";
   for (const name of names) {
     const item = document.createElement("li");
     item.textContent = name + (Saal.me && name === Saal.me.name ? " " + t("saal.you") : "");
     list.append(item);
+  }
+  if (count > names.length) {
+    const more = document.createElement("li");
+    more.textContent = t("saal.online.more", { count: count - names.length });
+    list.append(more);
   }
 }
 

@@ -30,6 +30,7 @@ import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 
+import orjson
 import sqlalchemy as sa
 from fechtbuch.engines.errors import InputError
 from fechtbuch.wartesaal.groupcommit import GroupCommit
@@ -128,7 +129,9 @@ older database gains this table when a server opens it)."""
 
 
 def table_to_json(table: Table) -> str:
-    return json.dumps(dataclasses.asdict(table), sort_keys=True)
+    """The table's document (orjson: ``dataclasses.asdict`` and the json module cost
+    more than the rest of saving a table; seat numbers as keys become strings)."""
+    return orjson.dumps(table, option=orjson.OPT_SORT_KEYS | orjson.OPT_NON_STR_KEYS).decode()
 
 
 def derived(table: Table) -> dict:

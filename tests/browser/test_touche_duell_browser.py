@@ -84,7 +84,6 @@ def test_a_whole_match_against_the_computer_by_clicking(page):
     state = wait_for_person(page, -1)
     assert "Fortgeschritten" in page.inner_text("#facts")
     assert page.inner_text(".td-name-a" if state["seat"] == 0 else ".td-name-b").startswith("Du")
-    shot(page, "touche-duell")
     other = page.inner_text(".td-name-b" if state["seat"] == 0 else ".td-name-a")
     assert other.startswith("Computer – Leicht")
     rng = random.Random(5)
@@ -117,7 +116,6 @@ def test_a_whole_match_against_the_computer_by_clicking(page):
     betters = page.eval_on_selector_all("#moves .better", "els => els.map(e => e.textContent)")
     assert all(b.startswith("besser: ") and b.endswith(")") for b in betters)
     assert len(betters) == len(marks)
-    shot(page, "touche-end")
     assert Kind.MOVE in kinds and kinds & {Kind.ATTACK, Kind.LUNGE}, kinds
     # the rematch starts a new match with the same choices
     page.click("#end-rematch")

@@ -82,7 +82,6 @@ def test_whole_battleklinge_game_against_leicht(page, served):
     page.check("#rotate")
     state = start(page, "battleklinge", "computer", strength="leicht", cards="angriff")
     rng = random.Random(1)
-    hinted = False  # one screenshot in the middle of the game
     while not state["finished"]:
         view, legal = state["view"], state["legal"]
         enemy = 1 - state["seat"]
@@ -90,9 +89,6 @@ def test_whole_battleklinge_game_against_leicht(page, served):
         winning = [m for m in legal if m["to"] in (master, view["banners"][enemy])]
         captures = [m for m in legal if m["to"] in {p["square"] for p in view["pieces"]}]
         move = (winning or captures or [rng.choice(legal)])[0]
-        if not hinted and len(state["moves"]) >= 2:
-            shot(page, "battleklinge")
-            hinted = True
         tap_move(page, move)
         state = wait_for_person(page, len(state["moves"]))
     assert page.inner_text("#status")
@@ -112,7 +108,6 @@ def test_whole_battleklinge_game_against_leicht(page, served):
         assert "Wendepunkt" in page.inner_text("#explanation")
         if analysis["turning"]["better"]:
             page.wait_for_selector("#hint-arrow", state="attached")
-    shot(page, "battleklinge-end")
     # the game is saved: replay it move by move
     page.click("#menu-button")
     page.click("#saved-battleklinge summary")

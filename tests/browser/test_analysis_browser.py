@@ -247,6 +247,24 @@ def test_the_duel_s_missed_sure_hit_is_its_turning_point(served):
         shown_duel_turning(page)
 
 
+def test_a_round_the_person_wins_is_worded_in_the_second_person(served):
+    """The round's moment and the end screen say "Du gewinnst die Runde", not the
+    person's fencer name with the third person ("Du (A) gewinnt die Runde")."""
+    url, server = served
+    position, _miss = missed_duel()
+    with menu_page(url) as page:
+        page.select_option("#touche-duell-strength", "leicht")
+        page.select_option("#touche-duell-ruleset", "standard")
+        page.select_option("#touche-duell-seat", "A")
+        page.click("#start-touche-duell-computer")
+        page.wait_for_function("App.msg && App.msg.people.includes(App.msg.to_act)")
+        table_at(page, server, position, 0)
+        play_action(page, page.evaluate("App.msg.view"), "a3x3")  # the sure hit
+        page.wait_for_selector(".td-moment")
+        moment = page.inner_text(".td-moment")
+        assert "Du gewinnst die Runde." in moment and "gewinnt die Runde" not in moment
+
+
 def shown_duel_turning(page) -> None:
     """The duel's table at the turning point: A's hand before the decision, its three
     threes raised and B's square lit as an attack; the decision in words."""

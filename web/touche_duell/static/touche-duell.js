@@ -89,7 +89,9 @@
   }
 
   function momentWords(moment, names, api) {
-    const winner = moment.winner === null ? api.t("td.round.nobody") : api.t("td.round.won", { name: names[moment.winner] });
+    // "You (A)" takes the verb's second person: "You win the round", not "You (A) wins"
+    const yours = moment.winner !== null && names[moment.winner] === api.t("td.you", { seat: ["A", "B"][moment.winner] });
+    const winner = moment.winner === null ? api.t("td.round.nobody") : yours ? api.t("td.round.won.you") : api.t("td.round.won", { name: names[moment.winner] });
     return { title: api.t("td.round." + moment.how), winner };
   }
 

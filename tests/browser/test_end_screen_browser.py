@@ -87,6 +87,7 @@ def test_resigning_ends_on_the_end_screen_and_the_rematch_starts_a_new_game(page
     page.click("#resign")
     page.wait_for_selector("#end:not([hidden])")
     assert page.inner_text("#end-title") == "Du hast verloren."
+    assert page.is_hidden("#undo") and page.is_hidden("#resign")  # nothing to take back
     reason = page.inner_text("#end-reason")
     assert f"{first['names'][first['people'][0]]} gibt auf." in reason
     assert "gewinnt" in reason

@@ -288,6 +288,7 @@ function showPlay(keepConsole) {
   $("solution").hidden = !exercise;
   $("hint").hidden = exercise || msg.mode === "hotseat" || msg.finished || Boolean(msg.prelude);
   $("resign").hidden = exercise || msg.finished;
+  $("undo").hidden = Boolean(msg.finished);  // a finished game takes nothing back
   const last = exercise ? null : msg.moves[msg.moves.length - 1];
   $("explanation").textContent = last ? t(last.explanation.key, last.explanation.args) : "";
   if (!keepConsole && msg.mode === "hotseat" && App.lastToAct !== undefined && App.lastToAct !== msg.to_act) beep(520, 120, 0.08);

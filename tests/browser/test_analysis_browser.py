@@ -224,16 +224,22 @@ def shown_turning(page, hand: list[str], card: str, field: str, played: str, key
     assert f"({key}); damit war die Runde sicher zu gewinnen" in explanation
 
 
+def duel_at(page, server, position) -> None:
+    """A duel against the computer (leicht, standard, the person fencing A) that goes
+    on from ``position`` with the person to act."""
+    page.select_option("#touche-duell-strength", "leicht")
+    page.select_option("#touche-duell-ruleset", "standard")
+    page.select_option("#touche-duell-seat", "A")
+    page.click("#start-touche-duell-computer")
+    page.wait_for_function("App.msg && App.msg.people.includes(App.msg.to_act)")
+    table_at(page, server, position, 0)
+
+
 def test_the_duel_s_missed_sure_hit_is_its_turning_point(served):
     url, server = served
     position, miss = missed_duel()
     with menu_page(url) as page:
-        page.select_option("#touche-duell-strength", "leicht")
-        page.select_option("#touche-duell-ruleset", "standard")
-        page.select_option("#touche-duell-seat", "A")
-        page.click("#start-touche-duell-computer")
-        page.wait_for_function("App.msg && App.msg.people.includes(App.msg.to_act)")
-        table_at(page, server, position, 0)
+        duel_at(page, server, position)
         # the person attacks with one three instead of all three
         play_action(page, page.evaluate("App.msg.view"), miss)
         analysis = analyse_after_resigning(page)
@@ -253,12 +259,7 @@ def test_a_round_the_person_wins_is_worded_in_the_second_person(served):
     url, server = served
     position, _miss = missed_duel()
     with menu_page(url) as page:
-        page.select_option("#touche-duell-strength", "leicht")
-        page.select_option("#touche-duell-ruleset", "standard")
-        page.select_option("#touche-duell-seat", "A")
-        page.click("#start-touche-duell-computer")
-        page.wait_for_function("App.msg && App.msg.people.includes(App.msg.to_act)")
-        table_at(page, server, position, 0)
+        duel_at(page, server, position)
         play_action(page, page.evaluate("App.msg.view"), "a3x3")  # the sure hit
         page.wait_for_selector(".td-moment")
         moment = page.inner_text(".td-moment")

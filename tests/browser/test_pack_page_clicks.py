@@ -17,7 +17,7 @@ from fechtbuch.puzzles.pack import pack_kind
 from fechtbuch.puzzles.packpage import pack2_html
 from fechtbuch.puzzles.packtree import PuzzleTree
 from support.browser import self_test
-from support.pack_clicks import clicks, line_clicks
+from support.pack_clicks import clicks, line_clicks, solution_texts
 
 KINDS = {
     "touche-uebungen": {"MOVE", "ATTACK", "LUNGE", "RETREAT", "PARRY", "PASS"},
@@ -46,20 +46,6 @@ def made(request, tmp_path_factory):
     return request.param, pack, path
 
 
-def notation_of(pack: dict) -> set[str]:
-    found: set[str] = set()
-
-    def walk(tree) -> None:
-        if isinstance(tree, dict):
-            for text, child in tree.items():
-                found.add(text)
-                walk(child)
-
-    for puzzle in pack["puzzles"]:
-        walk(puzzle["solution"])
-    return found
-
-
 def on_the_board(result: dict, notation: set[str]) -> None:
     for step in result["steps"]:
         assert step["missing"] == [], step
@@ -74,7 +60,7 @@ def test_every_exercise_is_solved_by_clicking(made, tmp_path):
         for index, puzzle in enumerate(pack["puzzles"])
     ]
     results = self_test(path, tmp_path, specs, budget_ms=900_000)
-    notation = notation_of(pack)
+    notation = solution_texts(pack)
     for puzzle, result in zip(pack["puzzles"], results, strict=True):
         assert result["final"] == "solved", (puzzle["id"], result["message"])
         assert result["moves"] == puzzle["line"], puzzle["id"]
@@ -121,7 +107,7 @@ def test_every_kind_of_action_is_played_by_clicking(made, tmp_path):
             }
         )
     results = self_test(path, tmp_path, specs, budget_ms=300_000)
-    notation = notation_of(pack)
+    notation = solution_texts(pack)
     for (kind_name, (_, before, text, stored)), result in zip(chosen.items(), results, strict=True):
         on_the_board(result, notation)
         played = result["steps"][-1]

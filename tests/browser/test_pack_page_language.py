@@ -41,7 +41,7 @@ from fechtbuch.puzzles.packpage import pack2_html
 from fechtbuch.puzzles.packtree import PuzzleTree
 from fechtbuch.puzzles.pagekit import LANGUAGES, game_package, page_texts, texts_of
 from support.clirun import run
-from support.pack_clicks import NOTATION_BUTTON, clicks
+from support.pack_clicks import NOTATION_BUTTON, clicks, solution_texts
 from support.page_language import VISIBLE_TEXTS, Catalogue, leaks
 from support.webserver import chromium
 
@@ -94,17 +94,9 @@ def free_strings(pack: dict, page) -> list[str]:
     """The language-free strings of a page: the notation of every action its exercises
     and its page data name (a version-2 page says an action in words with its
     notation beside them), the pack's command line and the program that made it."""
-    found: set[str] = set()
-
-    def walk(tree) -> None:
-        if isinstance(tree, dict):
-            for text, child in tree.items():
-                found.add(text)
-                walk(child)
-
+    found = solution_texts(pack)
     for puzzle in pack["puzzles"]:
         found.update(puzzle["line"])
-        walk(puzzle["solution"])
     for puzzle in page_data(page)["puzzles"]:
         for node in puzzle.get("nodes", []):
             found.update(a["text"] for a in node.get("actions", []))

@@ -25,6 +25,18 @@ NOTATION_BUTTON = "#actions button[data-action]"
 """A button labelled with an action's notation: the pages of the shipped games have none."""
 
 
+def solution_texts(pack: dict) -> set[str]:
+    """The notation of every action the pack's solution trees name."""
+    found: set[str] = set()
+    stack = [puzzle["solution"] for puzzle in pack["puzzles"]]
+    while stack:
+        tree = stack.pop()
+        if isinstance(tree, dict):
+            found.update(tree)
+            stack.extend(tree.values())
+    return found
+
+
 def choice(name: str) -> str:
     return f'#actions button[data-choice="{name}"]'
 

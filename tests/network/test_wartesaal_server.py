@@ -238,7 +238,9 @@ def test_bad_options_are_one_line(module, arguments, secret, field):
     assert done.stderr.startswith(f"{name}: {field}"), done.stderr
 
 
-@pytest.mark.parametrize("loop", [[], ["--open", "--pace", "0-0.05", "--seconds", "3"]])
+@pytest.mark.parametrize(
+    "loop", [[], ["--open", "--pace", "0-0.05", "--seconds", "3", "--idle", "20"]]
+)
 def test_the_load_bench_reports_latencies_and_server_costs_and_checks_the_logs(loop):
     command = [sys.executable, "-m", "fechtbuch.wartesaal.loadbench", "--json"]
     command += ["--clients", "8", "--games", "4", "--seed", "t", *loop]
@@ -254,6 +256,21 @@ def test_the_load_bench_reports_latencies_and_server_costs_and_checks_the_logs(l
     # resident memory may even shrink with eight connections: only its presence is sure
     assert isinstance(report["server_kb_per_connection"], float)
     assert report["wall_seconds"] < 60  # the open loop stops acting after 3 s
+    assert report["idle_connections"] == (20 if loop else 0)
+    idle_kb = report["server_kb_per_idle_connection"]
+    assert isinstance(idle_kb, float) if loop else idle_kb is None
+
+
+def test_the_room_offers_no_per_message_deflate(server):
+    """docs/wartesaal.md: a client that offers per-message deflate (websockets does by
+    default) gets uncompressed frames: the server answers with no extension."""
+    import websockets
+
+    async def handshake() -> str | None:
+        async with websockets.connect(server.url) as socket:
+            return socket.response.headers.get("Sec-WebSocket-Extensions")
+
+    assert asyncio.run(handshake()) is None
 
 
 def test_the_room_lists_are_pushed_when_they_change(server):

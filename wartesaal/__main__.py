@@ -39,8 +39,13 @@ def main(database: str, host: str, port: int, tick: float) -> None:
 
     The session secret comes from the environment variable WARTESAAL_SECRET (every
     server process of one room needs the same)."""
-    import uvicorn
-    from fechtbuch.wartesaal.app import build_app
+    try:
+        import uvicorn
+        from fechtbuch.wartesaal.app import build_app
+    except ModuleNotFoundError as missing:  # installed without the extra
+        raise InputError(
+            f"{missing.name}: not installed; pip install 'fechtbuch[wartesaal]'"
+        ) from None
 
     secret = os.environ.get(SECRET_VARIABLE, "")
     if len(secret) < 16:

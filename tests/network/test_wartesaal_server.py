@@ -261,6 +261,20 @@ def test_the_load_bench_reports_latencies_and_server_costs_and_checks_the_logs(l
     assert isinstance(idle_kb, float) if loop else idle_kb is None
 
 
+def test_a_server_without_the_extra_says_what_to_install():
+    """Installed without ``fechtbuch[wartesaal]`` (argon2 missing): one line, exit 2."""
+    code = (
+        "import runpy, sys; sys.modules['argon2'] = None; sys.argv = ['wartesaal'];"
+        "runpy.run_module('fechtbuch.wartesaal', run_name='__main__')"
+    )
+    env = dict(os.environ, WARTESAAL_SECRET="0123456789abcdef0123")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env)
+    assert done.returncode == 2
+    assert done.stderr.strip().splitlines() == [
+        "wartesaal: argon2: not installed; pip install 'fechtbuch[wartesaal]'"
+    ]
+
+
 def test_the_room_offers_no_per_message_deflate(server):
     """docs/wartesaal.md: a client that offers per-message deflate (websockets does by
     default) gets uncompressed frames: the server answers with no extension."""

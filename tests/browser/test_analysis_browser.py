@@ -143,9 +143,15 @@ def table_at(page, server, state, person: int) -> None:
     table = server.opened[-1]
     table.states = [state]
     table.played = []
-    page.evaluate("tableCommand('flag')")  # the page asks for the table again
+    # The page asks for the table again.  The table it shows already has no move and
+    # may have the person to act, so wait for the answer itself (a new message), not
+    # only for a table that looks like it: a click on the old hand is lost when the
+    # answer re-draws the table.
+    page.evaluate("window.beforeFlag = App.msg; tableCommand('flag')")
     page.wait_for_function(
-        "seat => App.msg.moves.length === 0 && App.msg.to_act === seat", arg=person
+        "seat => App.msg !== window.beforeFlag"
+        " && App.msg.moves.length === 0 && App.msg.to_act === seat",
+        arg=person,
     )
 
 

@@ -406,7 +406,10 @@ function showStatus() {
     return;
   }
   if (!msg.finished) {
-    const parts = [msg.to_act === null ? "" : t("play.to_act", { name: msg.names[msg.to_act] })];
+    // against the computer the person's own seat is "Du" on the board: its turn is
+    // said to the person, not by the seat's name ("A ist am Zug" beside "Du (A)")
+    const yours = msg.mode !== "hotseat" && msg.people.includes(msg.to_act);
+    const parts = [msg.to_act === null ? "" : yours ? t("play.your_turn") : t("play.to_act", { name: msg.names[msg.to_act] })];
     if (msg.repetitions >= 3) parts.push(t("play.repetition"));
     status.textContent = parts.join(" ");
     return;

@@ -1,0 +1,107 @@
+"""The play page of `fechtbuch serve` in the system Chromium (Playwright): what a person
+reads and sees at a table, in German and English: whose turn it is, the end screen's
+one sentence, the pyramids' end at desktop size, the crowned pyramids, a hotseat
+round's end, the header on a phone and an exercise's move list.
+
+A game is brought near its end on the server's own table (the test keeps the tables
+it opens and plays them on with the game's computer players), then the page asks for
+the table again, as it does when its clock runs out; everything after that is the
+page's own drawing.  Without Chromium these tests skip, except under CI=true where
+they fail.
+"""
+
+from __future__ import annotations
+
+import pytest
+from fechtbuch.web.server import Server, create_app
+from fechtbuch.web.store import Store
+from support.webserver import browser_page, serve_app
+
+DESKTOP = {"width": 1280, "height": 800}
+
+
+class TableKeeper(Server):
+    """The server of `fechtbuch serve`, keeping every table it opens for the test."""
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.opened = []
+
+    def _register(self, conn, table):
+        self.opened.append(table)
+        return super()._register(conn, table)
+
+
+@pytest.fixture(scope="module")
+def served(tmp_path_factory):
+    seeds = (f"play-page-{n}" for n in range(1000))
+    server = TableKeeper(
+        Store(tmp_path_factory.mktemp("web") / "web.sqlite3"), seed=lambda: next(seeds)
+    )
+    with serve_app(create_app(server), start_seconds=20) as port:
+        yield f"http://127.0.0.1:{port}/", server
+
+
+def catalogue(lang: str) -> dict:
+    from fechtbuch.engines.registry import plugins
+    from fechtbuch.web.webgame import page_texts
+
+    return page_texts(lang, [p for p in plugins() if p.web is not None])
+
+
+def open_page(browser_page_, url: str, lang: str):
+    page, _ = browser_page_
+    page.goto(url)
+    page.wait_for_selector("#games .game-card button")
+    if lang != "de":
+        page.select_option("#lang", lang)
+        page.wait_for_function(
+            "t => document.getElementById('menu-title').textContent === t",
+            arg=catalogue(lang)["menu.title"],
+        )
+    return page
+
+
+@pytest.fixture
+def opened(served):
+    """``opened(lang, viewport)``: the page's menu in ``lang``; a script error on the
+    page fails the test."""
+    url, _ = served
+    stack = []
+
+    def make(lang: str = "de", viewport: dict | None = None):
+        context = browser_page(viewport)
+        page, errors = context.__enter__()
+        stack.append((context, errors))
+        return open_page((page, errors), url, lang)
+
+    yield make
+    for context, errors in stack:
+        context.__exit__(None, None, None)
+        assert errors == [], errors
+
+
+def start(page, game: str, mode: str, **options) -> dict:
+    for name, value in options.items():
+        page.select_option(f"#{game}-{name}", value)
+    page.click(f"#start-{game}-{mode}")
+    page.wait_for_function("App.msg && App.msg.type === 'table'")
+    return page.evaluate("App.msg")
+
+
+def person_to_act(page) -> dict:
+    page.wait_for_function("App.msg && App.msg.people.includes(App.msg.to_act)")
+    return page.evaluate("App.msg")
+
+
+# ---- whose turn ------------------------------------------------------------------
+@pytest.mark.parametrize("lang", ["de", "en"])
+def test_the_duel_says_it_is_your_turn(opened, lang):
+    """Against the computer the status line says the person's turn in the page's
+    language, as the board names the fencer "Du (A)", not "A ist am Zug"."""
+    page = opened(lang)
+    texts = catalogue(lang)
+    start(page, "touche-duell", "computer", strength="leicht", seat="A")
+    person_to_act(page)
+    assert page.inner_text(".td-name-a") == texts["td.you"].replace("{seat}", "A")
+    assert page.inner_text("#status") == texts["play.your_turn"]

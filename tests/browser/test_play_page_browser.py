@@ -105,3 +105,59 @@ def test_the_duel_says_it_is_your_turn(opened, lang):
     person_to_act(page)
     assert page.inner_text(".td-name-a") == texts["td.you"].replace("{seat}", "A")
     assert page.inner_text("#status") == texts["play.your_turn"]
+
+
+# ---- a game brought on by the test ------------------------------------------------
+def play_out(server, table, strength: str = "leicht") -> list:
+    """Every action from the table's state to the game's end, each seat played by the
+    game's computer player of ``strength``: (seat, notation, action)."""
+    game = table.game
+    factory = server.games[table.slug].players()
+    choosers = [table.web.computer(factory, strength, seat) for seat in range(len(table.names))]
+    state, states, moves = table.state, list(table.states), []
+    while not game.is_terminal(state):
+        seat = game.current_player(state)
+        action = choosers[seat](state, tuple(states[:-1]))
+        moves.append((seat, game.format_action(state, action), action))
+        state = game.apply(state, action)
+        states.append(state)
+    return moves
+
+
+def play_on(page, table, moves) -> dict:
+    """``moves`` played on the server's table, then the page asks for the table again
+    (as when its countdown reaches zero) and draws what it is sent."""
+    for seat, text, action in moves:
+        table._apply(seat, text, action, by_computer=seat not in table.start.people)
+    page.evaluate("tableCommand('flag')")
+    page.wait_for_function("n => App.msg.moves.length === n", arg=len(table.played))
+    return page.evaluate("App.msg")
+
+
+# ---- the end screen --------------------------------------------------------------
+@pytest.mark.parametrize("lang", ["de", "en"])
+def test_the_end_screen_says_the_result_once(opened, served, lang):
+    """ "Du hast gewonnen!" (or lost) is the one sentence of the result: neither the end
+    screen nor the status line adds "Blau gewinnt." beside it."""
+    _, server = served
+    page = opened(lang)
+    texts = catalogue(lang)
+    start(page, "touche-pyramiden", "computer", players="2", strength="leicht")
+    table = server.opened[-1]
+    state = play_on(page, table, play_out(server, table))
+    assert state["finished"]
+    scores = state["view"]["scores"]
+    assert scores[0] != scores[1]  # the test's deal has a winner
+    page.wait_for_selector("#end:not([hidden])")
+    title = page.inner_text("#end-title")
+    assert title in (texts["play.you_won"], texts["play.you_lost"])
+    won = title == texts["play.you_won"]
+    assert won == (scores[0] > scores[1])
+    for where in ("#end", "#status"):
+        shown = page.inner_text(where)
+        assert shown.count(title) == 1, (where, shown)
+        for team in (0, 1):
+            winner = texts["play.won"].replace("{name}", texts[f"tp.seat.{team}"])
+            assert winner not in shown, (where, shown)
+    # the points say who won, in the game's own words
+    assert texts[f"tp.colour.{0 if won else 1}"] in page.inner_text("#end-detail")

@@ -415,7 +415,9 @@ function showStatus() {
     return;
   }
   const words = resultWords(msg);
-  let text = [words.reason, words.winner, words.you].filter((part) => part).join(" ");
+  // one sentence of the result: "Du hast gewonnen!" says who won ("Blau gewinnt." beside it
+  // said it twice)
+  let text = [words.reason, words.you || words.winner].filter((part) => part).join(" ");
   if (msg.helped && msg.mode !== "hotseat") text += " " + t("play.with_help");
   const records = App.records[msg.game];
   if (msg.mode === "daily" && records) text += " " + t("record.streak", { streak: records.streak }) + (msg.daily_counts ? "" : " " + t("daily.practice"));
@@ -460,7 +462,9 @@ function showEnd(msg, game, renderer) {
   title.className = words.won === null ? "" : words.won ? "won" : "lost";
   const reason = words.you || words.winner ? words.reason : "";
   const byRules = last && !msg.ended_by ? t("end.last", { move: t(last.explanation.key, last.explanation.args) }) : "";
-  $("end-reason").textContent = [reason, words.you ? words.winner : "", own.reason || byRules].filter((p) => p).join(" ");
+  // the title says the result in one sentence; the winner's name beside "Du hast
+  // gewonnen!" would say it again (a game's own detail, the pyramids' points, names all)
+  $("end-reason").textContent = [reason, own.reason || byRules].filter((p) => p).join(" ");
   $("end-detail").textContent = own.detail || "";
   $("end-rematch").hidden = msg.mode === "daily" || !App.started || App.started.game !== msg.game;
   $("analyse").hidden = !game.analysis || !msg.moves.length;

@@ -161,3 +161,23 @@ def test_the_end_screen_says_the_result_once(opened, served, lang):
             assert winner not in shown, (where, shown)
     # the points say who won, in the game's own words
     assert texts[f"tp.colour.{0 if won else 1}"] in page.inner_text("#end-detail")
+
+
+# ---- the pyramids' hand ----------------------------------------------------------
+@pytest.mark.parametrize("lang", ["de", "en"])
+def test_the_hand_heading_goes_with_the_last_card(opened, served, lang):
+    """The heading "Deine Karten:" stands over the own cards while the game goes on;
+    at the game's end, the hand empty, neither stays on the screen."""
+    _, server = served
+    page = opened(lang)
+    heading = catalogue(lang)["tp.hand"] + ":"
+    start(page, "touche-pyramiden", "computer", players="2", strength="leicht")
+    person_to_act(page)
+    assert page.inner_text(".tp-hand-title") == heading
+    assert page.locator(".tp-hand .tp-card").count() == 5
+    table = server.opened[-1]
+    state = play_on(page, table, play_out(server, table))
+    assert state["finished"] and state["view"]["hand"] == []
+    page.wait_for_selector("#end:not([hidden])")
+    assert page.locator(".tp-hand, .tp-hand-title").count() == 0
+    assert heading not in page.inner_text("#play")

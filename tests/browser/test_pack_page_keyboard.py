@@ -21,6 +21,7 @@ from fechtbuch.puzzles.packpage import pack2_html
 from fechtbuch.puzzles.packtree import PuzzleTree
 from support.axe import assert_accessible
 from support.pack_clicks import clicks
+from support.pack_page import open_pack_page
 from support.webserver import chromium
 
 PACKS = ["touche-uebungen", "pyramiden-uebungen", "meisterstudien"]
@@ -125,13 +126,7 @@ def test_an_exercise_is_played_with_the_keyboard_alone(browser, tmp_path, name):
     path.write_text(pack2_html(pack, verdicts=False, lang="en"), encoding="utf-8")
     puzzle = pack["puzzles"][0]
     tree = PuzzleTree(pack_kind(pack), puzzle)
-    context = browser.new_context(locale="en-US", viewport={"width": 1280, "height": 900})
-    try:
-        page = context.new_page()
-        errors: list[str] = []
-        page.on("pageerror", lambda err: errors.append(str(err)))
-        page.goto(path.as_uri())
-        page.wait_for_function("document.getElementById('title').textContent !== ''")
+    with open_pack_page(browser, path, "en-US") as page:
         assert_accessible(page, f"{name}: the page opens")
         # a wrong action first: refused, and the board keeps the keyboard
         wrong = next(
@@ -158,6 +153,3 @@ def test_an_exercise_is_played_with_the_keyboard_alone(browser, tmp_path, name):
         page.wait_for_function("document.getElementById('status').dataset.state === 'solved'")
         assert page.evaluate("document.activeElement.id") == "restart"  # the keyboard goes on
         assert_accessible(page, f"{name}: the exercise solved")
-        assert errors == [] and page.evaluate("fbErrors") == []
-    finally:
-        context.close()

@@ -5,9 +5,10 @@ One self-contained HTML document: the shell's CSS (``pack_page.css``) and the pa
 own CSS and JavaScript inline (each page reads its assets from its own package with
 :func:`asset`: a game's page from the game's folder), the page's data as JSON in
 a ``<script>`` element, the puzzle list on the left and the game's ``section`` on
-the right.  ``viewer_errors.js`` runs first (it collects errors for the browser
-tests) and ``viewer_common.js`` offers the puzzle list, the page's texts
-(``window.fbI18n``) and the tests' helpers (``window.fbCommon``) to the page script.
+the right (on a phone the section first, scaled to the width, and the list under
+it).  ``viewer_errors.js`` runs first (it collects errors for the browser tests) and
+``viewer_common.js`` offers the puzzle list, the page's texts (``window.fbI18n``)
+and the tests' helpers (``window.fbCommon``) to the page script.
 
 Every text the page shows comes from its catalogues, German and English, embedded
 in the page (``#fb-texts``): the shell's and the version-2 page's own

@@ -181,3 +181,45 @@ def test_the_hand_heading_goes_with_the_last_card(opened, served, lang):
     page.wait_for_selector("#end:not([hidden])")
     assert page.locator(".tp-hand, .tp-hand-title").count() == 0
     assert heading not in page.inner_text("#play")
+
+
+# ---- the header on a phone -------------------------------------------------------
+SETTINGS = ("#dark", "#aids", "#coords", "#sound", "#hall", "#music", "#rotate", "#speed")
+"""The view settings of the header (the language stays beside the button)."""
+
+
+def no_sideways_scrolling(page) -> None:
+    widths = page.evaluate(
+        """() => [document.documentElement.scrollWidth, document.documentElement.clientWidth,
+            ...[...document.querySelectorAll('header, header nav')].map(e => e.scrollWidth - e.clientWidth)]"""
+    )
+    assert widths[0] <= widths[1] and max(widths[2:]) <= 0, widths
+
+
+@pytest.mark.parametrize("lang", ["de", "en"])
+def test_a_phone_reaches_every_view_setting(opened, lang):
+    """At 390 x 844 the header scrolls nowhere sideways: the language stands in it, and
+    the button ⚙ ("Einstellungen") opens every other view setting on the screen; one is
+    set there, Escape closes them again.  In the menu and at a table alike."""
+    from support.phone import PHONE, assert_on_screen
+
+    page = opened(lang, PHONE)
+    texts = catalogue(lang)
+    for where in ("menu", "table"):
+        if where == "table":
+            start(page, "touche-duell", "computer", strength="leicht")
+        no_sideways_scrolling(page)
+        assert_on_screen(page, ["#menu-button", "#settings-button", "#lang"])
+        assert page.get_attribute("#settings-button", "aria-label") == texts["view.settings"]
+        assert all(page.is_hidden(setting) for setting in SETTINGS)
+        page.click("#settings-button")
+        assert page.get_attribute("#settings-button", "aria-expanded") == "true"
+        assert_on_screen(page, list(SETTINGS))
+        no_sideways_scrolling(page)
+        dark = page.get_attribute("body", "data-theme") == "dark"
+        page.click("label:has(#dark)")
+        assert (page.get_attribute("body", "data-theme") == "dark") != dark
+        page.focus("#speed")
+        page.keyboard.press("Escape")
+        assert all(page.is_hidden(setting) for setting in SETTINGS)
+        assert page.evaluate("document.activeElement.id") == "settings-button"

@@ -273,7 +273,9 @@ def test_phone_viewport_dark_theme_and_english(served):
         page.wait_for_function(
             "document.getElementById('start-battleklinge-computer').textContent === 'Against the computer'"
         )
+        page.click("#settings-button")  # a phone's view settings fold behind ⚙
         page.check("#dark")
+        page.click("#settings-button")
         start(page, "battleklinge", "computer", strength="leicht")
         width = page.evaluate("document.querySelector('.bk-board').getBoundingClientRect().right")
         assert width <= 390

@@ -583,6 +583,15 @@ $("replay-back").onclick = () => { if (App.replay && App.ply > 0) { App.ply -= 1
 $("replay-next").onclick = () => { if (App.replay && App.ply < App.replay.plies.length) { App.ply += 1; showReplay(); } };
 $("replay-turning").onclick = askReplayTurning;
 $("menu-button").onclick = leaveTable;
+// on a phone the view settings fold behind "Einstellungen" (app.css); Escape closes them
+function showSettings(open) {
+  $("view-settings").classList.toggle("open", open);
+  $("settings-button").setAttribute("aria-expanded", String(open));
+}
+$("settings-button").onclick = () => showSettings(!$("view-settings").classList.contains("open"));
+$("view-settings").addEventListener("keydown", (event) => {
+  if (event.key === "Escape" && $("view-settings").classList.contains("open")) { showSettings(false); $("settings-button").focus(); }
+});
 $("end-new").onclick = () => {
   const slug = App.msg && App.msg.game;
   leaveTable();

@@ -223,3 +223,33 @@ def test_a_phone_reaches_every_view_setting(opened, lang):
         page.keyboard.press("Escape")
         assert all(page.is_hidden(setting) for setting in SETTINGS)
         assert page.evaluate("document.activeElement.id") == "settings-button"
+
+
+# ---- the pyramids' end at desktop size ---------------------------------------------
+@pytest.mark.parametrize("lang", ["de", "en"])
+def test_the_pyramids_end_shows_board_and_pattern_on_a_desktop(opened, served, lang):
+    """At 1280 x 800 the last round's Touché, the whole board with the completed
+    pattern lit and the end screen are all on the screen at once, as the page stands;
+    during the game the board and the own cards are too."""
+    from support.phone import assert_on_screen
+
+    _, server = served
+    page = opened(lang, DESKTOP)
+    start(page, "touche-pyramiden", "computer", players="2", strength="leicht")
+    person_to_act(page)
+    assert_on_screen(page, [".tp-board", ".tp-hand", "#play-title"])
+    table = server.opened[-1]
+    moves = play_out(server, table)
+    play_on(page, table, moves[:-1])  # the page sees the last round, then its end
+    state = play_on(page, table, moves[-1:])
+    assert state["finished"]
+    page.wait_for_selector("#end:not([hidden])")
+    page.wait_for_selector(".tp-moment")
+    complete = page.locator(".tp-cell.complete")
+    assert complete.count() >= 4  # the smallest pattern (Quadrat) has four fields
+    parts = [".tp-board", ".tp-moment", "#end-title", "#end-rematch", "#end-new"]
+    fields = [
+        f".tp-cell.complete[data-field='{f}']"
+        for f in complete.evaluate_all("els => els.map(e => e.dataset.field)")
+    ]
+    assert_on_screen(page, parts + fields)

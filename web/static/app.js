@@ -225,6 +225,7 @@ function showReplay(turning) {
   };
   const board = $("board");
   board.textContent = "";
+  $("play").classList.toggle("wide", Boolean(window.FechtbuchGames[replay.game].wide));
   window.FechtbuchGames[replay.game].render(board, shown, { ...api(), hint: turning ? turning.better : null });
   $("actions").textContent = "";
   const list = $("moves");
@@ -298,6 +299,7 @@ function showPlay(keepConsole) {
   if (covered) $("cover-text").textContent = t("hotseat.pass", { name: msg.names[msg.to_act] });
   api().warn("");
   const renderer = window.FechtbuchGames[msg.game];
+  $("play").classList.toggle("wide", Boolean(renderer && renderer.wide));
   const board = $("board");
   const focused = boardFocus();
   board.textContent = "";

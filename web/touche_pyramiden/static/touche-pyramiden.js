@@ -479,5 +479,7 @@
 
   // actionList false: the page lists no actions at all, the board and the hand offer
   // them (the Wartesaal folds its list away: boardPlay)
-  window.FechtbuchGames["touche-pyramiden"] = { render, endScreen, boardPlay: true, actionList: false };
+  // wide: on a wide screen the page sets the board beside its other parts (the board
+  // of 14 x 8 fields under the end screen ran below the screen's edge)
+  window.FechtbuchGames["touche-pyramiden"] = { render, endScreen, boardPlay: true, actionList: false, wide: true };
 })();

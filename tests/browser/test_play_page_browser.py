@@ -26,10 +26,14 @@ class TableKeeper(Server):
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
         self.opened = []
+        self.where = {}
+        """Each table's connection and id."""
 
     def _register(self, conn, table):
         self.opened.append(table)
-        return super()._register(conn, table)
+        table_id = super()._register(conn, table)
+        self.where[id(table)] = (conn, table_id)
+        return table_id
 
 
 @pytest.fixture(scope="module")
@@ -124,11 +128,16 @@ def play_out(server, table, strength: str = "leicht") -> list:
     return moves
 
 
-def play_on(page, table, moves) -> dict:
+def play_on(page, server, table, moves) -> dict:
     """``moves`` played on the server's table, then the page asks for the table again
     (as when its countdown reaches zero) and draws what it is sent."""
+    from fechtbuch.web.server import NOTHING_HIDDEN
+
     for seat, text, action in moves:
         table._apply(seat, text, action, by_computer=seat not in table.start.people)
+    conn, table_id = server.where[id(table)]
+    if moves and conn.revealed.get(table_id, NOTHING_HIDDEN) != NOTHING_HIDDEN:
+        conn.revealed[table_id] = None  # at one device the hand is covered after a move
     page.evaluate("tableCommand('flag')")
     page.wait_for_function("n => App.msg.moves.length === n", arg=len(table.played))
     return page.evaluate("App.msg")
@@ -144,7 +153,7 @@ def test_the_end_screen_says_the_result_once(opened, served, lang):
     texts = catalogue(lang)
     start(page, "touche-pyramiden", "computer", players="2", strength="leicht")
     table = server.opened[-1]
-    state = play_on(page, table, play_out(server, table))
+    state = play_on(page, server, table, play_out(server, table))
     assert state["finished"]
     scores = state["view"]["scores"]
     assert scores[0] != scores[1]  # the test's deal has a winner
@@ -176,7 +185,7 @@ def test_the_hand_heading_goes_with_the_last_card(opened, served, lang):
     assert page.inner_text(".tp-hand-title") == heading
     assert page.locator(".tp-hand .tp-card").count() == 5
     table = server.opened[-1]
-    state = play_on(page, table, play_out(server, table))
+    state = play_on(page, server, table, play_out(server, table))
     assert state["finished"] and state["view"]["hand"] == []
     page.wait_for_selector("#end:not([hidden])")
     assert page.locator(".tp-hand, .tp-hand-title").count() == 0
@@ -240,8 +249,8 @@ def test_the_pyramids_end_shows_board_and_pattern_on_a_desktop(opened, served, l
     assert_on_screen(page, [".tp-board", ".tp-hand", "#play-title"])
     table = server.opened[-1]
     moves = play_out(server, table)
-    play_on(page, table, moves[:-1])  # the page sees the last round, then its end
-    state = play_on(page, table, moves[-1:])
+    play_on(page, server, table, moves[:-1])  # the page sees the last round, then its end
+    state = play_on(page, server, table, moves[-1:])
     assert state["finished"]
     page.wait_for_selector("#end:not([hidden])")
     page.wait_for_selector(".tp-moment")
@@ -253,3 +262,50 @@ def test_the_pyramids_end_shows_board_and_pattern_on_a_desktop(opened, served, l
         for f in complete.evaluate_all("els => els.map(e => e.dataset.field)")
     ]
     assert_on_screen(page, parts + fields)
+
+
+# ---- a round's end at one device ---------------------------------------------------
+def round_end_index(table, moves) -> int:
+    """The index in ``moves`` of the action that ends the table's current round."""
+    state = table.state
+    for index, (_, _, action) in enumerate(moves):
+        after = table.game.apply(state, action)
+        if after.round > state.round:
+            return index
+        state = after
+    raise AssertionError("the round does not end")
+
+
+def shown_parts(page) -> list[str]:
+    """Which of the hand-over, the round's moment and the pattern choice are shown."""
+    parts = {"cover": "#cover", "moment": ".tp-moment", "choice": ".tp-choose"}
+    return [name for name, selector in parts.items() if page.is_visible(selector)]
+
+
+@pytest.mark.parametrize("lang", ["de", "en"])
+def test_a_hotseat_round_end_shows_one_thing_at_a_time(opened, served, lang):
+    """Two people at one device, the first round won: first the round's moment with
+    "Weiter zu Runde 2" alone, then the hand-over to the seat that chooses the next
+    pattern alone, and only after its "Bereit" the pattern choice."""
+    _, server = served
+    page = opened(lang)
+    texts = catalogue(lang)
+    start(page, "touche-pyramiden", "hotseat", players="2")
+    table = server.opened[-1]
+    moves = play_out(server, table)
+    end = round_end_index(table, moves)
+    play_on(page, server, table, moves[:end])
+    state = play_on(page, server, table, moves[end : end + 1])
+    assert state["covered"] and state["view"]["round"] == 2
+    page.wait_for_selector(".tp-moment")
+    assert shown_parts(page) == ["moment"]
+    assert page.inner_text("#tp-next") == texts["tp.round.next"].replace("{round}", "2")
+    assert not page.is_visible(".tp-waiting")
+    page.click("#tp-next")
+    assert shown_parts(page) == ["cover"]
+    chooser = texts[state["seat_keys"][state["to_act"]]]
+    assert page.inner_text("#cover-text") == texts["hotseat.pass"].replace("{name}", chooser)
+    page.click("#reveal")
+    page.wait_for_function("!App.msg.covered")
+    page.wait_for_selector(".tp-choose .tp-pattern-button")
+    assert shown_parts(page) == ["choice"]

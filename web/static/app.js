@@ -268,6 +268,8 @@ function api() {
     hint: App.hint, console: (text) => { $("console").textContent = text; },
     warn: (text) => { $("warning").textContent = text || ""; $("warning").hidden = !text; },
     bell: () => beep(880, 250, 0.08),
+    // the whole table again (the board's own moment is done: the page's cover may show)
+    refresh: () => { if (App.msg && !App.replay) showPlay(true); },
   };
 }
 
@@ -295,7 +297,6 @@ function showPlay(keepConsole) {
   if (!keepConsole && msg.mode === "hotseat" && App.lastToAct !== undefined && App.lastToAct !== msg.to_act) beep(520, 120, 0.08);
   App.lastToAct = exercise ? undefined : msg.to_act;
   const covered = !exercise && msg.covered;
-  $("cover").hidden = !covered;
   if (covered) $("cover-text").textContent = t("hotseat.pass", { name: msg.names[msg.to_act] });
   api().warn("");
   const renderer = window.FechtbuchGames[msg.game];
@@ -304,6 +305,11 @@ function showPlay(keepConsole) {
   const focused = boardFocus();
   board.textContent = "";
   if (renderer) renderer.render(board, msg, api());
+  // one thing at a time at one device: a board's moment (the pyramids' round end, with
+  // its "Weiter") first, the hand-over after it (the board calls api.refresh), then the
+  // next seat's choices
+  const held = covered && renderer && renderer.holdsCover && renderer.holdsCover();
+  $("cover").hidden = !covered || Boolean(held);
   restoreBoardFocus(focused);
   renderActions(msg, renderer);
   renderMoves(msg);

@@ -158,7 +158,9 @@
     if (!moment.over) {
       const next = el("button", "tp-next", api.t("tp.round.next", { round: moment.round + 1 }));
       next.id = "tp-next";
-      next.onclick = () => { ui.moment = null; api.redraw(); };
+      // the page's own parts may wait for the moment (a hotseat's hand-over): the page
+      // redraws them all, the Wartesaal only the board
+      next.onclick = () => { ui.moment = null; if (api.refresh) api.refresh(); else api.redraw(); };
       box.append(next);
     } else {
       box.append(el("p", "tp-over", api.t("tp.game.over")));
@@ -222,7 +224,7 @@
     if (patterns.length && !moment) wrap.append(patternChoice(api, patterns));
     const leads = legal.filter((a) => a.act === "lead");
     if (leads.length && !moment) wrap.append(leadChoice(api, msg, leads));
-    if (!patterns.length && !leads.length && !exercise && view.phase === "wahl" && !finished) {
+    if (!patterns.length && !leads.length && !exercise && view.phase === "wahl" && !finished && !moment) {
       wrap.append(el("p", "tp-waiting", api.t("tp.choosing", { name: seatName(api, msg, view.to_move, view.teams) })));
     }
 
@@ -481,5 +483,8 @@
   // them (the Wartesaal folds its list away: boardPlay)
   // wide: on a wide screen the page sets the board beside its other parts (the board
   // of 14 x 8 fields under the end screen ran below the screen's edge)
-  window.FechtbuchGames["touche-pyramiden"] = { render, endScreen, boardPlay: true, actionList: false, wide: true };
+  // holdsCover: while a round's moment is shown, the page's hand-over waits for its "Weiter"
+  window.FechtbuchGames["touche-pyramiden"] = {
+    render, endScreen, boardPlay: true, actionList: false, wide: true, holdsCover: () => Boolean(ui.moment),
+  };
 })();

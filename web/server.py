@@ -496,7 +496,9 @@ class Server:
             action = game.parse_action(state, text)
             plies.append(
                 {
-                    "view": web.view(game, state, state_seat(game, state, seat)),
+                    "view": seat_view(
+                        web, game, states[: before + 1], state_seat(game, state, seat)
+                    ),
                     "text": text,
                     "action": {"text": text, **web.action_view(game, state, action)},
                     "explanation": web.explain(game, state, action, record["names"]),
@@ -511,7 +513,7 @@ class Server:
             "people": record["people"],
             "result": record["result"],
             "plies": plies,
-            "final": web.view(game, final, state_seat(game, final, seat)),
+            "final": seat_view(web, game, states, state_seat(game, final, seat)),
         }
 
     def table_message(self, conn: Connection, table_id: str) -> dict:
@@ -585,7 +587,7 @@ class Server:
         return {
             "seat": seat,
             "covered": covered,
-            "view": web.view(game, state, None if covered else seat),
+            "view": seat_view(web, game, table.states, None if covered else seat),
             "legal": legal,
             "last": last,
             "moves": [
@@ -614,6 +616,14 @@ class Server:
             "helped": table.helped,
             "turns_left": table.turns_left(),
         }
+
+
+def seat_view(web, game, states, seat: int | None) -> dict:
+    """What ``seat`` sees in the last of ``states`` (``None``: the public part), with what
+    the game's ``history_view`` adds from the states before it (see :class:`WebGame`)."""
+    view = web.view(game, states[-1], seat)
+    history = getattr(web, "history_view", None)
+    return view if history is None else history(game, states, view)
 
 
 def state_seat(game, state, seat: int | None) -> int | None:

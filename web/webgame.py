@@ -136,6 +136,12 @@ class WebGame(Protocol):
         its legal actions ``texts`` as the page draws them (each with its ``text``)."""
         ...
 
+    # Optional: ``history_view(game, states, view) -> dict``, what the board shows that
+    # no single state holds, from the game so far (``states``, the last one the view's),
+    # merged into a seat's ``view`` at the table, in a replay and at the turning point
+    # (the pyramids: who crowned each crowned field).  A game without it is drawn from
+    # the state alone, as an exercise and a Wartesaal table always are.
+
     def room_board(self, variant: str, view: str, seat: int | None) -> dict:
         """A Wartesaal table as the board script draws it, from the notation the room
         sent: ``view`` is a seat's information state (``seat``) or the public view

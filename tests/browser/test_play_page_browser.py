@@ -309,3 +309,40 @@ def test_a_hotseat_round_end_shows_one_thing_at_a_time(opened, served, lang):
     page.wait_for_function("!App.msg.covered")
     page.wait_for_selector(".tp-choose .tp-pattern-button")
     assert shown_parts(page) == ["choice"]
+
+
+# ---- the crowned pyramids ----------------------------------------------------------
+@pytest.mark.parametrize("lang", ["de", "en"])
+def test_a_crowned_pyramid_shows_who_crowned_it(opened, served, lang):
+    """Each crowned field is drawn in the colour and shape of the team that completed
+    the pattern there, under a crown (a plain pyramid has none), and its label names
+    that team in the page's language; the fields each team crowned add up to its
+    points' patterns (four or five fields per point)."""
+    _, server = served
+    page = opened(lang)
+    texts = catalogue(lang)
+    start(page, "touche-pyramiden", "computer", players="2", strength="leicht")
+    table = server.opened[-1]
+    state = play_on(page, server, table, play_out(server, table))
+    scores = state["view"]["scores"]
+    cells = page.eval_on_selector_all(
+        ".tp-cell.crowned",
+        """els => els.map(e => ({field: e.dataset.field, team: e.dataset.crownedBy,
+            label: e.getAttribute('aria-label'),
+            crown: !!e.querySelector('svg.tp-crowned'),
+            fills: [...e.querySelectorAll('svg *')].map(s => s.getAttribute('fill'))}))""",
+    )
+    assert len(cells) >= 4 * sum(scores)
+    plain_blue = page.eval_on_selector(
+        ".tp-seat[data-seat='0'] svg.tp-marker *", "e => e.getAttribute('fill')"
+    )
+    for team, score in enumerate(scores):
+        own = [c for c in cells if c["team"] == str(team)]
+        assert 4 * score <= len(own) <= 5 * score, (team, score, own)
+        for cell in own:
+            name = texts[f"tp.colour.{team}"]
+            assert cell["label"].endswith(texts["tp.field.crowned.team"].replace("{team}", name))
+            assert cell["crown"]
+            if team == 0:
+                assert plain_blue in cell["fills"]  # the team's own colour under the crown
+    assert all(cell["team"] in ("0", "1") for cell in cells)

@@ -110,6 +110,11 @@ class PyramidenWeb:
     def view(self, game: Game, state: State, seat: int | None) -> dict:
         return board_of(view_of(state, 0 if seat is None else seat), seat is not None)
 
+    def history_view(self, game: Game, states: Sequence[State], view: dict) -> dict:
+        """``view`` with ``crowns``: the team that crowned each crowned field, which the
+        state does not keep (the rules crown with black pyramids) and the board shows."""
+        return {**view, "crowns": crowns_of(states)}
+
     def action_view(self, game: Game, state: State, action: Action) -> dict:
         return action_parts(action)
 
@@ -173,6 +178,7 @@ class PyramidenWeb:
                     entry["better_words"] = self._words(game, state, better)
                     if turning is None:
                         turning = self.turning_point(game, state, entry, played, view)
+                        turning["view"] = self.history_view(game, states[:number], turning["view"])
             moves.append(entry)
         report: dict = {"moves": moves, "turning": turning, "asked": asked}
         if not asked:  # the page says why no decision is marked
@@ -233,6 +239,24 @@ def seat_names(config: Config) -> tuple[str, ...]:
         f"tp.seat.{config.team_of(seat)}.{seat // config.teams + 1}"
         for seat in range(config.players)
     )
+
+
+def crowns_of(states: Sequence[State]) -> dict[str, int]:
+    """Who crowned each crowned field of the last of ``states`` (a game's states in
+    order): the fields crowned by a step go to the team whose points rose in it, else to
+    the team that moved.  Fields crowned before the first state are not known."""
+    crowns: dict[str, int] = {}
+    for before, after in zip(states, states[1:], strict=False):
+        new = after.crowned & ~before.crowned
+        if not new:
+            continue
+        rose = [
+            t for t, (a, b) in enumerate(zip(after.scores, before.scores, strict=True)) if a > b
+        ]
+        team = rose[0] if rose else before.config.team_of(before.to_move)
+        for f in mask_fields(new):
+            crowns[field_name(f)] = team
+    return crowns
 
 
 def action_parts(action: Action) -> dict:

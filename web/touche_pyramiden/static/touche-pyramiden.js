@@ -1,7 +1,8 @@
 "use strict";
 // Touché with pyramids on the pages of `fechtbuch serve` and the Wartesaal, played by
 // hand: the own hand as cards, the board as 112 fields (each with its card, the
-// pyramids in their team's colour and shape, crowned fields black), the round's
+// pyramids in their team's colour and shape, a crowned field's pyramid in the colour
+// and shape of the team that crowned it under a gold crown), the round's
 // pattern as a small diagram, the teams with their points.  Tap a card and the fields
 // it may take light up (a joker: every empty field and the opponents' pyramids it may
 // lift; a dead card: marked, and it can be exchanged); tap a lit field to play.  Every
@@ -56,12 +57,36 @@
     return name.startsWith(team) ? name : api.t("tp.seat.team", { name, team });
   }
 
-  // a pyramid: the team's colour and shape (told apart without colour too)
+  // a crown over a crowned field's pyramid: gold over the team's own shape, or dark and
+  // alone where the page does not know who crowned the field (an exercise's position)
+  const CROWN = [[-7, 2], [-7, -7], [-3.5, -3], [0, -8.5], [3.5, -3], [7, -7], [7, 2]];
+
+  function crownMark(team) {
+    const svg = svgEl("svg", { viewBox: "-10 -10 20 20", class: "tp-marker tp-crowned", "aria-hidden": "true" });
+    const known = team !== null && team !== undefined;
+    if (known) {
+      const base = shapeNode(SHAPES[team], COLOURS[team], "#000");
+      base.setAttribute("transform", "translate(0 3.5) scale(.68)");
+      svg.append(base);
+    }
+    const crown = svgEl("polygon", {
+      points: CROWN.map(([x, y]) => `${x},${known ? y * .6 - 4.8 : y + 3}`).join(" "),
+      fill: known ? "#f2c230" : "#111", stroke: known ? "#000" : "#fff", "stroke-width": "1",
+    });
+    svg.append(crown);
+    return svg;
+  }
+
+  // a pyramid: the team's colour and shape (told apart without colour too); a crowned
+  // field's: crownMark
   function marker(team, crowned) {
+    if (crowned) return crownMark(team);
     const svg = svgEl("svg", { viewBox: "-10 -10 20 20", class: "tp-marker", "aria-hidden": "true" });
-    const fill = crowned ? "#111" : COLOURS[team];
-    const stroke = crowned ? "#fff" : "#000";
-    const shape = crowned ? "triangle" : SHAPES[team];
+    svg.append(shapeNode(SHAPES[team], COLOURS[team], "#000"));
+    return svg;
+  }
+
+  function shapeNode(shape, fill, stroke) {
     let node;
     if (shape === "circle") node = svgEl("circle", { r: 7 });
     else if (shape === "square") node = svgEl("rect", { x: -6.5, y: -6.5, width: 13, height: 13 });
@@ -76,8 +101,7 @@
     node.setAttribute("fill", fill);
     node.setAttribute("stroke", stroke);
     node.setAttribute("stroke-width", "1.2");
-    svg.append(node);
-    return svg;
+    return node;
   }
 
   function chip(api, team, own) {
@@ -120,7 +144,8 @@
     const cell = view.cells[f];
     const what = card ? cardName(api, card) : api.t("tp.free");
     let who = api.t("tp.field.empty");
-    if (cell === -2) who = api.t("tp.field.crowned");
+    const crowner = (view.crowns || {})[fieldName(f)];
+    if (cell === -2) who = crowner === undefined ? api.t("tp.field.crowned") : api.t("tp.field.crowned.team", { team: teamName(api, crowner) });
     else if (cell >= 0) who = api.t("tp.field.team", { team: teamName(api, cell) });
     return api.t("tp.field", { field: fieldName(f), card: what, who });
   }
@@ -357,7 +382,12 @@
         if (card && isRed(card)) button.classList.add("red");
         const face = el("span", "tp-face", card ? cardFace(api, card) : "★");
         button.append(face);
-        if (cell === -2) { button.classList.add("crowned"); button.append(marker(0, true)); }
+        if (cell === -2) {
+          const crowner = (view.crowns || {})[name];
+          button.classList.add("crowned");
+          if (crowner !== undefined) button.dataset.crownedBy = String(crowner);
+          button.append(marker(crowner === undefined ? null : crowner, true));
+        }
         else if (cell >= 0) { button.classList.add("team-" + cell); if (cell === mine) button.classList.add("mine"); button.append(marker(cell, false)); }
         if (complete.has(name)) button.classList.add("complete");
         if (last === name) button.classList.add("last");

@@ -268,9 +268,9 @@
     wrap.append(board(api, msg, view, { targets, complete, hinted, mine, playing }));
     if (ui.lift) wrap.append(liftChoice(api, ui.lift));
     // the hand's row under its heading "Deine Karten:" only while there are cards to
-    // show: an empty hand at the game's end left the heading standing alone
-    const over = !exercise && (msg.finished || view.phase === "ende");
-    if (view.hand && view.hand.length && !over) wrap.append(hand(api, view, legal, playing, hinted));
+    // show: an empty hand at the game's end left the heading standing alone (the
+    // turning point of a finished game shows the hand of its past position)
+    if (view.hand && view.hand.length && view.phase !== "ende") wrap.append(hand(api, view, legal, playing, hinted));
     else if (!view.hand && !exercise) wrap.append(el("p", "tp-hidden", api.t("tp.hand.hidden")));
     if (playing) {
       const pass = legal.find((a) => a.act === "pass");

@@ -136,6 +136,8 @@ class PuzzleTable:
     node: TreeNode = field(init=False)
     played: list[tuple[str, bool]] = field(default_factory=list)
     """(action text, by the defence) in order."""
+    played_in: list[Any] = field(default_factory=list)
+    """The state each of ``played`` was played in (the move list words it there)."""
     history: list[PuzzleStep] = field(default_factory=list)
     helped: bool = False
     lost: bool = False
@@ -177,19 +179,23 @@ class PuzzleTable:
                     "error.past_cut",
                 )
             self.history.append(PuzzleStep(self.node, len(self.played)))
-            self.played.append((text, False))
+            self._record(text, False)
             self.node = after
             self.lost = True
             return
         self.history.append(PuzzleStep(self.node, len(self.played)))
-        self.played.append((text, False))
+        self._record(text, False)
         self.node = after
         self._defend()
+
+    def _record(self, text: str, defence: bool) -> None:
+        self.played.append((text, defence))
+        self.played_in.append(self.node.state)
 
     def _defend(self) -> None:
         while not self.node.is_leaf and not self.tree.solver_to_act(self.node):
             reply = self.tree.longest_defence(self.node)
-            self.played.append((reply, True))
+            self._record(reply, True)
             self.node = self.tree.step(self.node, reply)
         if self.node.is_leaf:
             self.solved = True
@@ -205,6 +211,7 @@ class PuzzleTable:
             raise ActionRefused("undo: there is no move of yours to take back", "error.undo")
         step = self.history.pop()
         self.node, self.played = step.node, self.played[: step.played]
+        self.played_in = self.played_in[: step.played]
         self.lost = self.solved = False
         self.helped = True
 

@@ -610,12 +610,24 @@ class Server:
             "n": table.puzzle["n"],
             "view": view,
             "legal": actions,
-            "moves": [{"text": text, "defence": defence} for text, defence in table.played],
+            "moves": [
+                {"text": text, "defence": defence, **problem_words(entry.web, table, state, text)}
+                for (text, defence), state in zip(table.played, table.played_in, strict=True)
+            ],
             "solved": table.solved,
             "lost": table.lost,
             "helped": table.helped,
             "turns_left": table.turns_left(),
         }
+
+
+def problem_words(web, table: PuzzleTable, state, text: str) -> dict:
+    """An exercise's action in the words of the game's move list (``explanation``: a
+    message key and its arguments, which the page words with the notation beside), when
+    the game's ``problem_explain`` words it (see :class:`WebGame`); else nothing."""
+    explain = getattr(web, "problem_explain", None)
+    words = None if explain is None else explain(table.kind, state, text)
+    return {} if words is None else {"explanation": words}
 
 
 def seat_view(web, game, states, seat: int | None) -> dict:

@@ -141,6 +141,12 @@ class WebGame(Protocol):
     # merged into a seat's ``view`` at the table, in a replay and at the turning point
     # (the pyramids: who crowned each crowned field).  A game without it is drawn from
     # the state alone, as an exercise and a Wartesaal table always are.
+    #
+    # Optional: ``problem_explain(kind, state, text) -> dict | None``, an exercise's
+    # action ``text`` played in ``state`` (the pack kind's problem state, the defence's
+    # replies and draws too) in the words of the game's move list, as ``explain`` gives
+    # them (``{"key", "args"}``), or ``None`` where it has no words; the page shows the
+    # notation beside them.
 
     def room_board(self, variant: str, view: str, seat: int | None) -> dict:
         """A Wartesaal table as the board script draws it, from the notation the room

@@ -346,3 +346,55 @@ def test_a_crowned_pyramid_shows_who_crowned_it(opened, served, lang):
             if team == 0:
                 assert plain_blue in cell["fills"]  # the team's own colour under the crown
     assert all(cell["team"] in ("0", "1") for cell in cells)
+
+
+# ---- an exercise's move list -------------------------------------------------------
+def worded(texts: dict, message: dict) -> str:
+    """A message (key and arguments, an argument itself a message) in words, as the
+    page's t() words it."""
+    text = texts[message["key"]]
+    for name, value in message.get("args", {}).items():
+        shown = worded(texts, value) if isinstance(value, dict) else str(value)
+        text = text.replace("{" + name + "}", shown)
+    return text
+
+
+@pytest.mark.parametrize("lang", ["de", "en"])
+@pytest.mark.parametrize(
+    ("game", "pack", "number"),
+    [
+        ("battleklinge", "fechtuebungen", 1),
+        ("touche-duell", "touche-uebungen", 1),  # the defence's draw ends the round
+        ("touche-pyramiden", "pyramiden-uebungen", 20),  # a reply and a draw
+    ],
+)
+def test_an_exercise_s_moves_are_in_words_with_the_notation_beside(
+    opened, lang, game, pack, number
+):
+    """An exercise solved: every move of the list, the person's and the defence's (its
+    draws too), says in the page's language who did what, the notation beside, as a
+    game's move list and a replay do."""
+    from fechtbuch.engines.plugin import load
+    from fechtbuch.engines.registry import plugin
+    from fechtbuch.web.puzzle import open_puzzle
+
+    page = opened(lang)
+    texts = catalogue(lang)
+    web = load(plugin(game).web)
+    table = open_puzzle(pack, number)
+    page.fill(f"#{game}-number", str(number))
+    page.click(f"#start-{game}-exercise")
+    page.wait_for_function("App.msg && App.msg.type === 'exercise'")
+    while not table.finished:
+        key = table.tree.best_action(table.node)
+        table.act(key)
+        page.evaluate("key => send({type: 'act', table: App.msg.table, action: key})", key)
+        page.wait_for_function("n => App.msg.moves.length === n", arg=len(table.played))
+    assert page.evaluate("App.msg.solved")
+    shown = page.eval_on_selector_all("#moves li", "items => items.map(i => i.textContent)")
+    expected = []
+    for (text, defence), state in zip(table.played, table.played_in, strict=True):
+        words = worded(texts, web.problem_explain(table.kind, state, text))
+        expected.append((texts["ex.defence"] + " " if defence else "") + f"{words} ({text})")
+    assert shown == expected
+    assert any(defence for _, defence in table.played)

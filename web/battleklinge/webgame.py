@@ -99,20 +99,11 @@ class BattleklingeWeb:
         return move_view(action)
 
     def explain(self, game: Game, state: Position, action: Move, names: Sequence[str]) -> dict:
-        args = {"who": {"key": names[state.turn]}, "card": card_words(action.card)}
-        if action.is_pass:
-            return {"key": "bk.explain.pass", "args": args}
-        args["from"] = square_name(action.from_sq)
-        args["to"] = square_name(action.to_sq)
-        target = 1 << action.to_sq
-        enemy = 1 - state.turn
-        if state.masters[enemy] & target:
-            return {"key": "bk.explain.master", "args": args}
-        if state.students[enemy] & target:
-            return {"key": "bk.explain.capture", "args": args}
-        if state.masters[state.turn] & (1 << action.from_sq) and action.to_sq == BANNER[enemy]:
-            return {"key": "bk.explain.banner", "args": args}
-        return {"key": "bk.explain.move", "args": args}
+        return explain_move(state, action, names)
+
+    def problem_explain(self, kind, state: Position, text: str) -> dict:
+        """An exercise's move (either side's) in the move list's words."""
+        return explain_move(state, Move.from_text(text), SCHOOL_NAMES)
 
     def seat_names(self, state: Position) -> tuple[str, ...]:
         return SCHOOL_NAMES
@@ -165,6 +156,25 @@ class BattleklingeWeb:
         if pick == KARTENWAHL_PICK:
             return {"card": card}
         return move_view(Move.from_text(action))
+
+
+def explain_move(state: Position, action: Move, names: Sequence[str]) -> dict:
+    """A move in the move list's words: a message key of the catalogue and its arguments
+    (``names``: the seats' names as catalogue keys)."""
+    args = {"who": {"key": names[state.turn]}, "card": card_words(action.card)}
+    if action.is_pass:
+        return {"key": "bk.explain.pass", "args": args}
+    args["from"] = square_name(action.from_sq)
+    args["to"] = square_name(action.to_sq)
+    target = 1 << action.to_sq
+    enemy = 1 - state.turn
+    if state.masters[enemy] & target:
+        return {"key": "bk.explain.master", "args": args}
+    if state.students[enemy] & target:
+        return {"key": "bk.explain.capture", "args": args}
+    if state.masters[state.turn] & (1 << action.from_sq) and action.to_sq == BANNER[enemy]:
+        return {"key": "bk.explain.banner", "args": args}
+    return {"key": "bk.explain.move", "args": args}
 
 
 def _choice(options: dict, name: str, choices: Sequence[str], default: str) -> str:

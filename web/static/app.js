@@ -377,7 +377,9 @@ function renderMoves(msg) {
   for (const move of msg.moves) {
     const item = document.createElement("li");
     if (msg.type === "exercise") {
-      item.textContent = (move.defence ? t("ex.defence") + " " : "") + move.text;
+      // in words, the notation beside them, as in a game's move list and a replay
+      const words = move.explanation ? `${t(move.explanation.key, move.explanation.args)} (${move.text})` : move.text;
+      item.textContent = (move.defence ? t("ex.defence") + " " : "") + words;
     } else {
       // in words, the notation beside them
       item.textContent = move.explanation.key ? `${t(move.explanation.key, move.explanation.args)} (${move.text})` : `${msg.names[move.seat]}: ${move.text}`;

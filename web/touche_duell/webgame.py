@@ -10,6 +10,7 @@ alternating from the lot).
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 
 from fechtbuch.engines.errors import InputError, quote
@@ -25,6 +26,7 @@ from fechtbuch.engines.touche_duell.state import (
     RULESETS,
     Action,
     Kind,
+    NotationError,
     Phase,
     Position,
     Ruleset,
@@ -99,6 +101,19 @@ class ToucheDuellWeb:
         if after.phase.over:  # the page shows the round's end as a moment of its own
             explained["round"] = round_end(after)
         return explained
+
+    def problem_explain(self, kind, state, text: str) -> dict | None:
+        """An exercise's action in the move list's words: a fencer's action as ``explain``
+        says it, the defence's choice of the cards the prover draws (``zieht 35,
+        treffer``) as a draw, with the round's end when it ends there."""
+        if isinstance(state, Pending):
+            return draw_words(PLAYER_CHARS[state.before.viewer], text)
+        try:
+            words = action_words(parse_action(text))
+        except NotationError:
+            return None
+        key = words["label_key"].replace("td.action.", "td.explain.")
+        return {"key": key, "args": {"who": PLAYER_CHARS[state.mover], **words["args"]}}
 
     def seat_names(self, state: Position) -> tuple[str, ...]:
         return PLAYER_CHARS[0], PLAYER_CHARS[1]
@@ -241,6 +256,29 @@ def public_board(text: str) -> dict:
         "phase": phase,
         "hand_sizes": [int(size.lstrip("?")) for size in hands.split("/")],
         "pile_size": int(pile.lstrip("?")),
+    }
+
+
+DRAW = re.compile(r"zieht (?P<cards>[1-5]+|-)(?:, (?P<ended>treffer|blockiert|vergleich))?")
+"""The defence's choice in an exercise (``format_hidden``): the cards drawn, the end."""
+
+
+def draw_words(who: str, text: str) -> dict | None:
+    """The cards ``who`` draws in an exercise, in words (``None``: not a draw)."""
+    found = DRAW.fullmatch(text)
+    if found is None:
+        return None
+    cards = found["cards"]
+    draw = (
+        {"key": "td.explain.draw.none", "args": {"who": who}}
+        if cards == "-"
+        else {"key": "td.explain.draw", "args": {"who": who, "cards": ", ".join(cards)}}
+    )
+    if found["ended"] is None:
+        return draw
+    return {
+        "key": "td.explain.draw.end",
+        "args": {"draw": draw, "how": {"key": "td.round." + found["ended"]}},
     }
 
 

@@ -220,6 +220,24 @@ class PyramidenWeb:
         # the solution tree lists the keys first: sorted, the order tells nothing
         return view, [{"text": text, **_parts_of_text(text)} for text in sorted(texts)]
 
+    def problem_explain(self, kind, state, text: str) -> dict | None:
+        """An exercise's action in the move list's words: a seat's action as ``explain``
+        says it, the defence's card for the prover's draw (``zieht:7H``) as a draw."""
+        from fechtbuch.puzzles.touche_pyramiden.packkind import view_of_state
+
+        shown = view_of_state(state)
+        names = seat_names(shown.config)
+        drawn = text.removeprefix("zieht:")
+        if drawn != text:
+            who = {"key": names[shown.seat]}
+            return {"key": "tp.explain.draw", "args": {"who": who, "card": card_words(drawn)}}
+        try:
+            action = parse_action(text)
+        except (NotationError, InputError):
+            return None
+        # the view holds what explain reads of a state: the seat to move
+        return self.explain(None, shown, action, names)  # type: ignore[arg-type]
+
     def room_board(self, variant: str, view: str, seat: int | None) -> dict:
         if seat is None:
             return {"view": public_board(view)}

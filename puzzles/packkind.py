@@ -131,6 +131,12 @@ class PackKind:
     offers it by: its cards, squares or fields, as the game's drawing marks them
     (docs/puzzles.md, "Playing a pack").  ``None``: the page offers the actions as
     buttons in notation."""
+    page_reply: Callable[[Any, Any], dict[str, Any]] | None = None
+    """``page_reply(state, action)``: an action of the adversary at ``state`` (the
+    opponent's answer, a card or cards it has the solver draw) in the parts the game's
+    ``packplay.js`` words it by (``window.fbPlay.reply``), so that the version-2 pack
+    page says the defence's answers in the page's language, their notation beside.
+    ``None``: the page shows their notation alone."""
     version_1: Version1Views | None = None
     """The page and diagrams of this game's version-1 packs; ``None``: it writes none."""
     child: Callable[[dict, str], Any] | None = None

@@ -11,7 +11,8 @@ actions as buttons in notation.  Per puzzle, the nodes reachable in play are sto
 at the person's (the solver's) nodes the diagram, the turns left, every legal action
 (with the node it leads to when the tree holds it) and the hint; at the adversary's
 nodes the diagram and the longest defence (docs/solver.md's tie-breaks) the page
-answers with; at a leaf the diagram and the rule that decided.  Only the longest
+answers with (with ``PackKind.page_reply``'s parts, which the game's ``packplay.js``
+words); at a leaf the diagram and the rule that decided.  Only the longest
 defence is stored below an adversary node, so the page stays small even for full
 trees.  An action the tree does not hold is refused at once where the tree holds every
 winning action: the sure path would be lost.
@@ -82,6 +83,9 @@ class _PuzzlePages:
         if not tree.solver_to_act(node):
             reply = tree.longest_defence(node)
             entry["reply"] = reply
+            if self.kind.page_reply is not None:
+                action, _ = tree.legal(node)[reply]
+                entry["reply_parts"] = self.kind.page_reply(node.state, action)
             entry["to"] = self._add(tree.step(node, reply), turns_left)
             return index
         entry["turns"] = turns_left

@@ -289,6 +289,14 @@ def page_action(pos: Position, move: Move) -> dict:
     return {"card": card_id(move.card), "from": move.from_sq, "to": move.to_sq}
 
 
+def page_reply(pos: Position, move: Move) -> dict:
+    """The defender's move as the version-2 pack page words it (``packplay.js``): as
+    :func:`page_action`, with the school that moves (``"g"``, ``"b"``) and whether it
+    takes a student (``takes``)."""
+    takes = not move.is_pass and bool(pos.students[1 - pos.turn] >> move.to_sq & 1)
+    return {**page_action(pos, move), "school": "gb"[pos.turn], "takes": takes}
+
+
 def _check_page(pack: dict) -> None:
     from fechtbuch.puzzles.battleklinge.v1page import check_pack
 
@@ -331,6 +339,7 @@ KIND = PackKind(
     board_text=board_text,
     board_svg=board_svg,
     page_action=page_action,
+    page_reply=page_reply,
     verify_pruned=verify_pruned_puzzle,
     full_defences=FULL_DEFENCES,
     judge=judge_move,

@@ -15,7 +15,13 @@ from __future__ import annotations
 from collections.abc import Hashable
 
 from fechtbuch.engines.touche_duell.notation import format_view, parse_view
-from fechtbuch.engines.touche_duell.public import SureWinProblem, root_problem
+from fechtbuch.engines.touche_duell.public import (
+    Hidden,
+    Pending,
+    SureWinProblem,
+    cards_of,
+    root_problem,
+)
 from fechtbuch.engines.touche_duell.state import Action, Kind, NotationError, View
 from fechtbuch.puzzles.andorjudge import judge_andor
 from fechtbuch.puzzles.packkind import PackKind, Puzzle, schema_part
@@ -87,6 +93,27 @@ def page_action(view: View, action: Action) -> dict:
     return parts
 
 
+def page_reply(state: View | Pending, action: Action | Hidden) -> dict:
+    """The adversary's choice as the version-2 pack page words it (``packplay.js``):
+    the cards the solver draws after its action (``kind`` ``draw``, ``cards`` their
+    values, ``ended`` the rule that ends the round right there, or ``""``, and the
+    opponent's ``seat``), or the opponent's action (``kind``, ``step``, ``value``,
+    ``count`` as in :func:`page_action`; a parry's the attack it parries) with the
+    seat that acts (``seat``)."""
+    if isinstance(action, Hidden):
+        cards = list(cards_of(action.drawn))
+        opponent = 1 - state.before.viewer
+        return {"kind": "draw", "cards": cards, "ended": action.ended, "seat": opponent}
+    value, count = state.attack if action.kind is Kind.PARRY else (action.value, action.count)
+    return {
+        "kind": action.kind.name.lower(),
+        "step": action.step,
+        "value": value,
+        "count": count,
+        "seat": state.mover,
+    }
+
+
 def rating_panel(kind: PackKind):
     """The computer's four strengths (imported when ``pack rate`` runs)."""
     from fechtbuch.puzzles.rating_ladder import panel_of
@@ -106,6 +133,7 @@ KIND = PackKind(
     board_text=board_text,
     board_svg=board_svg,
     page_action=page_action,
+    page_reply=page_reply,
     symmetry="the mirror (the fencers' sides swapped)",
     judge=judge_andor,
     verify_in_pack=verify_round,

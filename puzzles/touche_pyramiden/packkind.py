@@ -27,6 +27,7 @@ from fechtbuch.engines.touche_pyramiden.reachable import reachability_problem
 from fechtbuch.engines.touche_pyramiden.state import Action, Kind, Phase
 from fechtbuch.engines.touche_pyramiden.touche_in_n import (
     P_TO_ACT,
+    Draw,
     NodeAction,
     TouchInN,
     TouchNode,
@@ -153,6 +154,17 @@ def page_action(state: PackState, action: Action) -> dict:
     return {"act": act, "card": card_text(action.card), "field": field_name(action.field)}
 
 
+def page_reply(state: PackState, action: NodeAction) -> dict:
+    """The adversary's choice as the version-2 pack page words it (``packplay.js``):
+    the card the player draws (``act`` ``draw``, ``card``), or the opponent's action in
+    :func:`page_action`'s parts with its team (``team``, the colour of its pyramids on
+    the drawing)."""
+    if isinstance(action, Draw):
+        return {"act": "draw", "card": card_text(action.card)}
+    base = state.base
+    return {**page_action(state, action), "team": base.config.team_of(1 - base.seat)}
+
+
 def problem_of(puzzle: Puzzle) -> tuple[PackProblem, PackState]:
     view = notation.parse_view(puzzle["position"])
     node, pattern = node_of_view(view)
@@ -256,6 +268,7 @@ KIND = PackKind(
     board_text=board_text,
     board_svg=state_svg,
     page_action=page_action,
+    page_reply=page_reply,
     child=child,
     full_defences=FULL_DEFENCES,  # the tree holds every reply of the first two adversary moves
     judge=judge_andor,

@@ -4,7 +4,10 @@
 // packplay.js) makes the drawing's cards, squares and fields pickable and maps a
 // sequence of picks to one of the node's legal actions (their parts, from the game's
 // PackKind.page_action); this script judges the action.  A game without a mapper gets
-// its actions as buttons in notation.
+// its actions as buttons in notation.  The mapper also words the actions (fbPlay.words)
+// and the defence's answers (fbPlay.reply, from PackKind.page_reply's parts) in the
+// page's language: the status line and the list of moves say them so, the notation
+// beside the words.
 (function () {
   "use strict";
   const DATA = JSON.parse(document.getElementById("fb-data").textContent);
@@ -12,6 +15,7 @@
   const el = (id) => document.getElementById(id);
   const i18n = window.fbI18n;
   const t = (key, args) => i18n.t(key, args);
+  // moves: what was played, each {text, said: a message, own: the person's, not the defence's}
   const state = { puzzle: null, node: 0, history: [], moves: [], helped: false, busy: false };
   // what the status line and the title say, as messages: worded again when the language changes
   const shown = { status: null, title: null };
@@ -61,8 +65,22 @@
     return document.querySelector('#list tr.row[data-index="' + index + '"]');
   }
 
+  // the moves played, one line each: the person's and the defence's, in words
   function drawMoves() {
-    el("moves").textContent = state.moves.length ? t("pp.moves", { moves: state.moves.join("  ") }) : "";
+    const box = el("moves");
+    box.textContent = "";
+    if (!state.moves.length) return;
+    const title = document.createElement("span");
+    title.textContent = t("pp.moves.title");
+    const list = document.createElement("ol");
+    for (const move of state.moves) {
+      const item = document.createElement("li");
+      item.className = move.own ? "own" : "defence";
+      const said = typeof move.said === "string" ? move.said : i18n.word(move.said);
+      item.textContent = move.own ? t("pp.moves.own", { action: said }) : said;
+      list.appendChild(item);
+    }
+    box.append(title, list);
   }
 
   // how an exercise ended (the tree's leaf: "hit", "win:treffer"), in the game's words
@@ -75,6 +93,12 @@
   function actionWords(action) {
     if (!action.parts || !window.fbPlay) return action.text;
     return { key: "pp.action", args: { words: window.fbPlay.words(action.parts), text: action.text } };
+  }
+
+  // The defence's answer at an adversary's node, worded as the person's actions are.
+  function replyWords(node) {
+    if (!node.reply_parts || !window.fbPlay || !window.fbPlay.reply) return node.reply;
+    return { key: "pp.action", args: { words: window.fbPlay.reply(node.reply_parts), text: node.reply } };
   }
 
   function findAction(node, text) {
@@ -240,9 +264,10 @@
     if (node.reply !== undefined) {
       state.busy = true;
       drawActions(node);
-      setStatus("good", "pp.defence", { action: node.reply });
+      const said = replyWords(node);
+      setStatus("good", "pp.defence", { action: said });
       setTimeout(() => {
-        state.moves.push(node.reply);
+        state.moves.push({ text: node.reply, said, own: false });
         enter(node.to);
       }, DEFENCE_DELAY_MS);
       return;
@@ -266,7 +291,7 @@
       return;
     }
     state.history.push({ node: state.node, moves: state.moves.length });
-    state.moves.push(text);
+    state.moves.push({ text, said: actionWords(action), own: true });
     enter(action.to);
   }
 
@@ -361,7 +386,7 @@
     await until(() => !state.busy);
     return {
       steps, final: el("status").dataset.state, message: el("status").textContent,
-      moves: state.moves, row: rowOf(spec.puzzle).className,
+      moves: state.moves.map((m) => m.text), row: rowOf(spec.puzzle).className,
       svg: el("diagram").querySelector("svg") !== null,
     };
   }

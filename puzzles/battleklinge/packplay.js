@@ -20,6 +20,15 @@ window.fbPlay = {
     return { key: "pp.bk.do.move", args: { card: this.card(parts.card), from: this.square(parts.from), to: this.square(parts.to) } };
   },
 
+  // the defence's move in words, its school named (the page puts its notation beside them)
+  reply(parts) {
+    const school = { key: "pp.bk.school." + parts.school };
+    const card = this.card(parts.card);
+    if (parts.pass) return { key: "pp.bk.reply.pass", args: { school, card } };
+    const key = parts.takes ? "pp.bk.reply.take" : "pp.bk.reply.move";
+    return { key, args: { school, card, from: this.square(parts.from), to: this.square(parts.to) } };
+  },
+
   attach(svg, actions, api) {
     const play = this;
     const pieces = {};  // square -> "g-m", "b-s", ...

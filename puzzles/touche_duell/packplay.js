@@ -25,6 +25,22 @@ window.fbPlay = {
     return { key, args };
   },
 
+  // the defence's choice in words (the page puts its notation beside them): the cards
+  // you draw after your action (and the round's end right there: the opponent cannot
+  // parry or act, or the hands are compared), or the opponent's action
+  reply(parts) {
+    if (parts.kind === "draw") {
+      const draw = parts.cards.length ? { key: "pp.td.draw", args: { cards: parts.cards.join(", ") } }
+        : { key: "pp.td.draw.none" };
+      if (!parts.ended) return draw;
+      return { key: "pp.td.ended." + parts.ended, args: { draw, who: { key: "pp.td.seat." + parts.seat } } };
+    }
+    const key = parts.kind !== "move" ? "pp.td.reply." + parts.kind
+      : parts.step > 0 ? "pp.td.reply.forward" : "pp.td.reply.back";
+    const who = { key: "pp.td.seat." + parts.seat };
+    return { key, args: { who, step: Math.abs(parts.step), value: parts.value, count: parts.count } };
+  },
+
   attach(svg, actions, api) {
     const play = this;
     const viewer = Number(svg.dataset.viewer);

@@ -24,6 +24,17 @@ window.fbPlay = {
     return { key: "pp.tp.do." + parts.act, args: { card: this.card(parts.card), field: parts.field } };
   },
 
+  // the defence's choice in words (the page puts its notation beside them): the card you
+  // draw, or the opponent's action, its team named by the colour of its pyramids
+  reply(parts) {
+    if (parts.act === "draw") return { key: "pp.tp.reply.draw", args: { card: this.card(parts.card) } };
+    const team = { key: "pp.tp.colour." + parts.team };
+    if (parts.act === "exchange") return { key: "pp.tp.reply.exchange", args: { team, cards: this.cards(parts.cards) } };
+    if (parts.act === "pass") return { key: "pp.tp.reply.pass", args: { team } };
+    const act = parts.act === "place" && parts.card === "XX" ? "joker" : parts.act;
+    return { key: "pp.tp.reply." + act, args: { team, card: this.card(parts.card), field: parts.field } };
+  },
+
   attach(svg, actions, api) {
     const play = this;
     const fields = Array.from(svg.querySelectorAll("rect.field"));

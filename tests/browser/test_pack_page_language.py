@@ -6,7 +6,9 @@ Each shipped pack gets its page from a few of its exercises (the page is the sam
 any number of them; the master studies' page without the verdicts past the cut,
 which take minutes to judge): fechtuebungen (Battleklinge's version-1 page),
 meisterstudien (Battleklinge, version 2), touche-uebungen and pyramiden-uebungen (the
-Touché games, version 2).  In a browser that speaks German and in one that speaks
+Touché games, version 2; for these three, exercises whose main line holds every sort
+of answer by the defence: a move and a capture, the cards the person draws and the
+opponent's actions).  In a browser that speaks German and in one that speaks
 English, the page starts in that language, plays one exercise right to its end,
 plays a wrong action in another (the sure path lost), takes it back and shows the
 solution (Battleklinge's version-1 page steps through the main line too), and is
@@ -15,7 +17,11 @@ titles, labels and the refusals included) must come from the catalogue the page
 holds for its language.  Every action is played by clicking the board as a person
 does (a piece and its target, cards and a square or the opponent, a card and a
 field: tests/support/pack_clicks.py), and the version-2 pages never show a button
-in notation.  A version-1 pack whose tree claims a hit the rules deny shows
+in notation.  Once the exercise is solved, and again in the other language, the
+version-2 page's list of moves says every action of the main line, the person's and
+the defence's, in the words of the catalogue with its notation beside them, as
+tests/support/pack_words.py works them out from the games' own actions.  A version-1
+pack whose tree claims a hit the rules deny shows
 the page's error line, worded too.  Besides the numbers, the free strings are the
 notation of the exercises' actions and the pack's command line.  Without JavaScript
 of their own the tests also check that both catalogues have the same keys, that the
@@ -43,11 +49,14 @@ from fechtbuch.puzzles.pagekit import LANGUAGES, game_package, page_texts, texts
 from support.clirun import run
 from support.pack_clicks import NOTATION_BUTTON, clicks, solution_texts
 from support.pack_page import open_pack_page
+from support.pack_words import answer_key, moves_said
 from support.page_language import VISIBLE_TEXTS, Catalogue, leaks
 from support.webserver import chromium
 
 PUZZLES = Path(__file__).resolve().parents[2] / "puzzles"
 LOCALES = {"de": "de-DE", "en": "en-US"}
+KEY_SHOWN = re.compile(r"\bpp\.[\w.-]+")
+"""A catalogue key shown in place of its text."""
 AUTONYMS = ["Deutsch", "English"]
 
 
@@ -61,15 +70,37 @@ def smallest(pack: dict, count: int) -> dict:
     return dict(pack, puzzles=chosen)
 
 
+def answered(pack: dict, count: int) -> dict:
+    """As :func:`smallest`, among the exercises whose main line holds the most sorts of
+    answer by the defence, as the page words them (Battleklinge's: a move and a
+    student taken; the duel's: the cards drawn and an action of the opponent; the
+    pyramids': an action of the opponent and the card drawn)."""
+    kind = pack_kind(pack)
+
+    def sorts(puzzle: dict) -> int:
+        tree = PuzzleTree(kind, puzzle)
+        node, found = tree.root, set()
+        for text in puzzle["line"]:
+            if not tree.solver_to_act(node):
+                found.add(answer_key(tree, node, text))
+            node = tree.step(node, text)
+        return len(found)
+
+    def key(puzzle: dict) -> tuple:
+        return -sorts(puzzle), puzzle["n"], len(orjson.dumps(puzzle))
+
+    return dict(pack, puzzles=sorted(pack["puzzles"], key=key)[:count])
+
+
 def pages() -> dict[str, tuple[dict, str]]:
     """name: (the pack shown, its page)."""
     made = {}
     v1 = smallest(shipped("fechtuebungen"), 2)
     made["fechtuebungen"] = (v1, pack_html(v1))
-    studies = smallest(shipped("meisterstudien"), 1)
+    studies = answered(shipped("meisterstudien"), 1)
     made["meisterstudien"] = (studies, pack2_html(studies, verdicts=False))
     for name in ("touche-uebungen", "pyramiden-uebungen"):
-        pack = smallest(shipped(name), 2)
+        pack = answered(shipped(name), 2)
         made[name] = (pack, pack2_html(pack))
     return made
 
@@ -188,6 +219,17 @@ def play_v2_right(page, c: Checked, pack: dict, index: int) -> None:
         node = tree.step(node, text)
     page.wait_for_function("document.getElementById('status').dataset.state === 'solved'")
     c.check("the exercise solved")
+    moves_in_words(page, tree, puzzle["line"])
+
+
+def moves_in_words(page, tree: PuzzleTree, line: list[str]) -> None:
+    """The list of moves says the person's actions and the defence's answers in the
+    words of the page's catalogue, each with its notation beside them."""
+    lang = page.evaluate("fbI18n.lang")
+    texts = page.evaluate(f"JSON.parse(document.getElementById('fb-texts').textContent).{lang}")
+    shown = page.eval_on_selector_all("#moves li", "items => items.map(i => i.textContent)")
+    assert shown == moves_said(tree, line, texts), lang
+    assert not any(KEY_SHOWN.search(item) for item in shown), shown
 
 
 def play_v2_wrong(page, c: Checked, pack: dict, index: int) -> None:
@@ -298,8 +340,9 @@ def test_every_text_of_a_pack_page_is_from_its_catalogue(browser, page_files, na
         assert page.evaluate("fbI18n.lang") == other
         c.check("the other language chosen")
         if pack["version"] == 2:  # a board lit in one language, worded again in the other
-            pick(page, right)
             tree = PuzzleTree(pack_kind(pack), pack["puzzles"][right])
+            moves_in_words(page, tree, pack["puzzles"][right]["line"])  # worded again too
+            pick(page, right)
             page.click(clicks(tree, tree.root, pack["puzzles"][right]["key"])[0])
             page.select_option("#lang", lang)
             page.select_option("#lang", other)

@@ -69,7 +69,7 @@ def worded(text: str) -> str:
     squares = text.split(":")[1]
     if move.is_pass:
         return f"pass {card} on ({text})"
-    return f"{card}: {squares[:2]}–{squares[2:]} ({text})"
+    return f"{card} {squares[:2]}–{squares[2:]} ({text})"
 
 
 def played_on_the_board(result: dict, actions: set[str]) -> None:

@@ -112,6 +112,26 @@
     return { card: cardIndex(card), from: parseSquare(rest.slice(0, 2)), to: parseSquare(rest.slice(2)) };
   }
 
+  // A move in words with its notation beside them ("Volte d1–c2 (volte:d1c2)"), as the
+  // version-2 page says it (packplay.js): with ``named`` its school is named, and a
+  // student it takes, from the position ``pos`` it is played in.
+  function said(pos, text, named) {
+    const move = parseMove(text);
+    const card = cardName(move.card);
+    const by = { school: school(pos.turn), card };
+    let words;
+    if (move.from === null) {
+      words = named ? { key: "pp.bk.reply.pass", args: by } : { key: "pp.bk.do.pass", args: { card } };
+    } else {
+      const squares = { from: squareName(move.from), to: squareName(move.to) };
+      const taken = pos.board[move.to];
+      const takes = taken.toLowerCase() === "s" && colorOf(taken) !== pos.turn;
+      words = !named ? { key: "pp.bk.do.move", args: { card, ...squares } }
+        : { key: takes ? "pp.bk.reply.take" : "pp.bk.reply.move", args: { ...by, ...squares } };
+    }
+    return { key: "pp.action", args: { words, text } };
+  }
+
   // ---- solution trees ------------------------------------------------------
   // An attacker node maps winning moves to "hit" or a defender node; a defender
   // node maps every reply to the next attacker node.
@@ -253,8 +273,28 @@
     arrows.replaceChildren();
     if (last && last.from !== null) drawArrow(arrows, last, "arrow", "#138a72");
     drawMarks();
-    const moves = state.history.map((m, i) => (i % 2 === 0 ? (i / 2 + 1) + ". " : "") + m).join(" ");
-    el("moves").textContent = state.history.length ? t("pp.moves", { moves }) : "";
+    drawMoves();
+  }
+
+  // the moves played, one line each: the person's school's ("Du: ...") and the
+  // defence's, its school named, in words
+  function drawMoves() {
+    const box = el("moves");
+    box.textContent = "";
+    if (!state.history.length) return;
+    const title = document.createElement("span");
+    title.textContent = t("pp.moves.title");
+    const list = document.createElement("ol");
+    let pos = state.start;
+    state.history.forEach((text, i) => {
+      const item = document.createElement("li");
+      const own = i % 2 === 0;
+      item.className = own ? "own" : "defence";
+      item.textContent = own ? t("pp.moves.own", { action: said(pos, text, false) }) : word(said(pos, text, true));
+      list.appendChild(item);
+      pos = play(pos, parseMove(text));
+    });
+    box.append(title, list);
   }
 
   function drawMarks() {
@@ -328,6 +368,7 @@
   function tryMove(move) {
     const text = moveText(move);
     const attacker = state.pos.turn;
+    const words = said(state.pos, text, false);
     state.selected = null;
     showChoice([], null);
     state.pos = play(state.pos, move);
@@ -343,18 +384,18 @@
         state.node = null;
         state.phase = "solved";
         markRow(state.helped ? "helped" : "solved");
-        setStatus("solved", state.helped ? "pp.bk.solved.help" : "pp.bk.solved", { move: text });
+        setStatus("solved", state.helped ? "pp.bk.solved.help" : "pp.bk.solved", { move: words });
       } else {
         state.node = result;
         state.phase = "defender";
-        setStatus("good", "pp.bk.good", { move: text, school: school(1 - attacker) });
+        setStatus("good", "pp.bk.good", { move: words, school: school(1 - attacker) });
         if (!state.stepping) state.timer = setTimeout(computerReply, REPLY_DELAY_MS);
       }
     } else {
       state.node = null;
       state.phase = "lost";
       markRow("failed");
-      const lost = counted("pp.bk.lost", remaining() + 1, { move: text });
+      const lost = counted("pp.bk.lost", remaining() + 1, { move: words });
       setStatus("lost", lost.key, lost.args);
     }
     draw();
@@ -364,8 +405,9 @@
     state.timer = null;
     if (state.phase !== "defender") return;
     const reply = chooseReply(state.node, state.history, state.puzzle.line);
+    const before = state.pos;
     if (!applyReply(reply)) return;
-    const answer = counted("pp.bk.answer", remaining(), { move: reply, school: school(1 - state.pos.turn) });
+    const answer = counted("pp.bk.answer", remaining(), { move: said(before, reply, false), school: school(before.turn) });
     setStatus("good", answer.key, answer.args);
     draw();
     offerPass();
@@ -469,7 +511,7 @@
     showChoice([], null);
     const done = winner(state.pos) !== null;
     setStatus("line", done ? "pp.bk.line_step.hit" : "pp.bk.line_step",
-      { number: k + 1, count: line.length, school: school(before.turn), move: text });
+      { number: k + 1, count: line.length, school: school(before.turn), move: said(before, text, false) });
     draw();
   }
 

@@ -18,8 +18,8 @@ holds for its language.  Every action is played by clicking the board as a perso
 does (a piece and its target, cards and a square or the opponent, a card and a
 field: tests/support/pack_clicks.py), and the version-2 pages never show a button
 in notation.  Once the exercise is solved, and again in the other language, the
-version-2 page's list of moves says every action of the main line, the person's and
-the defence's, in the words of the catalogue with its notation beside them, as
+page's list of moves says every action of the main line, the person's and the
+defence's, in the words of the catalogue with its notation beside them, as
 tests/support/pack_words.py works them out from the games' own actions.  A version-1
 pack whose tree claims a hit the rules deny shows
 the page's error line, worded too.  Besides the numbers, the free strings are the
@@ -285,6 +285,7 @@ def play_v1_right(page, c: Checked, pack: dict, index: int) -> None:
         )
     assert status(page)[0] == "solved"
     c.check("the exercise solved")
+    moves_in_words(page, PuzzleTree(pack_kind(pack), pack["puzzles"][index]), line)
 
 
 def play_v1_wrong(page, c: Checked, pack: dict, index: int) -> None:
@@ -339,10 +340,12 @@ def test_every_text_of_a_pack_page_is_from_its_catalogue(browser, page_files, na
         page.select_option("#lang", other)
         assert page.evaluate("fbI18n.lang") == other
         c.check("the other language chosen")
+        # the moves played (version 1: the main line stepped through), worded again
+        last = pack["puzzles"][wrong if pack["version"] == 1 else right]
+        moves_in_words(page, PuzzleTree(pack_kind(pack), last), last["line"])
         if pack["version"] == 2:  # a board lit in one language, worded again in the other
-            tree = PuzzleTree(pack_kind(pack), pack["puzzles"][right])
-            moves_in_words(page, tree, pack["puzzles"][right]["line"])  # worded again too
             pick(page, right)
+            tree = PuzzleTree(pack_kind(pack), pack["puzzles"][right])
             page.click(clicks(tree, tree.root, pack["puzzles"][right]["key"])[0])
             page.select_option("#lang", lang)
             page.select_option("#lang", other)

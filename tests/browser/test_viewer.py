@@ -22,9 +22,23 @@ from fechtbuch.engines.errors import InputError
 from fechtbuch.engines.files import dump_json
 from fechtbuch.engines.paths import data_path
 from fechtbuch.puzzles.battleklinge.v1page import pack_html
+from fechtbuch.puzzles.pagekit import texts_of
 from fechtbuch.solver.battleklinge.api import solve
 from support.browser import run_page, self_test
 from support.pack_fixture import make_pack
+from support.pack_words import battleklinge, fill, m
+
+ENGLISH = {
+    **texts_of("fechtbuch.puzzles")["en"],
+    **texts_of("fechtbuch.puzzles.battleklinge")["en"],
+}
+
+
+def worded(pos: Position, text: str) -> str:
+    """The person's move ``text`` at ``pos`` as the English page says it: in words, its
+    notation beside them."""
+    words = battleklinge(pos, Move.from_text(text), True)
+    return fill(ENGLISH, m("pp.action", words=words, text=text))
 
 
 @pytest.fixture(scope="module")
@@ -173,9 +187,8 @@ def test_a_wrong_move_loses_the_sure_path_and_take_back_recovers(pack, page_file
     result = self_test(page_file, tmp_path, 0, actions)
     first = result["steps"][0]
     assert first["state"] == "lost"
-    assert (
-        f"The sure path is lost: {wrong} does not force the hit within 2 moves" in first["message"]
-    )
+    lost = f"The sure path is lost: {worded(pos, wrong)} does not force the hit within 2 moves"
+    assert lost in first["message"]
     assert result["steps"][1]["state"] == "play"
     assert result["final"] == "solved" and result["history"] == puzzle["line"]
 
@@ -195,11 +208,15 @@ def test_a_wrong_second_move_in_a_hit_in_3(pack, page_file, tmp_path):
 
 
 def test_main_line_button_steps_to_the_hit(pack, page_file, tmp_path):
-    line = pack["puzzles"][4]["line"]
+    puzzle = pack["puzzles"][4]
+    line = puzzle["line"]
     result = self_test(page_file, tmp_path, 4, ["step"] * len(line) + ["hint"])
     assert result["history"] == line
     assert [s["state"] for s in result["steps"][:-1]] == ["line"] * len(line)
-    assert result["steps"][len(line) - 1]["message"].endswith(f"{line[-1]}. Hit.")
+    last = Position.from_text(puzzle["position"])
+    for text in line[:-1]:
+        last = reference.play(last, Move.from_text(text))
+    assert result["steps"][len(line) - 1]["message"].endswith(f"{worded(last, line[-1])}. Hit.")
     assert result["steps"][-1]["solution"] == "Main line: " + " ".join(line)
 
 

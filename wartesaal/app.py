@@ -11,9 +11,10 @@ mounts (``Mount("/wartesaal", app=build_app(...))``) or that runs on its own
   reading, the same answers as over the WebSocket;
 * ``WS /ws``: the protocol of ``protocol.py`` (docs/wartesaal.md).
 
-Room calls touch the database and run on worker threads; one dispatcher task per
-process turns room events into messages, so each client gets the updates of one
-table in order (and never an older version after a newer one).
+Room calls touch the database: on SQLite the requests that change the room go to one
+writer thread in batches (``writer.py``), the rest run on worker threads; one
+dispatcher task per process turns room events into messages, so each client gets the
+updates of one table in order (and never an older version after a newer one).
 """
 
 from __future__ import annotations
@@ -47,6 +48,7 @@ from fechtbuch.wartesaal.sessions import Identity
 from fechtbuch.wartesaal.store import Store
 from fechtbuch.wartesaal.table import ABORTED, FINISHED, RUNNING, RoomError
 from fechtbuch.wartesaal.throttle import HASHING_AT_ONCE, MOST_WAITING, LoginThrottle
+from fechtbuch.wartesaal.writer import Writer
 from starlette.applications import Starlette
 from starlette.concurrency import run_in_threadpool
 from starlette.requests import Request
@@ -56,8 +58,9 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 
 COOKIE = "session"
 WRITERS_AT_ONCE = 64
-"""Threads that run room calls that write; on SQLite those queued during one commit
-are committed as one group."""
+"""Threads that run room calls that write on worker threads (all of them on
+PostgreSQL; on SQLite presence and the tick, which read between their transactions);
+on SQLite those queued during one commit are committed as one group."""
 LIST_INTERVAL = 1.0
 """Seconds between two pushes of one of the room's lists."""
 ROOM_LISTS = ("challenges", "tables", "online", "ranking")
@@ -119,6 +122,8 @@ class Hall:
         """Per table: the lock that keeps its events in order, and how many wait for it."""
         self.running: set[asyncio.Task] = set()
         self.writes = anyio.CapacityLimiter(WRITERS_AT_ONCE)
+        self.writer = None if room.store.group is None else Writer(room.store)
+        """SQLite: the thread that runs the requests that write, in batches."""
         self.throttle = LoginThrottle()
         self.hashing = anyio.CapacityLimiter(HASHING_AT_ONCE)
         """Password checks run here, a few at a time (``throttle.py``)."""
@@ -127,10 +132,25 @@ class Hall:
         which may first yield to the other tasks)."""
 
     async def write(self, call, *args):
+        """Run a room call that writes (one transaction, no reads beside it): on SQLite
+        in the writer thread's next batch (``writer.py``), on PostgreSQL on a worker
+        thread (:meth:`write_apart`)."""
+        if self.writer is None:
+            return await self.write_apart(call, *args)
+        return await self.writer.run(functools.partial(call, *args))
+
+    async def write_apart(self, call, *args):
         """Run a room call that writes on a worker thread of its own pool: on SQLite the
         writers that queue while one group is committed form the next group
-        (``groupcommit.py``), so the pool is as large as a group is worth making."""
+        (``groupcommit.py``), so the pool is as large as a group is worth making.  For
+        calls that read between their transactions (presence, the tick): in a batch
+        their reads would not see what the batch wrote before them."""
         return await anyio.to_thread.run_sync(functools.partial(call, *args), limiter=self.writes)
+
+    def arrived(self, events: list[dict]) -> None:
+        """Room events (a committed group's, in order) for the dispatcher."""
+        for event in events:
+            self.queue.put_nowait(event)
 
     async def password_session(self, address: str, kind: str, request: dict) -> str:
         """A session token for a ``login`` or ``register`` with a name and password,
@@ -288,7 +308,7 @@ class Hall:
         for table_id in await run_in_threadpool(self.room.tables_of, identity.name):
             self.watch(client, table_id)
         if first:
-            await self.write(self.room.presence, identity.name, True)
+            await self.write_apart(self.room.presence, identity.name, True)
 
     async def leave(self, client: Client) -> None:
         self.clients.pop(client.number, None)
@@ -306,7 +326,7 @@ class Hall:
         names.discard(client)
         if not names:
             del self.by_name[name]
-            await self.write(self.room.presence, name, False)
+            await self.write_apart(self.room.presence, name, False)
 
     # ---- requests -------------------------------------------------------------------------
     async def handle(self, client: Client, request: dict) -> dict:
@@ -444,7 +464,7 @@ def build_app(
     @contextlib.asynccontextmanager
     async def lifespan(_app):
         loop = asyncio.get_running_loop()
-        events = events_for(store, lambda e: loop.call_soon_threadsafe(hall.queue.put_nowait, e))
+        events = events_for(store, lambda found: loop.call_soon_threadsafe(hall.arrived, found))
         await run_in_threadpool(events.start)
         await run_in_threadpool(room.restore, 3 * tick_seconds)
         tasks = [
@@ -456,6 +476,8 @@ def build_app(
         finally:
             for task in tasks:
                 task.cancel()
+            if hall.writer is not None:
+                await run_in_threadpool(hall.writer.stop)
             await run_in_threadpool(events.stop)
             store.dispose()
 
@@ -565,7 +587,7 @@ async def _ticks(hall: Hall, seconds: float) -> None:
     while True:
         await asyncio.sleep(seconds)
         try:
-            await hall.write(hall.room.tick)
-            await hall.write(hall.room.keep_presence)
+            await hall.write_apart(hall.room.tick)
+            await hall.write_apart(hall.room.keep_presence)
         except Exception as err:  # a busy database: try again at the next tick
             print(f"wartesaal: tick failed: {err!r}", flush=True)

@@ -30,9 +30,9 @@ from fechtbuch.wartesaal.store import CHANNEL, Store
 
 
 class LocalEvents:
-    """The store's own post-commit events (SQLite)."""
+    """The store's own post-commit events (SQLite), a committed group's at once."""
 
-    def __init__(self, store: Store, deliver: Callable[[dict], None]) -> None:
+    def __init__(self, store: Store, deliver: Callable[[list[dict]], None]) -> None:
         self.store, self.deliver = store, deliver
 
     def start(self) -> None:
@@ -53,9 +53,10 @@ RECONNECT_MOST_SECONDS = 5.0
 
 
 class PostgresEvents:
-    """``LISTEN wartesaal`` on a thread; each notification is passed to ``deliver``."""
+    """``LISTEN wartesaal`` on a thread; each notification is passed to ``deliver``
+    (as a list of one)."""
 
-    def __init__(self, store: Store, deliver: Callable[[dict], None]) -> None:
+    def __init__(self, store: Store, deliver: Callable[[list[dict]], None]) -> None:
         self.url = store.engine.url.set(drivername="postgresql").render_as_string(
             hide_password=False
         )
@@ -98,10 +99,10 @@ class PostgresEvents:
                     if dropped:
                         dropped = False
                         self.reconnects += 1
-                        self.deliver(dict(RESYNC))
+                        self.deliver([dict(RESYNC)])
                     while not self.stopping.is_set():
                         for note in conn.notifies(timeout=0.5):
-                            self.deliver(json.loads(note.payload))
+                            self.deliver([json.loads(note.payload)])
             except psycopg.Error as err:
                 dropped = True
                 print(f"wartesaal: the LISTEN session dropped ({err}); again in {wait:.1f} s")
@@ -109,6 +110,7 @@ class PostgresEvents:
                 wait = min(2 * wait, RECONNECT_MOST_SECONDS)
 
 
-def events_for(store: Store, deliver: Callable[[dict], None]):
-    """The event source that fits the store's database."""
+def events_for(store: Store, deliver: Callable[[list[dict]], None]):
+    """The event source that fits the store's database; ``deliver`` is given lists of
+    events, in order."""
     return PostgresEvents(store, deliver) if store.postgres else LocalEvents(store, deliver)

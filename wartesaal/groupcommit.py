@@ -12,13 +12,19 @@ acknowledged before it is on disk, as with a transaction of its own.
 
 A block that raises rolls back to its savepoint: what the others of its batch changed
 stays.  A failed commit fails every member of the batch.
+
+One thread may also hold the writer's turn for a run of blocks (:meth:`GroupCommit.holding`,
+the room's batches of ``writer.py``): every transaction it opens meanwhile is a
+savepoint of the held batch, and the batch is committed (with the threads that queued
+meanwhile, as above) when the run ends.
 """
 
 from __future__ import annotations
 
 import threading
 from collections import deque
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 
 import sqlalchemy as sa
@@ -37,6 +43,8 @@ class Batch:
     """What the members announce, in the order they ran; delivered after the commit."""
     committed: threading.Event = field(default_factory=threading.Event)
     error: BaseException | None = None
+    holder: int | None = None
+    """The thread that holds this batch for a run of blocks (:meth:`GroupCommit.holding`)."""
 
 
 class FairLock:
@@ -92,20 +100,31 @@ class GroupCommit:
         """Batches committed: with ``blocks`` the size of the groups."""
         self.blocks = 0
 
+    def held(self) -> Batch | None:
+        """The batch this thread holds (:meth:`holding`), if it holds one."""
+        batch = self.batch
+        if batch is not None and batch.holder == threading.get_ident():
+            return batch
+        return None
+
+    def _open(self) -> Batch:
+        """The open batch, or a new one (under the writer's turn)."""
+        if self.batch is None:
+            conn = self.engine.connect()
+            try:
+                conn.begin()
+            except BaseException:
+                conn.close()
+                raise
+            self.batch = Batch(conn)
+        return self.batch
+
     def enter(self) -> tuple[Batch, sa.NestedTransaction]:
         """Take the writer's turn and open a savepoint in the open batch (a new batch
         if none is open)."""
         self.turn.acquire()
         try:
-            if self.batch is None:
-                conn = self.engine.connect()
-                try:
-                    conn.begin()
-                except BaseException:
-                    conn.close()
-                    raise
-                self.batch = Batch(conn)
-            batch = self.batch
+            batch = self._open()
             try:
                 return batch, batch.conn.begin_nested()
             except BaseException as error:
@@ -114,6 +133,33 @@ class GroupCommit:
         except BaseException:
             self.turn.release()
             raise
+
+    @contextmanager
+    def holding(self) -> Iterator[Batch]:
+        """Hold the writer's turn for a run of blocks on this thread: each transaction
+        the thread opens meanwhile is a savepoint of the held batch (the store asks
+        :meth:`held`), counted as a member.  When the run ends the batch is committed,
+        or left open for the threads that queued meanwhile (the last of them commits
+        it), and this returns once it is committed; it raises the commit's error.  A
+        run that raises rolls the whole batch back."""
+        self.turn.acquire()
+        try:
+            batch = self._open()
+        except BaseException:
+            self.turn.release()
+            raise
+        batch.holder = threading.get_ident()
+        try:
+            yield batch
+        except BaseException as error:
+            batch.holder = None
+            try:
+                self._end(batch, error)
+            finally:
+                self.turn.release()
+            raise
+        batch.holder = None
+        self._hand_on(batch)
 
     def leave(
         self,
@@ -138,11 +184,23 @@ class GroupCommit:
             batch.members += 1
             if not failed and events:
                 batch.events.extend(events)
+        except BaseException:
+            self.turn.release()
+            raise
+        if failed:
+            self._hand_on(batch, wait=False)
+            return
+        self._hand_on(batch)
+
+    def _hand_on(self, batch: Batch, wait: bool = True) -> None:
+        """Commit the batch if no other writer is queued or it is full, give the turn
+        back and (``wait``) wait until the batch is committed; raise its error."""
+        try:
             if self.turn.waiting == 0 or batch.members >= self.most:
                 self._end(batch, None)
         finally:
             self.turn.release()
-        if failed:
+        if not wait:
             return
         batch.committed.wait()
         if batch.error is not None:

@@ -128,6 +128,10 @@ revoked = sa.Table(
 older database gains this table when a server opens it)."""
 
 
+class BatchBroken(RuntimeError):
+    """The held batch's transaction ended before its commit: nothing more runs in it."""
+
+
 def table_to_json(table: Table) -> str:
     """The table's document (orjson: ``dataclasses.asdict`` and the json module cost
     more than the rest of saving a table; seat numbers as keys become strings)."""
@@ -365,7 +369,8 @@ class Store:
             )
             _sqlite_pragmas(self.engine, synchronous, immediate=True)
             _sqlite_pragmas(self.reader, synchronous, immediate=False)
-        self.listeners: list[Callable[[dict], None]] = []
+        self.listeners: list[Callable[[list[dict]], None]] = []
+        """Called with the events of each committed group (SQLite), in commit order."""
         # SQLite has one writer at a time (and lets the others retry with growing sleeps,
         # which starves some for seconds under load): the writers queue for their turn
         # and those that queued during one commit are committed together
@@ -399,6 +404,10 @@ class Store:
             with self.engine.begin() as conn:
                 yield Tx(conn, self.postgres)
             return
+        held = self.group.held()
+        if held is not None:
+            yield from _held_savepoint(held)
+            return
         batch, savepoint = self.group.enter()
         tx = Tx(batch.conn, self.postgres)
         try:
@@ -409,12 +418,13 @@ class Store:
         self.group.leave(batch, savepoint, failed=False, events=tx.events)
 
     def _deliver(self, events: list[dict]) -> None:
-        """A committed group's events, in the order its blocks ran (called by the
-        thread that committed it, before the next group commits: so two events of one
-        table never reach the listeners out of order, even with equal versions)."""
-        for event in events:
-            for listener in list(self.listeners):
-                listener(event)
+        """A committed group's events, in the order its blocks ran, to each listener
+        as one list (called by the thread that committed it, before the next group
+        commits: so two events of one table never reach the listeners out of order,
+        even with equal versions; one list, so that a listener on an event loop wakes
+        it once per group)."""
+        for listener in list(self.listeners):
+            listener(events)
 
     @contextmanager
     def read(self) -> Iterator[Tx]:
@@ -427,6 +437,28 @@ class Store:
         self.engine.dispose()
         if self.reader is not self.engine:
             self.reader.dispose()
+
+
+def _held_savepoint(batch) -> Iterator[Tx]:
+    """A transaction of the thread that holds ``batch`` (``GroupCommit.holding``): a
+    savepoint of it, set on the driver's connection (SQLAlchemy's own savepoints cost
+    more than the statements of an action); the events join the batch's."""
+    raw = batch.conn.connection.driver_connection
+    if not raw.in_transaction:
+        # SQLite rolled the batch back on an error (a full disk, say): a savepoint now
+        # would open a transaction of its own, and its release would commit it alone
+        raise BatchBroken("database: the batch's transaction ended early")
+    raw.execute("SAVEPOINT held")
+    tx = Tx(batch.conn, postgres=False)
+    try:
+        yield tx
+    except BaseException:
+        raw.execute("ROLLBACK TO held")
+        raw.execute("RELEASE held")
+        raise
+    raw.execute("RELEASE held")
+    batch.members += 1
+    batch.events.extend(tx.events)
 
 
 def _add_derived_columns(tx: Tx) -> None:

@@ -63,13 +63,13 @@ def test_the_listen_session_comes_back_after_it_drops(postgres_url):
 
     fresh_database(postgres_url)
     store = Store(postgres_url)
-    received: queue.Queue[dict] = queue.Queue()
+    received: queue.Queue[list[dict]] = queue.Queue()
     events = PostgresEvents(store, received.put)
     events.start()
     try:
         with store.transaction() as tx:
             tx.notify({"kind": "challenges"})
-        assert received.get(timeout=5) == {"kind": "challenges"}
+        assert received.get(timeout=5) == [{"kind": "challenges"}]
         # the database ends the LISTEN session (a restart, a failover, an administrator)
         with store.engine.connect() as conn:
             ended = conn.execute(
@@ -81,11 +81,11 @@ def test_the_listen_session_comes_back_after_it_drops(postgres_url):
             ).scalars()
             assert list(ended) == [True]
         # what was sent meanwhile is lost: the process is told to read everything again
-        assert received.get(timeout=10) == {"kind": "resync"}
+        assert received.get(timeout=10) == [{"kind": "resync"}]
         assert events.reconnects == 1
         with store.transaction() as tx:
             tx.notify({"kind": "table", "id": "t1", "version": 3})
-        assert received.get(timeout=5) == {"kind": "table", "id": "t1", "version": 3}
+        assert received.get(timeout=5) == [{"kind": "table", "id": "t1", "version": 3}]
         assert received.empty()
     finally:
         events.stop()

@@ -168,7 +168,7 @@ def test_events_reach_the_listeners_in_the_order_the_blocks_ran(tmp_path):
     the blocks ran, by the committing thread."""
     store = Store(f"sqlite:///{tmp_path}/room.db")
     delivered: list[int] = []
-    store.listeners.append(lambda event: delivered.append(event["order"]))
+    store.listeners.append(lambda events: delivered.extend(e["order"] for e in events))
     ran = iter(range(10**6))
 
     def writer(k: int) -> None:

@@ -242,9 +242,13 @@ class Hall:
         watchers = list(self.watchers.get(table_id, ()))
         if not watchers:
             return
-        messages = await run_in_threadpool(
-            self._drawn_messages, [c.identity for c in watchers], table_id, event.get("snapshot")
-        )
+        viewers = [c.identity for c in watchers]
+        snapshot = event.get("snapshot")
+        if snapshot is not None:
+            # the committed table is at hand: its views cost less than a thread's wake-up
+            messages = self._drawn_messages(viewers, table_id, snapshot)
+        else:
+            messages = await run_in_threadpool(self._drawn_messages, viewers, table_id)
         frames: dict[int, str] = {}  # a view many receive (the spectators') is encoded once
         for client, message in zip(watchers, messages, strict=True):
             # never send a version back (a watch may have answered a newer one)

@@ -321,9 +321,13 @@ class Room:
             self._settle(tx, table)
             tx.notify({"kind": "tables"})
         tx.save_table(table)
+        event = {"kind": "table", "id": table.id, "version": table.version}
+        if self.store.postgres:  # every process reads the table: no snapshot
+            tx.notify(event)
+            return
         # the table object is not used again once the change returns: it is the snapshot
-        snapshot = (table, views.last_action(tx.last_entry(table.id)))
-        tx.notify({"kind": "table", "id": table.id, "version": table.version}, snapshot)
+        # (the last entry of an action is the one it added: ``Tx.last_entry`` reads none)
+        tx.notify(event, (table, views.last_action(tx.last_entry(table.id))))
 
     def _settle(self, tx: Tx, table: Table) -> None:
         """Points, Elo and Taler for a game that just ended."""

@@ -15,7 +15,7 @@ import signal
 import socket
 import threading
 import time
-from contextlib import contextmanager
+from contextlib import ExitStack, contextmanager
 from pathlib import Path
 
 import pytest
@@ -107,23 +107,87 @@ def running_server(data: Path, today=TODAY, seeds=None):
         yield f"http://127.0.0.1:{port}/", store
 
 
+class ModuleBrowser:
+    """The one Playwright and Chromium of the test module that runs now, while a module
+    holds them (tests/browser/conftest.py, :meth:`held`); started at their first use.
+
+    Starting Playwright's driver and Chromium costs about a second of CPU, and the
+    browser tests open a page a few hundred times: each page now gets a fresh browser
+    context of this browser instead (no cookies, storage or cache shared with the
+    page before).  A browser with flags of its own is launched by the same Playwright
+    (a second sync Playwright in one thread is refused).  Per module, not per
+    process: the module's end closes the browser and Playwright's event loop, which
+    other modules' asyncio code must not meet."""
+
+    def __init__(self) -> None:
+        self.holding = False
+        self.stack: ExitStack | None = None
+        self.playwright = None
+        self.browser = None
+
+    @contextmanager
+    def held(self):
+        self.holding = True
+        try:
+            yield
+        finally:
+            self.holding = False
+            if self.stack is not None:
+                self.stack.close()
+            self.stack = self.playwright = self.browser = None
+
+    def launch(self, *extra_args: str):
+        """A new browser of the module's Playwright (closed by the caller)."""
+        if self.playwright is None:
+            self.stack = ExitStack()
+            self.playwright = self.stack.enter_context(_playwright())
+        return _launched(self.playwright, extra_args)
+
+    def get(self):
+        if self.browser is None:
+            self.browser = self.launch()
+            self.stack.callback(self.browser.close)
+        return self.browser
+
+
+MODULE_BROWSER = ModuleBrowser()
+
+
 @contextmanager
 def chromium(*extra_args: str):
     """One headless system Chromium through Playwright (never a downloaded browser),
-    with ``extra_args`` beside the usual flags."""
-    try:
-        from playwright.sync_api import sync_playwright
-    except ImportError:
-        _missing("playwright (pip install -e '.[test]')")
-    binary = chromium_path()
-    with sync_playwright() as playwright:
-        browser = playwright.chromium.launch(
-            executable_path=binary, args=[*CHROMIUM_ARGS, *extra_args]
-        )
+    with ``extra_args`` beside the usual flags: the module's browser when a module
+    holds one and no flag is added (:class:`ModuleBrowser`), else a new one."""
+    if MODULE_BROWSER.holding:
+        if not extra_args:
+            yield MODULE_BROWSER.get()
+            return
+        browser = MODULE_BROWSER.launch(*extra_args)
         try:
             yield browser
         finally:
             browser.close()
+        return
+    with _playwright() as playwright:
+        browser = _launched(playwright, extra_args)
+        try:
+            yield browser
+        finally:
+            browser.close()
+
+
+def _playwright():
+    try:
+        from playwright.sync_api import sync_playwright
+    except ImportError:
+        _missing("playwright (pip install -e '.[test]')")
+    return sync_playwright()
+
+
+def _launched(playwright, extra_args: tuple[str, ...]):
+    return playwright.chromium.launch(
+        executable_path=chromium_path(), args=[*CHROMIUM_ARGS, *extra_args]
+    )
 
 
 @contextmanager
@@ -132,7 +196,10 @@ def browser_page(viewport=None):
         page = browser.new_page(viewport=viewport or {"width": 900, "height": 1100})
         errors: list[str] = []
         page.on("pageerror", lambda err: errors.append(f"{err}\n{err.stack}"))
-        yield page, errors
+        try:
+            yield page, errors
+        finally:
+            page.context.close()
 
 
 @contextmanager

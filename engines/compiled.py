@@ -32,13 +32,29 @@ PACKAGE_ROOT = Path(__file__).resolve().parent.parent
 SOURCE_FOLDERS = ("engines", "solver", "puzzles")
 
 
+QUICK_COMPILE = "FECHTBUCH_QUICK_COMPILE"
+"""Set to 1: the table kernels' helpers are called, not inlined (:func:`table_inline`)."""
+
+
+def table_inline() -> str:
+    """numba's ``inline`` for the helpers of the table sweeps: ``"always"`` (the sweeps
+    run fastest), or ``"never"`` with ``FECHTBUCH_QUICK_COMPILE=1``: numba's inlining
+    of them is most of the tables' compile time, which a run that builds only small
+    tables (the test suite) pays for nothing.  The same results either way; the mode
+    is part of :func:`source_fingerprint`, so the two never share cached code."""
+    return "never" if os.environ.get(QUICK_COMPILE) == "1" else "always"
+
+
 @cache
 def source_fingerprint() -> str:
     """SHA-256 over every fechtbuch source file (path and bytes) and the toolchain."""
     digest = hashlib.sha256()
     # The module name too: a clone also imports as ``engines.…`` from its root, and
     # numba's cached code records the module it was built in.
-    toolchain = f"{__name__}; numba {numba.__version__}; python {sys.version}; {platform.machine()}"
+    toolchain = (
+        f"{__name__}; numba {numba.__version__}; python {sys.version}; {platform.machine()};"
+        f" table helpers inlined {table_inline()}"
+    )
     digest.update(toolchain.encode())
     for folder in SOURCE_FOLDERS:
         for path in sorted((PACKAGE_ROOT / folder).rglob("*.py")):

@@ -31,6 +31,9 @@ from support.wartesaal_postgres import postgres_url  # noqa: F401  (the Wartesaa
 # The per-process folder of pytest_configure; a plain module constant holding its
 # environment key, so that the folder itself lives only in os.environ.
 PROCESS_FOLDER = "FECHTBUCH_TEST_PROCESS_DIR"
+# engines/compiled.py's switch for the table kernels' inlining (named here: importing
+# fechtbuch before pytest_configure would decorate the kernels too early).
+QUICK_COMPILE = "FECHTBUCH_QUICK_COMPILE"
 # Where the xdist controller put the compiled-kernel seed (:func:`_kernel_seed`).
 KERNEL_SEED = "FECHTBUCH_TEST_KERNEL_SEED"
 
@@ -44,6 +47,11 @@ def pytest_configure(config: pytest.Config) -> None:
     workers' clusters in one ``/tmp/ray`` broke each other.  The Ray tests take their
     own folder (:func:`ray_tmpdir`); this one catches a Ray started by any other test.
     """
+    # The table sweeps' helpers called, not inlined (engines/compiled.py,
+    # table_inline): the same results from small tables, and the kernel seed's
+    # compile falls from about 105 to 25 CPU-s.  Set before any kernel is decorated,
+    # and inherited by the workers, the seed's processes and every command a test runs.
+    os.environ.setdefault(QUICK_COMPILE, "1")
     if "fechtbuch.engines.compiled" in sys.modules:
         raise pytest.UsageError(
             "fechtbuch's kernels were imported before tests/conftest.py set their private"

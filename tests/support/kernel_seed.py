@@ -2,8 +2,9 @@
 start, and copied into each worker's private cache.
 
 A fresh clone has no compiled kernels, and each test process compiles what its tests
-call: the table sweeps alone cost about 90 s of one core, and without a seed both
-workers pay it (and every other kernel) side by side.  The xdist controller instead
+call: the table sweeps alone cost about 25 s of one core (with the quick compile
+that tests/conftest.py sets; 105 s with their helpers inlined), and without a seed
+both workers pay it (and every other kernel) side by side.  The xdist controller instead
 runs the workloads below in two processes at once (the table kernels in one, the
 search kernels in the other: numba compiles one function at a time per process), into
 ``.pytest_cache/kernels-seed/<fingerprint>``; each worker then starts from a copy of

@@ -36,7 +36,7 @@ import math
 import numba
 import numpy as np
 from fechtbuch.engines.battleklinge.fast import lowest_square, popcount
-from fechtbuch.engines.compiled import njit
+from fechtbuch.engines.compiled import njit, table_inline
 from numba import prange
 
 WIN_SWEEP = 0
@@ -47,14 +47,14 @@ ENEMY_BANNER = 22
 FREE = 23
 
 
-@njit(inline="always")
+@njit(inline=table_inline())
 def mirror_square(sq):
     """A square mirrored left-right (file a to e)."""
     file = sq % 5
     return sq - file + 4 - file
 
 
-@njit(inline="always")
+@njit(inline=table_inline())
 def to_child(sq, flip):
     """A square in the next mover's frame: turned 180 degrees, and mirrored if ``flip``."""
     turned = 24 - sq
@@ -63,7 +63,7 @@ def to_child(sq, flip):
     return turned
 
 
-@njit(inline="always")
+@njit(inline=table_inline())
 def remap(bb, flip):
     """A bitboard in the next mover's frame (:func:`to_child`)."""
     out = np.int64(0)
@@ -74,7 +74,7 @@ def remap(bb, flip):
     return out
 
 
-@njit(inline="always")
+@njit(inline=table_inline())
 def colex_rank(subset, free, binom):
     """Colex rank of ``subset`` by compressed square numbers within ``free``."""
     rank = np.int64(0)
@@ -87,7 +87,7 @@ def colex_rank(subset, free, binom):
     return rank
 
 
-@njit(inline="always")
+@njit(inline=table_inline())
 def deposit(compressed, free):
     """The squares of ``free`` picked by the bits of ``compressed`` (in order)."""
     out = np.int64(0)
@@ -101,7 +101,7 @@ def deposit(compressed, free):
     return out
 
 
-@njit(inline="always")
+@njit(inline=table_inline())
 def board_number(pair, mover_master, other_master, mover_students, other_students, binom):
     """The board number of a stored placement (master pair ``pair``) within its split."""
     a = popcount(mover_students)
@@ -112,7 +112,7 @@ def board_number(pair, mover_master, other_master, mover_students, other_student
     return (pair * binom[FREE, a] + r1) * binom[FREE - a, b] + r2
 
 
-@njit(inline="always")
+@njit(inline=table_inline())
 def child_board(
     mover_master,
     mover_students,
@@ -136,7 +136,7 @@ def child_board(
     return board_number(pair, new_master, new_other_master, s1, s2, binom), flip
 
 
-@njit(inline="always")
+@njit(inline=table_inline())
 def permute_mask(table, mask):
     """A 30-bit deal mask through a deal permutation given as four byte tables."""
     return (
@@ -147,7 +147,7 @@ def permute_mask(table, mask):
     )
 
 
-@njit(inline="always")
+@njit(inline=table_inline())
 def permute(perm, slot, mask):
     """Parent deals (holding ``slot``) whose child deal after playing it is in ``mask``."""
     return (
@@ -158,7 +158,7 @@ def permute(perm, slot, mask):
     )
 
 
-@njit(inline="always")
+@njit(inline=table_inline())
 def through_card(perm, holds, slot, mask):
     """:func:`permute`, without the table look-ups for a child with no deal or every deal
     in ``mask`` (common: a child decided for every deal, or for none yet)."""
@@ -169,7 +169,7 @@ def through_card(perm, holds, slot, mask):
     return permute(perm, slot, mask)
 
 
-@njit(inline="always")
+@njit(inline=table_inline())
 def mask_from_values(values, board, low_code, high_code, parity):
     """Deals of ``board`` whose value byte is in low..high with the given parity
     (odd: won, even: lost); reads a finished smaller table."""
@@ -182,7 +182,7 @@ def mask_from_values(values, board, low_code, high_code, parity):
     return mask
 
 
-@njit(inline="always")
+@njit(inline=table_inline())
 def child_mask(board, flip, masks, mask_mirror, sigma_identity):
     """A quiet child's deal mask, in the child's own deals (a mirrored board's deals are
     those of the mirror image: permute them back unless every card is symmetric)."""
@@ -192,7 +192,7 @@ def child_mask(board, flip, masks, mask_mirror, sigma_identity):
     return x
 
 
-@njit(inline="always")
+@njit(inline=table_inline())
 def capture_mask(board, flip, values, low_code, high_code, parity, mask_mirror, sigma_identity):
     """The same for a capture's child, from the finished table the capture leads to:
     its value bytes, or (an array of 32-bit masks, :func:`advance_capture_masks`) the
@@ -205,7 +205,7 @@ def capture_mask(board, flip, values, low_code, high_code, parity, mask_mirror, 
     return x
 
 
-@njit(inline="always")
+@njit(inline=table_inline())
 def write_values(values, board, deals, code):
     """Write ``code`` to the value bytes of ``deals`` (a mask) of ``board``; returns how
     many."""
@@ -226,7 +226,7 @@ squares and angriff's 13, so with them a board's last moves may go untracked (re
 every sweep, as without the word)."""
 
 
-@njit(inline="always")
+@njit(inline=table_inline())
 def move_bit(piece_base, reach, t_bit):
     """The bit of a move in a board's ``checked`` word (:func:`_evaluate_board`), or -1:
     the piece's moves are numbered from ``piece_base`` in the order of their target
@@ -236,7 +236,7 @@ def move_bit(piece_base, reach, t_bit):
     return bit if bit < MOVE_BITS else -1
 
 
-@njit(inline="always")
+@njit(inline=table_inline())
 def _merge(kind, acc, child_deals, holding):
     """Fold one move's child result into the accumulator of the board's open deals.
 
@@ -248,7 +248,7 @@ def _merge(kind, acc, child_deals, holding):
     return acc & (child_deals | ~holding)
 
 
-@njit(inline="always")
+@njit(inline=table_inline())
 def _step_codes(kind, step):
     """The value byte a sweep writes, and the codes of a capture's finished child that
     count for it (lost within step - 1 for a win, won within step for a loss)."""
@@ -257,7 +257,7 @@ def _step_codes(kind, step):
     return np.uint8(2 * step), 1, 2 * step - 1, 1
 
 
-@njit(inline="always")
+@njit(inline=table_inline())
 def quiet_frame(m_sq, o_sq, s1_count, s2, pair_index, pair_flip, binom):
     """What the children of a board's quiet student moves and of its pass share: they
     keep the masters and the child's mover students (the board's other students), so
@@ -280,7 +280,7 @@ def quiet_frame(m_sq, o_sq, s1_count, s2, pair_index, pair_flip, binom):
     return flip, base, child_free & ~child_students
 
 
-@njit(inline="always")
+@njit(inline=table_inline())
 def _evaluate_board(
     board,
     open_deals,
@@ -446,7 +446,7 @@ def _evaluate_board(
     return 0
 
 
-@njit(inline="always")
+@njit(inline=table_inline())
 def _sweep_row(
     outer,
     kind,
@@ -503,7 +503,7 @@ def _sweep_row(
     return total
 
 
-@njit(inline="always")
+@njit(inline=table_inline())
 def _sweep_column(
     column,
     kind,

@@ -42,7 +42,7 @@ from fechtbuch.engines.battleklinge.tablebase.kernel import (
     through_card,
     write_values,
 )
-from fechtbuch.engines.compiled import njit
+from fechtbuch.engines.compiled import njit, table_inline
 from numba import prange
 
 MAX_PARENTS = 4 * 5 * 8 + 1
@@ -53,7 +53,7 @@ C_FILE = sum(1 << (rank * 5 + 2) for rank in range(5))
 """The squares of the c file (the middle file, its own mirror image)."""
 
 
-@njit(inline="always")
+@njit(inline=table_inline())
 def mirror_bits(bb):
     """A bitboard mirrored left-right (file a to e)."""
     out = np.int64(0)
@@ -64,7 +64,7 @@ def mirror_bits(bb):
     return out
 
 
-@njit(inline="always")
+@njit(inline=table_inline())
 def stored_board(m_sq, s1, o_sq, s2, pair_index, pair_flip, binom):
     """The board number of a placement (mover's frame), and whether it is stored as
     its mirror image (:class:`~.index.Layout`)."""
@@ -77,7 +77,7 @@ def stored_board(m_sq, s1, o_sq, s2, pair_index, pair_flip, binom):
     return board_number(pair_index[m_sq, o_sq], m_sq, o_sq, s1, s2, binom), flip
 
 
-@njit(inline="always")
+@njit(inline=table_inline())
 def _push_position(
     cm, s_cm, co, s_co, lost_deals, capture, middle_only,
     targets, sources, holds, perm, binom,
@@ -174,7 +174,7 @@ def _push_position(
     return n
 
 
-@njit(inline="always")
+@njit(inline=table_inline())
 def _push_child(
     cm, s_cm, co, s_co, lost_deals, capture, middle_only, code,
     won, lost, values, targets, sources, holds, perm, binom,
@@ -190,7 +190,7 @@ def _push_child(
     return _win_found(n, found_boards, found_deals, code, won, lost, values)
 
 
-@njit(inline="always")
+@njit(inline=table_inline())
 def _win_found(n, found_boards, found_deals, code, won, lost, values):
     """Mark the open deals among the listed parents' deals won with ``code``; returns
     how many."""

@@ -21,6 +21,8 @@ seat to act began its turn; the mover's time left at ``now`` is
 from __future__ import annotations
 
 import hashlib
+import threading
+from collections import OrderedDict
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -30,6 +32,10 @@ from fechtbuch.wartesaal.games import setup_of
 
 RUNNING, FINISHED, ABORTED = "running", "finished", "aborted"
 OFFER_KINDS = ("takeback", "abort", "rematch")
+LEGAL_KEPT = 4096
+"""Positions whose legal actions are kept (:meth:`Table.legal_texts`)."""
+_legal: OrderedDict[tuple[str, str, str], tuple[str, ...]] = OrderedDict()
+_legal_lock = threading.Lock()
 
 
 class RoomError(InputError):
@@ -123,18 +129,50 @@ class Table:
         return table
 
     # ---- reading ----------------------------------------------------------------------
+    # The set-up, the rules and the parsed state are kept on the object (not fields: not
+    # stored): an action and the views after it asked the registry and parsed the
+    # state several times each.  States are immutable values (engines/game.py).
     @property
     def setup(self):
-        return setup_of(self.game)
+        found = self.__dict__.get("_setup")
+        if found is None:
+            found = self.__dict__["_setup"] = setup_of(self.game)
+        return found
 
     @property
     def rules(self):
         """The :class:`~fechtbuch.engines.game.Game` this table plays."""
-        return self.setup.game_for(self.variant)
+        found = self.__dict__.get("_rules")
+        if found is None:
+            found = self.__dict__["_rules"] = self.setup.game_for(self.variant)
+        return found
 
     @property
     def state(self) -> Any:
-        return self.rules.parse_state(self.state_text)
+        parsed = self.__dict__.get("_parsed")
+        if parsed is not None and parsed[0] == self.state_text:
+            return parsed[1]
+        state = self.rules.parse_state(self.state_text)
+        self.__dict__["_parsed"] = (self.state_text, state)
+        return state
+
+    def legal_texts(self) -> tuple[str, ...]:
+        """The legal actions in the state, in the game's notation.  Kept for the
+        latest :data:`LEGAL_KEPT` positions of the process: the mover's view lists them
+        and the action that follows is checked against them (they depend on nothing
+        but the state)."""
+        key = (self.game, self.variant, self.state_text)
+        with _legal_lock:
+            found = _legal.get(key)
+        if found is not None:
+            return found
+        game, state = self.rules, self.state
+        found = tuple(game.format_action(state, a) for a in game.legal_actions(state))
+        with _legal_lock:
+            _legal[key] = found
+            while len(_legal) > LEGAL_KEPT:
+                _legal.popitem(last=False)
+        return found
 
     def to_act(self) -> int | None:
         """The seat to act, or ``None`` when the game is not running."""
@@ -239,7 +277,7 @@ class Table:
         except InputError as err:
             raise RoomError(f"action: {err}") from None
         canonical = game.format_action(state, action)
-        if canonical not in {game.format_action(state, a) for a in game.legal_actions(state)}:
+        if canonical not in self.legal_texts():
             raise RoomError(f"action: {canonical!r} is not legal here")
         after = game.apply(state, action)
         before_text = self.state_text
@@ -265,6 +303,7 @@ class Table:
             after = following
             after_text = game.format_state(following)
         self.state_text = after_text
+        self.__dict__["_parsed"] = (after_text, after)
         self.mover = game.current_player(after)
         key = position_key(after_text)
         self.repetitions[key] = self.repetitions.get(key, 0) + 1

@@ -47,7 +47,7 @@ def seat_view(table: Table, seat: int, now: float) -> dict:
     state = table.state
     message = _common(table, now) | {"you": seat, "view": game.information_state(state, seat)}
     if table.to_act() == seat:
-        message["legal"] = [game.format_action(state, a) for a in game.legal_actions(state)]
+        message["legal"] = list(table.legal_texts())
     return message
 
 

@@ -1,10 +1,13 @@
-"""What one action asks of SQLite: it reads the table's document once and writes the
-action and the document, and reads nothing back; the committed table event carries the
-table and its last action (the one just added; after a take-back the one before)."""
+"""What one action costs: it reads the table's document once, writes the action and
+the document and reads nothing back; the committed table event carries the table and
+its last action (the one just added; after a take-back the one before); the legal
+actions the mover's view listed are not computed again to check the action, and the
+positions whose legal actions are kept are bounded."""
 
 from __future__ import annotations
 
 import sqlalchemy as sa
+from fechtbuch.wartesaal import table as table_module
 from support.wartesaal_helpers import make_room
 
 
@@ -64,4 +67,53 @@ def test_after_a_take_back_the_event_carries_the_action_before(tmp_path):
     assert table.version == 3 and table.actions == 1
     assert last == {"number": 1, "seat": first_view["you"], "action": first_view["legal"][0]}
     assert room.table_message(first_mover, table_id)["last_action"] == last
+    room.store.dispose()
+
+
+class Counting:
+    """Counts the calls of a game's ``legal_actions``."""
+
+    def __init__(self, rules, monkeypatch) -> None:
+        self.calls = 0
+        original = rules.legal_actions
+
+        def counted(state):
+            self.calls += 1
+            return original(state)
+
+        monkeypatch.setattr(rules, "legal_actions", counted)
+
+
+def test_the_legal_actions_of_the_movers_view_check_the_action(tmp_path, monkeypatch):
+    room = make_room(tmp_path / "room.db")
+    (a, _), (b, _) = room.guest(), room.guest()
+    table_id = room.accept(b, room.create_challenge(a, {"game": "touche-duell"}))
+    seen = room.table_message(a, table_id)
+    mover = a if seen["seats"][seen["to_act"]] == a.name else b
+    view = room.table_message(mover, table_id)  # lists the legal actions
+    with room.store.read() as tx:
+        stored = tx.table(table_id)
+    rules, state = stored.rules, stored.state
+    counting = Counting(rules, monkeypatch)
+    rules.apply(state, rules.parse_action(state, view["legal"][0]))
+    own = counting.calls  # what the game's own apply asks
+    counting.calls = 0
+    room.act(mover, table_id, view["version"], view["legal"][0])
+    assert counting.calls == own
+    room.store.dispose()
+
+
+def test_the_positions_whose_legal_actions_are_kept_are_bounded(tmp_path, monkeypatch):
+    monkeypatch.setattr(table_module, "LEGAL_KEPT", 3)
+    monkeypatch.setattr(table_module, "_legal", table_module.OrderedDict())
+    room = make_room(tmp_path / "room.db")
+    (a, _), (b, _) = room.guest(), room.guest()
+    table_id = room.accept(b, room.create_challenge(a, {"game": "battleklinge"}))
+    who = {a.name: a, b.name: b}
+    for _ in range(6):
+        any_view = room.table_message(a, table_id)
+        mover = who[any_view["seats"][any_view["to_act"]]]
+        view = room.table_message(mover, table_id)
+        room.act(mover, table_id, view["version"], view["legal"][-1])
+    assert len(table_module._legal) == 3
     room.store.dispose()

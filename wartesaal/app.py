@@ -63,6 +63,8 @@ PostgreSQL; on SQLite presence and the tick, which read between their transactio
 on SQLite those queued during one commit are committed as one group."""
 LIST_INTERVAL = 1.0
 """Seconds between two pushes of one of the room's lists."""
+LIST_SLICE = 100
+"""Connections a list is sent to before the loop turns to other work."""
 ROOM_LISTS = ("challenges", "tables", "online", "ranking")
 """The room's lists, pushed to every client with a session when they change (the
 events of these kinds say so)."""
@@ -116,6 +118,8 @@ class Hall:
         self.watchers: dict[str, set[Client]] = defaultdict(set)
         """Per table id: the connections that get its pushed messages."""
         self.list_interval = LIST_INTERVAL
+        self.lists_sent: dict[str, str] = {}
+        """Per list: the frame pushed last (an unchanged list is not pushed again)."""
         self.numbers = itertools.count(1)
         self.queue: asyncio.Queue[dict] = asyncio.Queue()
         self.locks: dict[str, tuple[asyncio.Lock, int]] = {}
@@ -229,9 +233,16 @@ class Hall:
         if event["kind"] in ROOM_LISTS:
             message = await run_in_threadpool(self.room_list, event["kind"])
             frame = encode(message)
-            for client in list(self.clients.values()):
+            if frame == self.lists_sent.get(event["kind"]):
+                return  # as it was pushed last (a change beyond the shown part of it)
+            self.lists_sent[event["kind"]] = frame
+            for k, client in enumerate(list(self.clients.values())):
                 if client.identity is not None:
                     await client.send_text(frame)
+                if k % LIST_SLICE == LIST_SLICE - 1:
+                    # a list goes to every connection: let the requests in between, so
+                    # that thousands of sends do not hold up every action meanwhile
+                    await asyncio.sleep(0)
             return
         if event["kind"] != "table":
             return

@@ -358,7 +358,8 @@ class Room:
                 "taler": payout[seat] - table.stake if payout is not None else 0,
             }
         table.settlement = settlement
-        tx.notify({"kind": "ranking"})
+        if settlement:  # a member's row changed (guests are in no ranking)
+            tx.notify({"kind": "ranking"})
 
     # ---- time and presence ------------------------------------------------------------------
     def tick(self) -> list[str]:

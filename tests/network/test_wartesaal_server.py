@@ -301,8 +301,11 @@ def test_the_room_lists_are_pushed_when_they_change(server):
 
     async def scenario():
         [onlooker] = await guests(server.url, 1)
-        a, b = await guests(server.url, 2)
-        names = {next(m["name"] for m in c.received if "name" in m) for c in (a, b)}
+        a, b = Client(server.url), Client(server.url)
+        names = {"Anna", "Bert"}  # members: their game changes the ranking
+        for client, name in zip((a, b), sorted(names), strict=True):
+            await client.connect()
+            await client.ask("register", name=name, password="geheim-123")
         await pushed(onlooker, "online", lambda m: names <= set(m["online"]))
         table_id = await open_table([a, b], game="battleklinge")
         await pushed(onlooker, "tables", lambda m: table_id in {t["id"] for t in m["running"]})
@@ -311,7 +314,8 @@ def test_the_room_lists_are_pushed_when_they_change(server):
             onlooker, "tables", lambda m: table_id in {t["id"] for t in m["finished"]}
         )
         assert table_id not in {t["id"] for t in ended["running"]}
-        await pushed(onlooker, "ranking", lambda m: isinstance(m["ranking"], list))
+        ranked = await pushed(onlooker, "ranking", lambda m: len(m["ranking"]) == 2)
+        assert {row["name"]: row["games"] for row in ranked["ranking"]} == dict.fromkeys(names, 1)
         await b.close()
         await pushed(onlooker, "online", lambda m: len(names & set(m["online"])) == 1)
         asked = [m for m in onlooker.received if m.get("ref") is not None]

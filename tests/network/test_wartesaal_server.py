@@ -226,6 +226,12 @@ def test_bad_command_line_is_one_line(database, field):
         ("fechtbuch.wartesaal.loadbench", ["--clients", "3", "--games", "2"], "", "clients:"),
         ("fechtbuch.wartesaal.loadbench", ["--open", "--pace", "5-2"], "", "pace:"),
         ("fechtbuch.wartesaal.loadbench", ["--processes", "2"], "", "processes:"),
+        (
+            "fechtbuch.wartesaal.loadbench",
+            ["--clients", "4", "--games", "2", "--client-processes", "3"],
+            "",
+            "client-processes:",
+        ),
         ("fechtbuch.wartesaal.loadbench", ["--open", "--pace", "soon"], "", "pace:"),
     ],
 )
@@ -239,7 +245,12 @@ def test_bad_options_are_one_line(module, arguments, secret, field):
 
 
 @pytest.mark.parametrize(
-    "loop", [[], ["--open", "--pace", "0-0.05", "--seconds", "3", "--idle", "20"]]
+    "loop",
+    [
+        [],
+        ["--open", "--pace", "0-0.05", "--seconds", "3", "--idle", "20"],
+        ["--seconds", "3", "--client-processes", "2"],
+    ],
 )
 def test_the_load_bench_reports_latencies_and_server_costs_and_checks_the_logs(loop):
     command = [sys.executable, "-m", "fechtbuch.wartesaal.loadbench", "--json"]
@@ -247,18 +258,25 @@ def test_the_load_bench_reports_latencies_and_server_costs_and_checks_the_logs(l
     done = subprocess.run(command, capture_output=True, text=True, timeout=300)
     assert done.returncode == 0, done.stderr[-2000:]
     report = json.loads(done.stdout)
-    assert report["loop"] == ("open" if loop else "closed")
+    assert report["loop"] == ("open" if "--open" in loop else "closed")
     assert report["mismatched_tables"] == [] and report["actions"] > 0
     assert 0 < report["ack_p50_ms"] <= report["ack_p99_ms"] <= report["ack_p999_ms"]
     assert report["ack_p999_ms"] <= report["ack_max_ms"]
     assert report["update_p50_ms"] <= report["update_p99_ms"]
     assert report["actions_per_second"] > 0 and report["server_cpu_ms_per_action"] > 0
+    assert report["client_cpu_ms_per_action"] > 0
     # resident memory may even shrink with eight connections: only its presence is sure
     assert isinstance(report["server_kb_per_connection"], float)
     assert report["wall_seconds"] < 60  # the open loop stops acting after 3 s
-    assert report["idle_connections"] == (20 if loop else 0)
+    assert report["idle_connections"] == (20 if "--idle" in loop else 0)
     idle_kb = report["server_kb_per_idle_connection"]
-    assert isinstance(idle_kb, float) if loop else idle_kb is None
+    assert isinstance(idle_kb, float) if "--idle" in loop else idle_kb is None
+    assert report["client_processes"] == (2 if "--client-processes" in loop else 1)
+    if not loop:
+        assert report["tables_played"] == 4  # one game each
+    elif "--open" not in loop:
+        # game after game for 3 s: Revanches at the same seats, every log checked
+        assert report["tables_played"] > 4 and report["wall_seconds"] >= 3
 
 
 def test_a_server_without_the_extra_says_what_to_install():

@@ -13,18 +13,18 @@ acknowledged before it is on disk, as with a transaction of its own.
 A block that raises rolls back to its savepoint: what the others of its batch changed
 stays.  A failed commit fails every member of the batch.
 
-One thread may also hold the writer's turn for a run of blocks (:meth:`GroupCommit.holding`,
-the room's batches of ``writer.py``): every transaction it opens meanwhile is a
-savepoint of the held batch, and the batch is committed (with the threads that queued
-meanwhile, as above) when the run ends.
+The event loop also holds the writer's turn for a run of blocks (the room's batches of
+``writer.py``): it takes the turn only when it is free (:meth:`GroupCommit.try_hold`:
+a loop must not wait for a thread's commit), every transaction it opens meanwhile is a
+savepoint of the held batch, and another thread commits the batch
+(:meth:`GroupCommit.hand_on`, with the threads that queued meanwhile, as above).
 """
 
 from __future__ import annotations
 
 import threading
 from collections import deque
-from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 import sqlalchemy as sa
@@ -44,7 +44,7 @@ class Batch:
     committed: threading.Event = field(default_factory=threading.Event)
     error: BaseException | None = None
     holder: int | None = None
-    """The thread that holds this batch for a run of blocks (:meth:`GroupCommit.holding`)."""
+    """The thread that holds this batch for a run of blocks (:meth:`GroupCommit.try_hold`)."""
 
 
 class FairLock:
@@ -61,6 +61,14 @@ class FairLock:
     def waiting(self) -> int:
         with self._guard:
             return len(self._queue)
+
+    def try_acquire(self) -> bool:
+        """Take the lock if nobody holds it (and so nobody waits for it)."""
+        with self._guard:
+            if self._held:
+                return False
+            self._held = True
+            return True
 
     def acquire(self) -> None:
         with self._guard:
@@ -101,7 +109,7 @@ class GroupCommit:
         self.blocks = 0
 
     def held(self) -> Batch | None:
-        """The batch this thread holds (:meth:`holding`), if it holds one."""
+        """The batch this thread holds (:meth:`try_hold`), if it holds one."""
         batch = self.batch
         if batch is not None and batch.holder == threading.get_ident():
             return batch
@@ -134,32 +142,38 @@ class GroupCommit:
             self.turn.release()
             raise
 
-    @contextmanager
-    def holding(self) -> Iterator[Batch]:
-        """Hold the writer's turn for a run of blocks on this thread: each transaction
-        the thread opens meanwhile is a savepoint of the held batch (the store asks
-        :meth:`held`), counted as a member.  When the run ends the batch is committed,
-        or left open for the threads that queued meanwhile (the last of them commits
-        it), and this returns once it is committed; it raises the commit's error.  A
-        run that raises rolls the whole batch back."""
-        self.turn.acquire()
+    def try_hold(self) -> Batch | None:
+        """Take the writer's turn if it is free and hold the open batch (a new one if
+        none is open) for a run of blocks on this thread: each transaction the thread
+        opens meanwhile is a savepoint of it (the store asks :meth:`held`), counted as
+        a member.  None if another thread has the turn.  The run ends with
+        :meth:`hand_on` (on any thread) or :meth:`abandon`."""
+        if not self.turn.try_acquire():
+            return None
         try:
             batch = self._open()
         except BaseException:
             self.turn.release()
             raise
         batch.holder = threading.get_ident()
-        try:
-            yield batch
-        except BaseException as error:
-            batch.holder = None
-            try:
-                self._end(batch, error)
-            finally:
-                self.turn.release()
-            raise
+        return batch
+
+    def hand_on(self, batch: Batch) -> None:
+        """End a held run: commit the batch, or leave it open for the threads that
+        queued meanwhile (the last of them commits it); return once it is committed,
+        or raise the commit's error.  Any thread may call it (the fsync need not keep
+        the holder waiting)."""
         batch.holder = None
         self._hand_on(batch)
+
+    def abandon(self, batch: Batch, error: BaseException) -> None:
+        """End a held run that cannot go on: roll the whole batch back (its members
+        that queued before fail with ``error``) and give the turn back."""
+        batch.holder = None
+        try:
+            self._end(batch, error)
+        finally:
+            self.turn.release()
 
     def leave(
         self,

@@ -501,7 +501,7 @@ class Store:
 
 
 def _held_savepoint(batch) -> Iterator[Tx]:
-    """A transaction of the thread that holds ``batch`` (``GroupCommit.holding``): a
+    """A transaction of the thread that holds ``batch`` (``GroupCommit.try_hold``): a
     savepoint of it, set on the driver's connection (SQLAlchemy's own savepoints cost
     more than the statements of an action); the events join the batch's."""
     raw = batch.conn.connection.driver_connection

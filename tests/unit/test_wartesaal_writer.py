@@ -1,15 +1,14 @@
-"""The room's writer thread on SQLite (``writer.py``): the writing calls that arrive
-together run as one batch, one transaction with a savepoint each and one commit; each
-is answered only after that commit; a refusal leaves the others of its batch; a failed
+"""The room's writer on SQLite (``writer.py``): the writing calls that arrive together
+run as one batch, one transaction with a savepoint each and one commit; each is
+answered only after that commit; a refusal leaves the others of its batch; a failed
 commit fails every call of the batch, and over the WebSocket every client of it is
-told so."""
+told so; while a worker thread has the writer's turn the loop does not wait for it."""
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
 import functools
-import threading
 import time
 
 from fechtbuch.wartesaal.app import build_app
@@ -159,8 +158,8 @@ def _answer(socket, ref: str) -> dict:
 
 
 def test_over_the_websocket_each_client_of_a_failed_batch_gets_an_error(tmp_path):
-    """The writer thread is kept busy while three players of three tables send their
-    actions, so that the three form one batch; its commit fails: each player is
+    """A worker thread holds the writer's turn while three players of three tables send
+    their actions, so that the three form one batch; its commit fails: each player is
     answered with an error naming the database, and nothing was applied."""
     app = _serve(tmp_path)
     wartesaal = app.routes[0].app
@@ -184,10 +183,8 @@ def test_over_the_websocket_each_client_of_a_failed_batch_gets_an_error(tmp_path
                 view = _answer(socket, "w")["table"]
                 if view["to_act"] == view["you"]:
                     movers.append((socket, table_id, view))
-        gate = threading.Event()
-        blocker = http.portal.start_task_soon(hall.writer.run, lambda: gate.wait(30))
-        while not hall.writer.busy:
-            time.sleep(0.01)
+        group.turn.acquire()  # as presence or the tick would
+        held = True
 
         def failing_end(batch, error):
             if error is None and batch.members == 3:
@@ -210,11 +207,13 @@ def test_over_the_websocket_each_client_of_a_failed_batch_gets_an_error(tmp_path
             while http.portal.call(lambda: len(hall.writer.pending)) < 3:
                 assert time.monotonic() < deadline, "the actions did not queue"
                 time.sleep(0.01)
-            gate.set()
-            blocker.result(30)
+            assert http.portal.call(lambda: hall.writer.retrying)  # it did not wait
+            group.turn.release()
+            held = False
             answers = [_answer(socket, "x") for socket, _, _ in movers]
         finally:
-            gate.set()
+            if held:
+                group.turn.release()
             group._end = original
         assert [a["type"] for a in answers] == ["error"] * 3
         assert all(a["error"].startswith("database: the change was not stored") for a in answers)

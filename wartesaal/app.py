@@ -11,10 +11,11 @@ mounts (``Mount("/wartesaal", app=build_app(...))``) or that runs on its own
   reading, the same answers as over the WebSocket;
 * ``WS /ws``: the protocol of ``protocol.py`` (docs/wartesaal.md).
 
-Room calls touch the database: on SQLite the requests that change the room go to one
-writer thread in batches (``writer.py``), the rest run on worker threads; one
-dispatcher task per process turns room events into messages, so each client gets the
-updates of one table in order (and never an older version after a newer one).
+Room calls touch the database: on SQLite the requests that change the room run in
+batches, each committed by the store thread (``writer.py``), the rest on worker
+threads; one dispatcher task per process turns room events into messages, so each
+client gets the updates of one table in order (and never an older version after a
+newer one).
 """
 
 from __future__ import annotations
@@ -127,7 +128,7 @@ class Hall:
         self.running: set[asyncio.Task] = set()
         self.writes = anyio.CapacityLimiter(WRITERS_AT_ONCE)
         self.writer = None if room.store.group is None else Writer(room.store)
-        """SQLite: the thread that runs the requests that write, in batches."""
+        """SQLite: the requests that write, in batches (``writer.py``)."""
         self.throttle = LoginThrottle()
         self.hashing = anyio.CapacityLimiter(HASHING_AT_ONCE)
         """Password checks run here, a few at a time (``throttle.py``)."""
@@ -137,7 +138,7 @@ class Hall:
 
     async def write(self, call, *args):
         """Run a room call that writes (one transaction, no reads beside it): on SQLite
-        in the writer thread's next batch (``writer.py``), on PostgreSQL on a worker
+        in the writer's next batch (``writer.py``), on PostgreSQL on a worker
         thread (:meth:`write_apart`)."""
         if self.writer is None:
             return await self.write_apart(call, *args)

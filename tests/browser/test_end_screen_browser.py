@@ -9,32 +9,14 @@ Without Chromium these tests skip, except under CI=true where they fail.
 from __future__ import annotations
 
 import pytest
-from fechtbuch.web.server import Server, create_app
-from fechtbuch.web.store import Store
-from support.webserver import menu_page, serve_app
-
-
-class TableKeeper(Server):
-    """The server of `fechtbuch serve`, keeping every table it opens for the test
-    (the repetition test puts a repeated position on a table's board)."""
-
-    def __init__(self, *args, **kwargs):
-        super().__init__(*args, **kwargs)
-        self.opened = []
-
-    def _register(self, conn, table):
-        self.opened.append(table)
-        return super()._register(conn, table)
+from support.table_keeper import keeping_tables
+from support.webserver import menu_page
 
 
 @pytest.fixture(scope="module")
 def served(tmp_path_factory):
-    seeds = (f"end-seed-{n}" for n in range(1000))
-    server = TableKeeper(
-        Store(tmp_path_factory.mktemp("web") / "web.sqlite3"), seed=lambda: next(seeds)
-    )
-    with serve_app(create_app(server), start_seconds=20) as port:
-        yield f"http://127.0.0.1:{port}/", server
+    with keeping_tables(tmp_path_factory.mktemp("web"), "end-seed") as served_:
+        yield served_
 
 
 @pytest.fixture

@@ -36,10 +36,10 @@ from fechtbuch.web.server import create_app
 from fechtbuch.web.store import Store
 from support.page_language import VISIBLE_TEXTS, Catalogue, leaks
 from support.phone import PHONE
+from support.table_keeper import TableKeeper
 from support.touche_duel_page import play_action
 from support.webserver import TODAY, browser_page, serve_app
 from test_analysis_browser import missed_duel, missed_pyramids, open_replay, save_missed
-from test_end_screen_browser import TableKeeper
 from test_pyramids_browser import choose, play_by_hand, wait_for_person
 from test_touche_duell_browser import choose as duel_choice
 from test_web_browser import tap_move

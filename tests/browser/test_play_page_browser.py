@@ -13,37 +13,16 @@ they fail.
 from __future__ import annotations
 
 import pytest
-from fechtbuch.web.server import Server, create_app
-from fechtbuch.web.store import Store
-from support.webserver import browser_page, serve_app
+from support.table_keeper import keeping_tables
+from support.webserver import browser_page
 
 DESKTOP = {"width": 1280, "height": 800}
 
 
-class TableKeeper(Server):
-    """The server of `fechtbuch serve`, keeping every table it opens for the test."""
-
-    def __init__(self, *args, **kwargs):
-        super().__init__(*args, **kwargs)
-        self.opened = []
-        self.where = {}
-        """Each table's connection and id."""
-
-    def _register(self, conn, table):
-        self.opened.append(table)
-        table_id = super()._register(conn, table)
-        self.where[id(table)] = (conn, table_id)
-        return table_id
-
-
 @pytest.fixture(scope="module")
 def served(tmp_path_factory):
-    seeds = (f"play-page-{n}" for n in range(1000))
-    server = TableKeeper(
-        Store(tmp_path_factory.mktemp("web") / "web.sqlite3"), seed=lambda: next(seeds)
-    )
-    with serve_app(create_app(server), start_seconds=20) as port:
-        yield f"http://127.0.0.1:{port}/", server
+    with keeping_tables(tmp_path_factory.mktemp("web"), "play-page") as served_:
+        yield served_
 
 
 def catalogue(lang: str) -> dict:

@@ -27,8 +27,7 @@ SCRIPT = Path(sys.executable).with_name("fechtbuch")
 COMMAND = [str(SCRIPT)] if SCRIPT.exists() else [sys.executable, "-m", "fechtbuch.cli"]
 MINE = ["mine", "--count", "6", "--seed", "7", "-j", "2"]
 # Ctrl-C must end the command long before its work would: every job here runs for
-# minutes.  The measured latencies (a few tenths of a second, docs/performance.md) are
-# figures, not this bound, which leaves room for a machine under heavy load.
+# minutes.  The bound is no speed figure: it leaves room for a machine under heavy load.
 LIMIT = 5.0
 
 # One worker runs the whole module (--dist loadgroup, pyproject.toml): its module

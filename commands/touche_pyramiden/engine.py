@@ -15,6 +15,7 @@ from fechtbuch.commands.players import command_players
 from fechtbuch.commands.playoptions import (
     force_option,
     hotseat_option,
+    movetime_option,
     plain_option,
     save_option,
     seat_option,
@@ -201,12 +202,24 @@ def show_command(position: str, seat, plain: bool, as_json: bool) -> None:
 @seed_option(what="the dealer draw, every shuffle and the computer (letters, digits, ._-)")
 @seat_option(int_range(0, 5), 0, "0-5, numbered clockwise")
 @strength_option(STRENGTHS, "the computer seats")
+@movetime_option()
 @hotseat_option()
 @plain_option()
 @save_option(aliases=("--record",))
 @force_option()
 def play_command(
-    players, teams, rounds, pattern, seed, seat, strength, hotseat, plain, save_file, force
+    players,
+    teams,
+    rounds,
+    pattern,
+    seed,
+    seat,
+    strength,
+    movetime,
+    hotseat,
+    plain,
+    save_file,
+    force,
 ) -> None:
     """Play in the terminal: you take one seat and the computer the others.
 
@@ -218,6 +231,7 @@ def play_command(
     \b
     Examples:
       fechtbuch pyramiden play --players 3 --strength stark
+      fechtbuch pyramiden play --players 2 --strength meister --movetime 1
       fechtbuch pyramiden play --players 4 --teams 2 --pattern kors --rounds 4
       fechtbuch pyramiden play --players 2 --hotseat --save abend.txt
     """
@@ -232,7 +246,9 @@ def play_command(
     humans = set(range(players)) if hotseat else {seat}
     factory = command_players("touche-pyramiden")
     computers = {
-        s: factory.make(strength, f"{seed}/sitz{s}") for s in range(players) if s not in humans
+        s: factory.make(strength, f"{seed}/sitz{s}", movetime=movetime)
+        for s in range(players)
+        if s not in humans
     }
     table = Table(
         rules.new_game(config, seed),
@@ -261,10 +277,10 @@ def play_command(
 @click.argument("b", type=click.Choice(STRENGTHS))
 @click.option(
     "--players",
-    type=click.Choice(["2", "4"]),
+    type=click.Choice(["2", "4", "6"]),
     default="2",
     show_default=True,
-    help="2 players, or 4 players as two teams of two (A and B sit alternately).",
+    help="2 players, or 4 or 6 players as two teams (A and B sit alternately).",
 )
 @click.option(
     "--games",
@@ -281,19 +297,31 @@ def play_command(
     show_default=True,
     help="Rounds per game.",
 )
+@click.option(
+    "--rollouts",
+    type=int_range(1, 10**7),
+    default=None,
+    help="meister's play-outs per decision instead of its default (reproducible).",
+)
+@movetime_option()
 @jobs_option
 @log_options()
 @json_option()
-def match_command(a, b, players, games, seed, rounds, jobs, log, resume, force, as_json) -> None:
+def match_command(
+    a, b, players, games, seed, rounds, rollouts, movetime, jobs, log, resume, force, as_json
+) -> None:
     """Computer A against computer B over GAMES games, seats rotated every game.
 
     Games 2k and 2k+1 play the same deal; A takes the even seats in the even game and
     the odd seats in the odd game.  A game is won by the side with more points (equal:
     a draw).  Prints the score with its 95% interval and the Elo difference.
+    --rollouts and --movetime set meister's budget (the other strengths have none);
+    with --movetime the games depend on the machine and its load.
 
     \b
-    Example:
+    Examples:
       fechtbuch pyramiden match stark mittel --players 4 --games 200 --seed ladder -j 2
+      fechtbuch pyramiden match meister stark --players 2 --games 200 --rollouts 200
     """
     from fechtbuch.engines.matchkit import open_log
     from fechtbuch.engines.touche_pyramiden.match import decode_result, run_match
@@ -302,6 +330,10 @@ def match_command(a, b, players, games, seed, rounds, jobs, log, resume, force, 
     # "results": 2 since each game logs A's and B's time as pairs (older logs differ)
     params = {"a": a, "b": b, "players": int(players), "seed": seed, "rounds": int(rounds)}
     params["results"] = 2
+    budget = {k: v for k, v in (("rollouts", rollouts), ("movetime", movetime)) if v is not None}
+    if len(budget) > 1:
+        raise InputError("budget: give one of --rollouts and --movetime")
+    params |= budget  # only when given: logs of matches without them still resume
     done, logged = open_log(log, resume, force, games, params, decode_result)
     summary, _ = run_match(
         a,
@@ -314,6 +346,7 @@ def match_command(a, b, players, games, seed, rounds, jobs, log, resume, force, 
         jobs=resolve_jobs(jobs),
         done=done,
         factory=command_players("touche-pyramiden"),
+        budget=budget,
     )
     if as_json:
         emit_json(summary.to_dict())

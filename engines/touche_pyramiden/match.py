@@ -73,13 +73,18 @@ def play_slot(
     index: int,
     a_parity: int,
     factory: PlayerFactory | None = None,
+    budget: dict | None = None,
 ) -> SlotResult:
     """Game ``index`` of a match (a module-level function: it runs in workers);
-    ``factory``: the game's player factory (``None``: the engine's own players)."""
+    ``factory``: the game's player factory (``None``: the engine's own players);
+    ``budget``: ``movetime`` or ``rollouts`` for every player (meister's budget)."""
     make = ComputerPlayer if factory is None else factory.make
     players = config.players
     names = [f"A:{a}" if s % 2 == a_parity else f"B:{b}" for s in range(players)]
-    seats = [make(a if s % 2 == a_parity else b, f"{seed}/{index}/{s}") for s in range(players)]
+    seats = [
+        make(a if s % 2 == a_parity else b, f"{seed}/{index}/{s}", **(budget or {}))
+        for s in range(players)
+    ]
     outcome = play_game(config, f"{seed}-{index // 2}", seats, names)
     a_teams = {config.team_of(s) for s in range(players) if s % 2 == a_parity}
     b_teams = {config.team_of(s) for s in range(players) if s % 2 != a_parity}
@@ -109,15 +114,17 @@ def run_match(
     jobs: int = 1,
     done: list[SlotResult] | None = None,
     factory: PlayerFactory | None = None,
+    budget: dict | None = None,
 ) -> tuple[MatchSummary, list[SlotResult]]:
     """A against B; with more than two seats, A and B each take alternate seats.
     ``jobs`` worker processes play the same games as one.  ``done``: the first games,
-    already played (a resumed match); ``progress`` is called with each new game."""
+    already played (a resumed match); ``progress`` is called with each new game;
+    ``budget``: meister's ``movetime`` or ``rollouts`` (:func:`play_slot`)."""
     teams = teams or (2 if players in (4, 6) else players)
     config = Config(players, teams, rounds, None)
     results, wall = play_match(
         play_slot,
-        lambda slot: (a, b, config, seed, slot.index, 0 if slot.a_first else 1, factory),
+        lambda slot: (a, b, config, seed, slot.index, 0 if slot.a_first else 1, factory, budget),
         games,
         jobs,
         progress,

@@ -1,4 +1,4 @@
-"""Computer players in three strengths; each sees only its seat's view.
+"""Computer players in four strengths; each sees only its seat's view.
 
 * ``leicht``: completes when it can, otherwise places a random card (rarely a joker).
 * ``mittel``: completes; otherwise the action with the best threat-evaluation delta
@@ -9,6 +9,10 @@
   opponents answer with the ``mittel`` policy until it is the seat's turn again, and
   the outcome (an opponent's completion, an own completion in hand, the board value)
   decides.
+* ``meister``: completes, or plays a sure Touché its oracle proves; otherwise a
+  determinised Monte Carlo search over stark's choice and its rivals
+  (:mod:`~fechtbuch.engines.touche_pyramiden.meister`), within a play-out budget or
+  ``movetime`` seconds.
 
 Randomness comes from SHA-256 of the seed and the view, so a game is reproducible.
 """
@@ -18,9 +22,9 @@ from __future__ import annotations
 import hashlib
 import time
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from fechtbuch.engines.errors import InputError
-from fechtbuch.engines.players import PlayerFactory
 from fechtbuch.engines.touche_pyramiden import rules
 from fechtbuch.engines.touche_pyramiden.board import CARD_MASK, JOKER
 from fechtbuch.engines.touche_pyramiden.determinise import determinise
@@ -34,6 +38,9 @@ from fechtbuch.engines.touche_pyramiden.sampling import completes
 from fechtbuch.engines.touche_pyramiden.shuffle import HashStream
 from fechtbuch.engines.touche_pyramiden.state import Action, Kind, Phase, State
 
+if TYPE_CHECKING:  # meister's module loads numpy, so only meister's decisions import it
+    from fechtbuch.engines.touche_pyramiden.meister import SureToucheOracle
+
 JOKER_COST = 25.0
 """What spending a joker on an ordinary placement costs ``mittel`` (evaluation points)."""
 STARK_JOKER_COST = 300.0
@@ -45,7 +52,7 @@ WIN_NEXT = 400.0
 """What holding a completion at one's next turn is worth in the lookahead."""
 
 
-STRENGTHS = ("leicht", "mittel", "stark")
+STRENGTHS = ("leicht", "mittel", "stark", "meister")
 """The computer's strengths, weakest first (a strength is its name, in every game)."""
 
 
@@ -53,7 +60,8 @@ STRENGTHS = ("leicht", "mittel", "stark")
 class Choice:
     action: Action
     reason: str
-    """``complete``, ``block``, ``search``, ``greedy``, ``random`` or ``forced``."""
+    """``complete``, ``block``, ``search``, ``greedy``, ``random``, ``forced`` or
+    ``sure`` (meister's oracle proved a Touché)."""
     seconds: float
 
 
@@ -159,10 +167,19 @@ def policy_block_first(
 
 
 class ComputerPlayer:
-    """A computer seat.  ``choose`` gets the seat's view only."""
+    """A computer seat.  ``choose`` gets the seat's view only.  meister's budget is
+    ``rollouts`` play-outs per decision (reproducible), or ``movetime`` seconds when
+    given; ``oracle`` proves sure Touchés for it (``None``: none are looked for)."""
 
     def __init__(
-        self, strength: str, seed: str = "cpu", candidates: int = 4, worlds: int = 4
+        self,
+        strength: str,
+        seed: str = "cpu",
+        candidates: int = 4,
+        worlds: int = 4,
+        movetime: float | None = None,
+        rollouts: int | None = None,
+        oracle: SureToucheOracle | None = None,
     ) -> None:
         if strength not in STRENGTHS:
             known = ", ".join(STRENGTHS)
@@ -171,13 +188,20 @@ class ComputerPlayer:
         self.seed = seed
         self.candidates = candidates
         self.worlds = worlds
+        self.movetime = movetime
+        """Seconds per decision instead of the play-out budget (not reproducible)."""
+        self.rollouts = rollouts
+        """Play-outs per decision instead of meister's default."""
+        self.oracle = oracle
+        self.stats = None
+        """meister: what the last decision's search did (:class:`meister.SearchStats`)."""
 
     def choose(self, view: View) -> Choice:
         start = time.perf_counter()
-        action, reason = self._choose(view)
+        action, reason = self._choose(view, start)
         return Choice(action, reason, time.perf_counter() - start)
 
-    def _choose(self, view: View) -> tuple[Action, str]:
+    def _choose(self, view: View, started: float) -> tuple[Action, str]:
         rng = _stream(f"{self.seed}/{self.strength}", view)
         state = determinise(view)
         actions = rules.legal_actions(state)
@@ -199,10 +223,43 @@ class ComputerPlayer:
             return pool[rng.below(len(pool))], "random"
         if self.strength == "mittel":
             return policy_mittel(state, actions)
+        if self.strength == "meister":
+            return self._meister(view, state, actions, rng, started)
         forced = policy_block_first(state, actions, STARK_JOKER_COST)
         if forced is not None:
             return forced
         return self._search(view, state, actions, rng), "search"
+
+    def _meister(
+        self, view: View, state: State, actions: list[Action], rng: HashStream, started: float
+    ) -> tuple[Action, str]:
+        """A completion in hand; a sure Touché the oracle proves; else the search over
+        stark's choice (without its lookahead) and its best rivals."""
+        from fechtbuch.engines.touche_pyramiden import meister
+
+        done = completing(state, actions)
+        if done:
+            return done[0], "complete"
+        if self.oracle is not None:
+            sure = self.oracle.sure_action(view)
+            if sure is not None and sure in actions:
+                return sure, "sure"
+        ranked = greedy(state, actions, joker_cost=STARK_JOKER_COST)
+        forced = policy_block_first(state, actions, STARK_JOKER_COST)
+        first = forced[0] if forced is not None else ranked[0][1]
+        _, blocks = blocking(state, actions)
+        pool = meister.candidates(state, actions, ranked, first, blocks)
+        self.stats = meister.SearchStats()
+        budget = self.rollouts if self.rollouts is not None else meister.ROLLOUTS
+        action = meister.search(
+            view,
+            pool,
+            rng,
+            rollouts=None if self.movetime is not None else budget,
+            deadline=meister.deadline_of(self.movetime, started),
+            stats=self.stats,
+        )
+        return action, "search"
 
     def _search(self, view: View, state: State, actions: list[Action], rng: HashStream) -> Action:
         """The greedy score (jokers priced high) of the best candidates, plus the tactics
@@ -246,14 +303,18 @@ class ComputerPlayer:
         return 0.0
 
 
-def computer(strength: str, seed: str = "cpu") -> ComputerPlayer:
-    return ComputerPlayer(strength, seed)
+def computer(
+    strength: str,
+    seed: str = "cpu",
+    movetime: float | None = None,
+    rollouts: int | None = None,
+    oracle: SureToucheOracle | None = None,
+) -> ComputerPlayer:
+    """A player of ``strength``; ``movetime`` and ``rollouts`` set meister's budget
+    (the other strengths have no budget and ignore them)."""
+    return ComputerPlayer(strength, seed, movetime=movetime, rollouts=rollouts, oracle=oracle)
 
 
 def act(player: ComputerPlayer, state: State) -> Action:
     """The action of ``player`` at a full ``state``: it sees only its seat's view."""
     return player.choose(view_of(state, state.to_move)).action
-
-
-PLAYERS = PlayerFactory(strengths=STRENGTHS, make=computer, act=act)
-"""The pyramid game's player factory (its players need no help from the solver)."""

@@ -48,6 +48,8 @@ class _Placements:
     cell-major, so that reducing over a placement's cells runs over whole rows."""
     free: np.ndarray
     """(5, placements) bool: the cell is a free field."""
+    size: np.ndarray
+    """(placements,) fields of the placement (4 or 5)."""
 
 
 @cache
@@ -58,7 +60,7 @@ def _placements(pattern: Pattern) -> _Placements:
         cells = mask_fields(mask)
         fields[: len(cells), i] = cells
     free = np.isin(fields, mask_fields(FREE_MASK))
-    return _Placements(fields, free)
+    return _Placements(fields, free, (fields < FIELDS).sum(axis=0))
 
 
 def cells_of(own: tuple[int, ...], crowned: int) -> np.ndarray:
@@ -79,6 +81,10 @@ class Table:
 
     fields: np.ndarray
     """(5, placements) field numbers (padded with ``FIELDS``)."""
+    cells: np.ndarray
+    """(5, placements) what stands on each field (:func:`cells_of`)."""
+    size: np.ndarray
+    """(placements,) fields of the placement."""
     empty: np.ndarray
     """(5, placements) bool: the cell is an empty field."""
     card_empty: np.ndarray
@@ -97,6 +103,14 @@ class Table:
         each once per placement it completes (the threat count of a block)."""
         rows = self.open[team] & (self.need == 1)
         return self.fields[:, rows][self.empty[:, rows]]
+
+    def replace_one(self, team: int) -> np.ndarray:
+        """The fields where a joker that lifts another team's pyramid and puts one of
+        ``team``'s there completes a placement (all its other fields are ``team``'s)."""
+        mine = (self.cells == team).sum(axis=0)
+        foreign = (self.cells >= 0) & (self.cells != team) & (self.cells != CROWN)
+        rows = (mine == self.size - 1) & (foreign.sum(axis=0) == 1)
+        return self.fields[:, rows][foreign[:, rows]]
 
     def field_scores(self, team: int) -> np.ndarray:
         """Per field, ``evaluate``'s greedy value (times :data:`SCALE`) of a pyramid of
@@ -127,4 +141,5 @@ def table(pattern: Pattern, own: tuple[int, ...], crowned: int) -> Table:
     after = np.where(free_missing, _WITH_FREE[need - 1], _PLAIN[need - 1])
     value = np.where(open_, base[None], 0)
     gain = np.where(open_, (after - base)[None], 0)
-    return Table(shape.fields, empty, empty & ~shape.free, need, open_, value, gain)
+    card_empty = empty & ~shape.free
+    return Table(shape.fields, cells, shape.size, empty, card_empty, need, open_, value, gain)

@@ -48,8 +48,9 @@ from fechtbuch.engines.touche_pyramiden.notation import View
 from fechtbuch.engines.touche_pyramiden.shuffle import HashStream
 from fechtbuch.engines.touche_pyramiden.state import Action, Kind, Phase, State
 
-ROLLOUTS = 400
-"""meister's default budget: play-outs per decision (reproducible)."""
+ROLLOUTS = 200
+"""meister's default budget: play-outs per decision (reproducible; 0.1 to 0.3 s on a
+shared machine, docs/strength.md)."""
 CANDIDATES = 6
 """How many actions the search compares at most."""
 HORIZON = 3
@@ -90,6 +91,9 @@ class SearchStats:
 
 # ---- the play-out policy -----------------------------------------------------------
 def _completion(state: State, tab: Table, team: int) -> Action | None:
+    """A completing action of the seat to act (its hand not empty): a card, a joker on
+    an empty field, any card on a free field, or a joker that lifts another team's
+    pyramid and puts its own there (most rounds end by a joker)."""
     hand = state.hands[state.to_move]
     for f in sorted(set(tab.one_away(team).tolist())):
         if FREE_MASK >> f & 1:
@@ -98,6 +102,10 @@ def _completion(state: State, tab: Table, team: int) -> Action | None:
             return Action(Kind.PLACE, FIELD_CARD[f], f)
         if hand[-1] == JOKER:
             return Action(Kind.JOKER_PLACE, JOKER, f)
+    if hand[-1] == JOKER:
+        lifted = tab.replace_one(team)
+        if lifted.size:
+            return Action(Kind.JOKER_REPLACE, JOKER, int(lifted.min()))
     return None
 
 

@@ -5,6 +5,7 @@ for 2, 4 and 6 players and team games."""
 from __future__ import annotations
 
 import time
+from collections import Counter
 
 import pytest
 from fechtbuch.engines.touche_pyramiden import meister, notation, rules
@@ -77,23 +78,24 @@ def test_the_field_table_is_the_evaluation_of_every_field():
 
 
 def test_the_play_out_policy_plays_legal_actions_completes_and_blocks():
-    seen = {"complete": 0, "block": 0}
+    seen = Counter()
     for players in (2, 3, 4, 5, 6):
         rng = HashStream(f"policy/{players}")
         for state in played_states(
-            players, 250, rng, lambda g, p=players: f"policy-{p}-{g}", random_action
+            players, 400, rng, lambda g, p=players: f"policy-{p}-{g}", random_action
         ):
             if state.phase is not Phase.PLAY:
                 continue
             actions = rules.legal_actions(state)
             action = meister.policy(state)
             assert action in actions, notation.format_state(state)
-            if completing(state, [a for a in actions if a.kind is not Kind.JOKER_REPLACE]):
+            if completing(state, actions):
                 assert action in completing(state, actions), notation.format_state(state)
-                seen["complete"] += 1
+                seen[action.kind] += 1
             elif action.kind is Kind.PLACE and blocking(state, [action])[0]:
                 seen["block"] += 1
-    assert seen["complete"] >= 20 and seen["block"] >= 20
+    # most rounds end by a joker, also one that lifts another team's pyramid
+    assert seen[Kind.PLACE] >= 15 and seen[Kind.JOKER_REPLACE] >= 3 and seen["block"] >= 20
 
 
 @pytest.mark.parametrize("split", SPLITS, ids=lambda s: f"{s[0]}x{s[1]}")

@@ -176,12 +176,24 @@ def deal_interval(
     if deals < MIN_DEALS:
         return deals, None, None
     scores = [(points(outcomes[2 * k]) + points(outcomes[2 * k + 1])) / 2 for k in range(deals)]
-    mean = sum(scores) / deals
-    variance = sum((x - mean) ** 2 for x in scores) / (deals - 1)
-    if variance == 0:
+    mean, half = mean_interval(scores, z)
+    if half == 0:
         return deals, None, None
-    half = z * math.sqrt(variance / deals)
     return deals, max(0.0, mean - half), min(1.0, mean + half)
+
+
+def mean_interval(values: Sequence[float], z: float = 1.96) -> tuple[float, float]:
+    """The mean of ``values`` (two or more) and the half-width of its interval, ``z``
+    standard errors (95% for 1.96).
+
+    >>> mean, half = mean_interval([1.0, 2.0, 3.0])
+    >>> mean, round(half, 3)
+    (2.0, 1.132)
+    """
+    n = len(values)
+    mean = sum(values) / n
+    variance = sum((x - mean) ** 2 for x in values) / (n - 1)
+    return mean, z * math.sqrt(variance / n)
 
 
 def elo_text(score: float, elo: float | None, low: float | None, high: float | None) -> str:

@@ -324,7 +324,11 @@ def match_command(
       fechtbuch pyramiden match meister stark --players 2 --games 200 --rollouts 200
     """
     from fechtbuch.engines.matchkit import open_log
-    from fechtbuch.engines.touche_pyramiden.match import decode_result, run_match
+    from fechtbuch.engines.touche_pyramiden.match import (
+        decode_result,
+        points_per_game,
+        run_match,
+    )
 
     check_seed(seed)
     # "results": 2 since each game logs A's and B's time as pairs (older logs differ)
@@ -335,7 +339,7 @@ def match_command(
         raise InputError("budget: give one of --rollouts and --movetime")
     params |= budget  # only when given: logs of matches without them still resume
     done, logged = open_log(log, resume, force, games, params, decode_result)
-    summary, _ = run_match(
+    summary, results = run_match(
         a,
         b,
         int(players),
@@ -348,10 +352,17 @@ def match_command(
         factory=command_players("touche-pyramiden"),
         budget=budget,
     )
+    per_game = points_per_game(results)
     if as_json:
-        emit_json(summary.to_dict())
+        emit_json(summary.to_dict() | {"points_per_game": per_game})
         return
     click.echo(summary.to_text())
+    if per_game is not None:
+        (a_mean, a_half), (b_mean, b_half) = per_game["a"], per_game["b"]
+        click.echo(
+            f"  points per game (95% intervals by deal): {a} {a_mean:.2f} ± {a_half:.2f}, "
+            f"{b} {b_mean:.2f} ± {b_half:.2f}"
+        )
 
 
 @pyramiden_group.command("replay")

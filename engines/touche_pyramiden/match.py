@@ -12,7 +12,15 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from fechtbuch.engines.matchkit import LOSS, WIN, MatchSummary, play_match, summarize
+from fechtbuch.engines.matchkit import (
+    LOSS,
+    MIN_DEALS,
+    WIN,
+    MatchSummary,
+    mean_interval,
+    play_match,
+    summarize,
+)
 from fechtbuch.engines.players import PlayerFactory
 from fechtbuch.engines.touche_pyramiden import rules
 from fechtbuch.engines.touche_pyramiden.notation import view_of
@@ -134,6 +142,25 @@ def run_match(
     points = (sum(r.a_points for r in results), sum(r.b_points for r in results))
     summary = summarize(label, a, b, seed, results, wall, points=points)
     return summary, results
+
+
+def points_per_game(results: list[SlotResult]) -> dict[str, list[float]] | None:
+    """A's and B's points per game, each as ``[mean, half-width of its 95% interval]``
+    over the complete deals (the two games of a deal share its luck, so the deal is
+    the unit); ``None`` below ``MIN_DEALS`` deals."""
+    games = {r.index: r for r in results}
+    deals = [
+        (games[2 * k], games[2 * k + 1])
+        for k in range(max(games, default=0) // 2 + 1)
+        if 2 * k in games and 2 * k + 1 in games
+    ]
+    if len(deals) < MIN_DEALS:
+        return None
+    out = {}
+    for side, points in (("a", lambda r: r.a_points), ("b", lambda r: r.b_points)):
+        mean, half = mean_interval([(points(g) + points(h)) / 2 for g, h in deals])
+        out[side] = [round(mean, 3), round(half, 3)]
+    return out
 
 
 def decode_result(game: dict) -> SlotResult:

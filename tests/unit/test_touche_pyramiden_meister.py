@@ -216,3 +216,11 @@ def test_the_factory_passes_the_budget_to_meister_only():
     assert PLAYERS.make("meister", "b", rollouts=7).rollouts == 7
     assert PLAYERS.make("stark", "b", rollouts=7).oracle is None
     assert "meister" in PLAYERS.strengths and PLAYERS.strengths[-1] == "meister"
+
+
+def test_the_play_page_offers_meister_and_its_seat_plays():
+    from fechtbuch.web.touche_pyramiden.webgame import WEB
+
+    assert WEB.setup(PLAYERS)["strength"]["choices"] == ["leicht", "mittel", "stark", "meister"]
+    state = STATES[(4, 2)][5]
+    assert WEB.computer(PLAYERS, "meister", 7)(state, []) in rules.legal_actions(state)

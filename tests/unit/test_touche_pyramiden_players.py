@@ -126,3 +126,14 @@ def test_a_match_on_two_workers_plays_the_same_games():
     two, _ = run_match("stark", "mittel", 4, 6, "t", jobs=2)
     totals = [(r.wins, r.losses, r.others, r.points) for r in (one, two)]
     assert totals == [(4, 2, 0, (11, 7))] * 2
+
+
+def test_points_per_game_take_the_deal_as_the_unit():
+    from fechtbuch.engines.touche_pyramiden.match import SlotResult, points_per_game
+
+    # A scores 2 in both games of every even deal and 1 in every odd one, B always 1
+    games = [SlotResult(i, "win", 2 if i % 4 < 2 else 1, 1, (0.0, 0.0), (1, 1)) for i in range(40)]
+    per = points_per_game(games)
+    assert per["b"] == [1.0, 0.0]
+    assert per["a"] == [1.5, round(1.96 * (0.25 * 20 / 19 / 20) ** 0.5, 3)]
+    assert points_per_game(games[:39]) is None  # 19 complete deals: too few

@@ -211,18 +211,30 @@ def test_unmove_wins_give_the_row_sweep_bytes(tmp_path, name, students, splits):
     assert sum(s.won for s in fast.splits) > 0
 
 
-def test_checked_moves_give_the_bytes_of_reading_every_move(tmp_path):
+@pytest.mark.parametrize(
+    ("split", "threshold"),
+    [((1, 1), 100_000), pytest.param((1, 2), None, marks=pytest.mark.slow)],
+    ids=["1-1", "1-2"],
+)
+def test_checked_moves_give_the_bytes_of_reading_every_move(
+    tmp_path, monkeypatch, split, threshold
+):
     """The loss sweeps' ``checked`` words alone, both builds with the un-move win steps:
     skipping the moves found to reach won children changes no byte.  The terz set's
-    (1, 2) has 1.5 M boards, so its sweeps run on every thread."""
+    (1, 2) has 1.5 M boards, so its sweeps run on every thread; its (1, 1) has 143,198,
+    and the threshold lowered below that gives the threaded sweeps in a tenth of the
+    time."""
     build_module = importlib.import_module("fechtbuch.engines.battleklinge.tablebase.build")
 
     def every_move(job, on_step):
         return build_module.solve_group_locally(job, on_step, skip_checked=False)
 
     cards = parse_card_list("terz,stoss,quart,bindung,traverse")
-    assert ix.layout(tuple(sorted(cards))).boards(1, 2) >= kernel.PARALLEL_BOARDS
-    fast = build(cards, 2, tmp_path / "checked", only=[(1, 2)])
-    plain = build(cards, 2, tmp_path / "every", only=[(1, 2)], solver=every_move)
-    assert {s.split for s in fast.splits} >= {(1, 2), (2, 1)}
+    if threshold is not None:
+        monkeypatch.setattr(kernel, "PARALLEL_BOARDS", threshold)
+    assert ix.layout(tuple(sorted(cards))).boards(*split) >= kernel.PARALLEL_BOARDS
+    fast = build(cards, max(split), tmp_path / "checked", only=[split])
+    plain = build(cards, max(split), tmp_path / "every", only=[split], solver=every_move)
+    assert {s.split for s in fast.splits} >= {split, split[::-1]}
     assert {s.split: s.sha256 for s in fast.splits} == {s.split: s.sha256 for s in plain.splits}
+    assert sum(s.won for s in fast.splits if s.split == split) > 0

@@ -115,7 +115,7 @@ def wait_for(condition, timeout: float = 60) -> None:
 
 def test_ctrl_c_during_start_up_and_work(tmp_path):
     """Four jobs at once, interrupted in start-up (0.3 s: importing numba; 1.5 s:
-    loading compiled code), and in later runs in the middle of their work."""
+    loading compiled code), and in a later run in the middle of their work."""
     jobs = {
         "mine": [*MINE, "--count", "24", "-o", "p.json", "--force"],
         "perft": ["perft", START, "10"],
@@ -133,7 +133,7 @@ def test_ctrl_c_during_start_up_and_work(tmp_path):
             "d.json",
         ],
     }
-    for delay in (0.3, 1.5, 2.5, 4.0):
+    for delay in (0.3, 1.5, 3.0):
         runs = {}
         for name, args in jobs.items():
             folder = tmp_path / f"{name.replace(' ', '-')}-{delay}"
@@ -202,7 +202,9 @@ def test_sigkill_of_mine_leaves_no_worker(tmp_path):
 def test_ctrl_c_during_every_game_s_verification_and_a_large_build(tmp_path, monkeypatch):
     """pack verify of the studies (building K = 1 tables, then the tables and df-pn per
     study), of the duel's and the pyramids' packs (proofs, the duel's round replays), and
-    tb build --students 2 (long compiled sweeps, cut into short calls)."""
+    tb build --students 2 (long compiled sweeps, cut into short calls).  After 3 s all
+    four are at work; after 12 s the studies are in their df-pn and the build in its
+    large splits, while the Touché packs only go on with what they did at 3 s."""
     monkeypatch.setenv("FECHTBUCH_TABLES", str(tmp_path / "no-tables"))
     jobs = {
         "pack verify": ["pack", "verify", str(data_path("packs", "meisterstudien.json"))],
@@ -210,9 +212,10 @@ def test_ctrl_c_during_every_game_s_verification_and_a_large_build(tmp_path, mon
         "pyramiden verify": ["pack", "verify", "pyramiden-uebungen"],
         "tb build": ["tb", "build", "--cards", "einsteiger", "--students", "2", "-o", "t"],
     }
-    for delay in (3.0, 12.0):
+    for delay, names in ((3.0, list(jobs)), (12.0, ["pack verify", "tb build"])):
         runs = {}
-        for name, args in jobs.items():
+        for name in names:
+            args = jobs[name]
             folder = tmp_path / f"{name.replace(' ', '-')}-{delay}"
             folder.mkdir()
             runs[name] = launch(args, folder)

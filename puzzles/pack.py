@@ -20,7 +20,11 @@ module reads packs only through it, so it imports no game.
 Every pack is checked against its version's schema (strict types: ``2.0`` is not an
 integer) and its declared range before anything else reads it: :func:`load_pack`
 refuses a pack that fails with one :class:`PackError` line, so no command meets a
-malformed one, and verifying any valid pack is bounded before a search starts.
+malformed one, and verifying any valid pack is bounded before a search starts.  The
+schema of a pack with deep solution trees takes seconds, so a pack that passed it
+leaves a mark named by the SHA-256 of its bytes and of the schema in the compiled-code
+cache folder (:func:`fechtbuch.engines.compiled.cache_dir`, named by the sources):
+the same bytes under the same schema and code are not checked again.
 
 ``pack verify`` (:func:`verify_pack`) asks the kind to re-derive every derived field
 of every puzzle (``PackKind.verify_puzzle``, or ``verify_pruned`` for a pruned pack)
@@ -34,6 +38,7 @@ made and are not verified.
 from __future__ import annotations
 
 import enum
+import hashlib
 from collections.abc import Callable, Hashable
 from dataclasses import dataclass
 from functools import cache
@@ -205,18 +210,39 @@ def _version_problem(pack) -> str | None:
     return f"version: {version!r} is not a pack format version (one of {sorted(SCHEMA_PATHS)})"
 
 
-def schema_problems(pack) -> list[str]:
-    """One line per violation of the schema of the pack's version, with its JSON path."""
+def schema_problems(pack, parsed: bool = False) -> list[str]:
+    """One line per violation of the schema of the pack's version, with its JSON path.
+    ``parsed``: the pack is as JSON parsing made it, so its JSON text is all there is to
+    it (in memory a tuple would pass for a list) and a mark of an earlier pass counts."""
     problem = _version_problem(pack)
     if problem is not None:
         return [f"schema: {problem}"]
+    validator = _validator(pack["version"], _schema_game(pack))
+    mark = _schema_mark(validator.schema, pack) if parsed else None
+    if mark is not None and mark.exists():
+        return []
     problems = []
-    errors = _validator(pack["version"], _schema_game(pack)).iter_errors(pack)
+    errors = validator.iter_errors(pack)
     for error in sorted(errors, key=lambda e: [str(p) for p in e.absolute_path]):
         path = "/".join(str(p) for p in error.absolute_path) or "(top)"
         message = error.message if len(error.message) < 160 else error.message[:157] + "..."
         problems.append(f"schema: {path}: {message}")
+    if not problems and mark is not None:
+        try:
+            mark.parent.mkdir(parents=True, exist_ok=True)
+            mark.touch()
+        except OSError:
+            pass  # a cache that cannot be written only costs the check next time
     return problems
+
+
+def _schema_mark(schema: dict, pack: dict) -> Path:
+    """The file whose presence says that the parsed ``pack`` passed ``schema`` before."""
+    from fechtbuch.engines.compiled import cache_dir  # imports numba: only when asked
+
+    digest = hashlib.sha256(orjson.dumps(schema, option=orjson.OPT_SORT_KEYS))
+    digest.update(b"\0" + orjson.dumps(pack))
+    return cache_dir() / "valid-packs" / digest.hexdigest()
 
 
 def range_problems(pack: dict, kind: PackKind) -> list[str]:
@@ -237,10 +263,11 @@ def range_problems(pack: dict, kind: PackKind) -> list[str]:
     return problems
 
 
-def envelope_problems(pack) -> list[str]:
+def envelope_problems(pack, parsed: bool = False) -> list[str]:
     """Schema, then the declared range: everything checked before a search starts.
-    A pack whose ``rules`` names no game raises the kind's one-line ``InputError``."""
-    problems = schema_problems(pack)
+    A pack whose ``rules`` names no game raises the kind's one-line ``InputError``.
+    ``parsed``: as in :func:`schema_problems`."""
+    problems = schema_problems(pack, parsed)
     if problems:
         return problems
     return range_problems(pack, kind_for(pack["rules"])) + policy_problems(pack)
@@ -368,7 +395,7 @@ def load_pack(path, what: str = "pack", reference: str | None = None) -> dict:
         kind_for(data["rules"])  # an unknown game is named before its schema problems
     if reference is not None:
         _missing_reference(data, reference)
-    problems = envelope_problems(data)
+    problems = envelope_problems(data, parsed=True)
     if problems:
         more = f" (and {len(problems) - 1} more)" if len(problems) > 1 else ""
         raise PackError(f"{what}: {quote(str(path))}: {problems[0]}{more}")

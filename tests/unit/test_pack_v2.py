@@ -267,7 +267,7 @@ def test_play_takes_a_version_2_battleklinge_pack(pack, tmp_path, monkeypatch):
     assert "touche-duell" in line
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=25, deadline=None)
 @given(
     picks=st.lists(
         st.integers(0, len(SHIPPED["puzzles"]) - 1), min_size=1, max_size=8, unique=True

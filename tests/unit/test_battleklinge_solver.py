@@ -36,12 +36,14 @@ def test_matches_reference_within_2_on_300_played_positions():
         _assert_matches_reference(pos, 2)
 
 
-def test_matches_reference_within_3_on_played_positions():
-    """N = 3 is slow in pure Python: 120 positions, half of them with a decision."""
+@pytest.mark.parametrize("count", [40, pytest.param(60, marks=pytest.mark.slow)])
+def test_matches_reference_within_3_on_played_positions(count):
+    """N = 3 is slow in pure Python: 2 x ``count`` positions, half of them with a
+    decision."""
     pool = live_positions(1200, 202)
-    decided = [p for p in pool if (r := solve(p, 3)).distance or r.loss_in][:60]
-    quiet = [p for p in pool if p not in decided][:60]
-    assert len(decided) == 60
+    decided = [p for p in pool if (r := solve(p, 3)).distance or r.loss_in][:count]
+    quiet = [p for p in pool if p not in decided][:count]
+    assert len(decided) == count
     for pos in decided + quiet:
         _assert_matches_reference(pos, 3)
 

@@ -396,6 +396,7 @@ def vectors_command(schedule_file: str, output: str, force: bool) -> None:
     candidate that only the balance check rejects.
     """
     entries = daily.schedule_from_json(read_json_file(schedule_file, "schedule"), "schedule")
+    ensure_writable(output, force)  # before the rejected days are derived again
     deriver = daily.Deriver()
     skipped = [daily.parse_date(e.date) for e in entries if e.attempt > 0]
     unbalanced = None

@@ -137,19 +137,14 @@ def test_match_replay_and_bench(tmp_path):
 
 
 def test_a_match_of_meister_with_its_budget_and_six_players(tmp_path):
-    """--rollouts gives meister a reproducible budget: the same match twice logs the
-    same games; six players are two teams of three."""
+    """--rollouts gives meister its budget and the log keeps it (a resumed match plays
+    with the same budget); six players are two teams of three."""
     log = tmp_path / "m.jsonl"
     args = ["match", "meister", "stark", "--players", "6", "--games", "2", "--rollouts", "6"]
     first = json.loads(run(*args, "--seed", "s6", "--json", "--log", log).output)
-    again = json.loads(run(*args, "--seed", "s6", "--json").output)
     assert first["games"] == 2 and first["a"] == "meister" and "6 players" in first["game"]
-    assert (first["wins"], first["losses"], first["points"]) == (
-        again["wins"],
-        again["losses"],
-        again["points"],
-    )
-    assert '"rollouts":6' in log.read_text() and first["points_per_game"] is None
+    assert first["points_per_game"] is None  # two games are too few for an interval
+    assert '"rollouts":6' in log.read_text()
     both = run(*args, "--movetime", "0.1")
     assert both.exit_code == 2 and "give one of --rollouts and --movetime" in both.output
 

@@ -6,13 +6,15 @@ round's end, the header on a phone and an exercise's move list.
 A game is brought near its end on the server's own table (the test keeps the tables
 it opens and plays them on with the game's computer players), then the page asks for
 the table again, as it does when its clock runs out; everything after that is the
-page's own drawing.  Without Chromium these tests skip, except under CI=true where
-they fail.
+page's own drawing.  Each behaviour is checked in one language by default, the other
+with the slow tests (support/languages.py).  Without Chromium these tests skip,
+except under CI=true where they fail.
 """
 
 from __future__ import annotations
 
 import pytest
+from support.languages import in_one_language
 from support.table_keeper import keeping_tables
 from support.webserver import browser_page
 
@@ -78,7 +80,7 @@ def person_to_act(page) -> dict:
 
 
 # ---- whose turn ------------------------------------------------------------------
-@pytest.mark.parametrize("lang", ["de", "en"])
+@pytest.mark.parametrize("lang", in_one_language(default="de"))
 def test_the_duel_says_it_is_your_turn(opened, lang):
     """Against the computer the status line says the person's turn in the page's
     language, as the board names the fencer "Du (A)", not "A ist am Zug"."""
@@ -123,7 +125,7 @@ def play_on(page, server, table, moves) -> dict:
 
 
 # ---- the end screen --------------------------------------------------------------
-@pytest.mark.parametrize("lang", ["de", "en"])
+@pytest.mark.parametrize("lang", in_one_language(default="en"))
 def test_the_end_screen_says_the_result_once(opened, served, lang):
     """ "Du hast gewonnen!" (or lost) is the one sentence of the result: neither the end
     screen nor the status line adds "Blau gewinnt." beside it."""
@@ -152,7 +154,7 @@ def test_the_end_screen_says_the_result_once(opened, served, lang):
 
 
 # ---- the pyramids' hand ----------------------------------------------------------
-@pytest.mark.parametrize("lang", ["de", "en"])
+@pytest.mark.parametrize("lang", in_one_language(default="de"))
 def test_the_hand_heading_goes_with_the_last_card(opened, served, lang):
     """The heading "Deine Karten:" stands over the own cards while the game goes on;
     at the game's end, the hand empty, neither stays on the screen."""
@@ -184,7 +186,7 @@ def no_sideways_scrolling(page) -> None:
     assert widths[0] <= widths[1] and max(widths[2:]) <= 0, widths
 
 
-@pytest.mark.parametrize("lang", ["de", "en"])
+@pytest.mark.parametrize("lang", in_one_language(default="en"))
 def test_a_phone_reaches_every_view_setting(opened, lang):
     """At 390 x 844 the header scrolls nowhere sideways: the language stands in it, and
     the button ⚙ ("Einstellungen") opens every other view setting on the screen; one is
@@ -214,7 +216,7 @@ def test_a_phone_reaches_every_view_setting(opened, lang):
 
 
 # ---- the pyramids' end at desktop size ---------------------------------------------
-@pytest.mark.parametrize("lang", ["de", "en"])
+@pytest.mark.parametrize("lang", in_one_language(default="de"))
 def test_the_pyramids_end_shows_board_and_pattern_on_a_desktop(opened, served, lang):
     """At 1280 x 800 the last round's Touché, the whole board with the completed
     pattern lit and the end screen are all on the screen at once, as the page stands;
@@ -261,7 +263,7 @@ def shown_parts(page) -> list[str]:
     return [name for name, selector in parts.items() if page.is_visible(selector)]
 
 
-@pytest.mark.parametrize("lang", ["de", "en"])
+@pytest.mark.parametrize("lang", in_one_language(default="en"))
 def test_a_hotseat_round_end_shows_one_thing_at_a_time(opened, served, lang):
     """Two people at one device, the first round won: first the round's moment with
     "Weiter zu Runde 2" alone, then the hand-over to the seat that chooses the next
@@ -291,7 +293,7 @@ def test_a_hotseat_round_end_shows_one_thing_at_a_time(opened, served, lang):
 
 
 # ---- the crowned pyramids ----------------------------------------------------------
-@pytest.mark.parametrize("lang", ["de", "en"])
+@pytest.mark.parametrize("lang", in_one_language(default="de"))
 def test_a_crowned_pyramid_shows_who_crowned_it(opened, served, lang):
     """Each crowned field is drawn in the colour and shape of the team that completed
     the pattern there, under a crown (a plain pyramid has none), and its label names
@@ -338,13 +340,14 @@ def worded(texts: dict, message: dict) -> str:
     return text
 
 
-@pytest.mark.parametrize("lang", ["de", "en"])
 @pytest.mark.parametrize(
-    ("game", "pack", "number"),
+    ("game", "pack", "number", "lang"),
     [
-        ("battleklinge", "fechtuebungen", 1),
-        ("touche-duell", "touche-uebungen", 1),  # the defence's draw ends the round
-        ("touche-pyramiden", "pyramiden-uebungen", 20),  # a reply and a draw
+        *in_one_language("battleklinge", "fechtuebungen", 1, default="en"),
+        # the defence's draw ends the round
+        *in_one_language("touche-duell", "touche-uebungen", 1, default="de"),
+        # a reply and a draw
+        *in_one_language("touche-pyramiden", "pyramiden-uebungen", 20, default="en"),
     ],
 )
 def test_an_exercise_s_moves_are_in_words_with_the_notation_beside(

@@ -20,6 +20,7 @@ import pytest
 from fechtbuch.engines.touche_pyramiden.notation import parse_view
 from fechtbuch.engines.touche_pyramiden.players import computer
 from fechtbuch.web.puzzle import open_puzzle
+from support.languages import in_one_language
 from support.webserver import browser_page, running_server
 
 PERSON = computer("mittel", "browser-test")
@@ -317,7 +318,9 @@ def other_language_words(lang: str) -> set[str]:
     }
 
 
-@pytest.mark.parametrize("lang", ["de", "en"])
+# one language by default, the other with the slow tests: every text of the page in
+# both is test_page_language.py's task, the pyramids at phone size among them
+@pytest.mark.parametrize("lang", in_one_language(default="de"))
 def test_phone_size_every_board_text_in_the_page_s_language(served, lang):
     """At 390 x 844 the whole board and the hand are on the screen, no text of the
     pyramids is under 12 px, and every text of the board is of the page's language."""

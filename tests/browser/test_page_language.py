@@ -22,6 +22,10 @@ repetition, an abort offered and declined, the result, a rematch offered and pla
 an abort agreed, a pyramids game and Battleklinge's Kartenwahl, each resigned, and
 each of the three finished games replayed.
 
+The default run walks the serve page once, each part of the walk in one language,
+alternating (each game is seen in both); the walk in German and the walk in English,
+each whole, run with the slow tests.
+
 The pack pages (``fechtbuch pack html``), German and English with their catalogues
 embedded, are checked the same way by test_pack_page_language.py.
 """
@@ -44,7 +48,6 @@ from test_pyramids_browser import choose, play_by_hand, wait_for_person
 from test_touche_duell_browser import choose as duel_choice
 from test_web_browser import tap_move
 
-LANGUAGES = ("de", "en")
 DESKTOP = {"width": 1280, "height": 900}
 GAMES = (
     ("battleklinge", "battleklinge"),
@@ -371,27 +374,59 @@ def turning_points(page, c: Checked, store) -> None:
         to_menu(page)
 
 
-@pytest.mark.parametrize("lang", LANGUAGES)
-def test_every_text_of_the_serve_page_is_from_its_catalogue(served, lang):
+WALK = ("battleklinge", "daily", "duel", "phone", "menu", "replays", "pyramids", "turning points")
+"""The parts of the serve page's walk, in their order; each starts and ends at the menu."""
+
+ALTERNATING = ("de", "de", "en", "en", "en", "en", "de", "de")
+"""The language of each part of the default run's one walk: every game is seen in
+both languages, and every state in one of them (the walk in each language whole runs
+with the slow tests).  The language changes only before a part that starts a game:
+the table last played stays rendered beside the menu, and the console keeps its last
+line, in the words they were written in (the page does not reword them), which a
+check at the menu or in a replay would report."""
+
+
+def choose_language(page, c: Checked, lang: str) -> None:
+    """The language chosen in the menu, as a person does; the checks expect it."""
+    if page.evaluate("I18n.lang") != lang:
+        page.select_option("#lang", lang)
+        page.wait_for_function("l => I18n.lang === l", arg=lang)
+        page.wait_for_selector("#start-battleklinge-computer")
+    c.lang = lang
+
+
+@pytest.mark.parametrize(
+    "langs",
+    [
+        pytest.param(ALTERNATING, id="alternating"),
+        pytest.param(("de",) * len(WALK), id="de", marks=pytest.mark.slow),
+        pytest.param(("en",) * len(WALK), id="en", marks=pytest.mark.slow),
+    ],
+)
+def test_every_text_of_the_serve_page_is_from_its_catalogue(served, langs):
     url, server = served
     with browser_page(viewport=DESKTOP) as (page, errors):
         page.goto(url)
         page.wait_for_selector("#start-battleklinge-computer")
-        if lang != "de":
-            page.select_option("#lang", lang)
-            page.wait_for_function(f"I18n.lang === '{lang}'")
-            page.wait_for_selector("#start-battleklinge-computer")
-        c = Checked(page, lang)
+        c = Checked(page, "de")
+        choose_language(page, c, langs[0])
         c.check("the menu")
-        battleklinge(page, c, server)
-        daily(page, c, server)
-        duel(page, c)
-        pyramids(page, c)
-        phone(page, c)
-        menu(page, c)
-        replays(page, c, server)
-        turning_points(page, c, server.store)
+        parts = {
+            "battleklinge": lambda: battleklinge(page, c, server),
+            "daily": lambda: daily(page, c, server),
+            "duel": lambda: duel(page, c),
+            "phone": lambda: phone(page, c),
+            "menu": lambda: menu(page, c),
+            "replays": lambda: replays(page, c, server),
+            "pyramids": lambda: pyramids(page, c),
+            "turning points": lambda: turning_points(page, c, server.store),
+        }
+        assert tuple(parts) == WALK
+        for part, lang in zip(WALK, langs, strict=True):
+            choose_language(page, c, lang)
+            parts[part]()
         # the other language chosen in the middle of a game: the page is reworded
+        lang = c.lang
         other = "en" if lang == "de" else "de"
         start(page, "touche-duell", "computer", strength="mittel")
         page.select_option("#lang", other)

@@ -158,20 +158,31 @@ def test_rules_in_javascript_match_the_reference(page_file, tmp_path, pass_posit
         assert got["children"] == [reference.play(pos, m).to_text() for m in moves]
 
 
+@pytest.fixture(scope="module")
+def main_lines(pack, page_file, tmp_path_factory):
+    """Each fixture puzzle solved by clicking its main line, all in one page load (each
+    spec starts by clicking its puzzle's row): one Chromium instead of one per puzzle."""
+    specs = [
+        {"puzzle": index, "actions": attacker_moves(puzzle["line"])}
+        for index, puzzle in enumerate(pack["puzzles"])
+    ]
+    return self_test(page_file, tmp_path_factory.mktemp("main-lines"), specs)
+
+
 @pytest.mark.parametrize("index", range(5))
-def test_clicking_the_main_line_solves_each_puzzle(pack, page_file, tmp_path, index):
+def test_clicking_the_main_line_solves_each_puzzle(pack, main_lines, index):
     line = pack["puzzles"][index]["line"]
-    result = self_test(page_file, tmp_path, index, attacker_moves(line))
+    result = main_lines[index]
+    assert len(main_lines) == len(pack["puzzles"]) == 5
     assert result["final"] == "solved", result
     assert result["history"] == line  # the computer replied along the main line
     assert [s["state"] for s in result["steps"]] == ["good"] * (len(line) // 2) + ["solved"]
     assert "solved" in result["row"]
 
 
-def test_choice_between_two_cards_is_offered(pack, page_file, tmp_path):
+def test_choice_between_two_cards_is_offered(main_lines):
     """Puzzle 4's second move: both Gold cards reach b2 from c1; the page asks which."""
-    line = pack["puzzles"][3]["line"]
-    result = self_test(page_file, tmp_path, 3, attacker_moves(line))
+    result = main_lines[3]
     assert result["steps"][0]["choices"] == []
     assert result["steps"][1]["choices"] == ["riposte:c1b2", "bindung:c1b2"]
     assert result["final"] == "solved" and result["history"][-1] == "bindung:c1b2"
